@@ -20,6 +20,8 @@ import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { brokenJudges } from "../verdict/broken-judge.js";
+import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { unattackedLeftOut, unattackedLeftOutNote } from "../agree/where-unattacked.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
@@ -43,7 +45,7 @@ export function registerCompare(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
-    .option("--csv <file>", "also write the rows (per agent model and condition, suites pooled) as CSV, each with the runs it is over (runs_used of runs_available)");
+    .option("--csv <file>", "also write the rows (per agent model and condition, suites pooled) as CSV, each with the attacked runs it is over (attacked_used of attacked_available: after and before the like-for-like drop) and a judge_caveat column");
   addCommitteeSelection(cmd, "with --committee: ");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
@@ -116,7 +118,8 @@ Examples:
       // mixed-configuration warnings of the judges behind the labels only (review s29)
       const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
       result.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
-      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result));
+      // each row's judge_caveat names every broken judge behind the labels, one broken by its errors or crashes too
+      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result, brokenJudges(prepared.health, prepared.judges, storedJudgeCrashes(runDir)).used));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
 import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
-import type { BrokenJudge } from "../verdict/broken-judge.js";
+import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
+import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
@@ -278,7 +279,11 @@ function printTable(
     onStderr.add(`WARNING: ${w}`);
     warnLine(w);
   }
-  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
+  // the CSV's judge_caveat names a judge broken by its errors or crashes too, as the exit code 3 below
+  const judgeIds = source.kind === "committee" ? source.members : [source.judge_id];
+  const broken = withCrashBroken(caveats.broken, [...judgeIds, t.heuristic], storedJudgeCrashes(runDir)).used;
+  const brokenOf = { judge: broken.filter((b) => judgeIds.includes(b.judge_id)), heuristic: broken.filter((b) => b.judge_id === t.heuristic && !judgeIds.includes(b.judge_id)) };
+  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf }));
   const wl = whereLine(run.statement);
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
   if (o.json) printJson(run.statement ? { ...t, where: run.statement } : t);

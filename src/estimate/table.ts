@@ -26,6 +26,7 @@ import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } 
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
+import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
@@ -488,9 +489,10 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false): s
  * `<col>_coverage` and `<col>_coverage_low`; empty cells for undefined or withheld (low-coverage) values, with the
  * reason in `<col>_reason`; `blocked_attempts` and `partial_compliance` of the judge, then the blocked attempts by
  * kind (`blocked_refused`, `blocked_unavailable`, `blocked_failed`; empty when not known).
- * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row.
+ * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row; then `judge_caveat`
+ * (`heuristic_caveat`) when a judge behind the figures is broken: its rate caveat, or `opts.broken`'s why.
  */
-export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
+export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge: readonly BrokenJudge[]; heuristic: readonly BrokenJudge[] } } = {}): string {
   const cols = columns(t);
   const rated = (k: string) => k.endsWith("asr_goal") || k.endsWith("asr_behaviour");
   const header = ["agent_model", "condition", "n_attacked", "n_unattacked"];
@@ -520,8 +522,9 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
     return out;
   });
   if (opts.where !== undefined) header.push("where");
-  const cav = (t.rate_caveats ?? []).map((c) => c.message).join("; ");
-  const hcav = (t.heuristic_rate_caveats ?? []).map((c) => c.message).join("; ");
+  // every broken judge behind the figures, one broken by its errors or crashes alone too (session 40)
+  const cav = judgeCaveatText(t.rate_caveats ?? [], opts.broken?.judge ?? []);
+  const hcav = judgeCaveatText(t.heuristic_rate_caveats ?? [], opts.broken?.heuristic ?? []);
   const extra = [...(cav ? ["judge_caveat"] : []), ...(hcav ? ["heuristic_caveat"] : [])];
   return writeCsv([[...header, ...extra], ...rows.map((r) => [...r, ...(cav ? [cav] : []), ...(hcav ? [hcav] : [])])], { rowEnd: "\n" });
 }
