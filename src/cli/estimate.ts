@@ -4,6 +4,7 @@ import { warnLine } from "./warn.js";
 import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
 import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
 import { storedJudgeCrashes } from "../store/stored-crashes.js";
+import { terminalWidth } from "./terminal-width.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
@@ -291,7 +292,8 @@ function printTable(
     // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)
     const said = t.notes.filter((n) => onStderr.has(n)).length;
     const shown = { ...t, notes: [...t.notes.filter((n) => !onStderr.has(n)), ...(said ? [`${said} warning(s) and note(s) said on stderr (ipi-judge: ...); --json, --csv and --latex keep them among the notes`] : [])] };
-    process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown) + "\n");
+    // fitted to the terminal: a wider table in blocks of columns, each line naming its row (session 40: 230 columns)
+    process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown, { width: terminalWidth() }) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)

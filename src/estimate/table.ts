@@ -20,7 +20,7 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
-import { textTable } from "../format/text-table.js";
+import { wrappedTable, wrapHint } from "../format/text-table.js";
 import { SPLIT_GOAL_WARNING } from "./split-goal.js";
 import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
@@ -582,8 +582,8 @@ export function tableLatex(t: PaperTable): string {
   return L.join("\n") + "\n";
 }
 
-/** The table as aligned text for the terminal. */
-export function formatTable(t: PaperTable): string {
+/** The table as aligned text; `width` (a terminal's columns): wider, in blocks of columns (`wrappedTable`). */
+export function formatTable(t: PaperTable, opts: { width?: number } = {}): string {
   t = shownStrings(t); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const cols = columns(t);
   const conds = hasConditions(t);
@@ -592,5 +592,7 @@ export function formatTable(t: PaperTable): string {
   const caveats = caveatMarks(t);
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
   const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
-  return [...textTable([head, ...body]), ...caveats.legend(cols), "", ...t.notes].join("\n");
+  const w = wrappedTable([head, ...body], { width: opts.width, keep: conds ? 2 : 1 });
+  const hint = wrapHint(w.blocks, opts.width, conds ? "its model and condition" : "its model");
+  return [...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), "", ...t.notes].join("\n");
 }

@@ -83,3 +83,39 @@ describe("compare's rows stay aligned with a condition name longer than the 28 c
     expect(rows.some((l) => l.includes(long))).toBe(true);
   });
 });
+
+describe("wrappedTable: a table wider than the terminal in blocks of columns (session 40: estimate --table ran to 230)", () => {
+  const rows = [
+    ["model", "condition", "asr_goal %", "asr_behaviour %", "blocked"],
+    ["gpt-4o", "no_defense", "53.6 [42.0, 64.9]", "53.6 [42.0, 64.9]", "1/3 (refused 0, unavailable 0, failed 1)"],
+    ["llama", "tool_filter", "7.8 [5.9, 10.2]", "13.8 [11.4, 16.7]", "0/0"],
+  ];
+  it("fits: the lines of textTable, one block; no width: the same", async () => {
+    const { wrappedTable, wrapHint } = await import("../../src/format/text-table.js");
+    expect(wrappedTable(rows, { width: 200, keep: 2 })).toEqual({ lines: textTable(rows), blocks: 1 });
+    expect(wrappedTable(rows, { keep: 2 })).toEqual({ lines: textTable(rows), blocks: 1 });
+    expect(wrapHint(1, 80, "its model")).toBe("");
+  });
+  it("too wide: blocks that each fit, every one repeating the named columns and the header, columns as wide as in the whole", async () => {
+    const { wrappedTable, wrapHint } = await import("../../src/format/text-table.js");
+    const { lines, blocks } = wrappedTable(rows, { width: 60, keep: 2 });
+    expect(blocks).toBe(2);
+    expect(lines).toEqual([
+      "model   condition    asr_goal %         asr_behaviour %",
+      "gpt-4o  no_defense   53.6 [42.0, 64.9]  53.6 [42.0, 64.9]",
+      "llama   tool_filter  7.8 [5.9, 10.2]    13.8 [11.4, 16.7]",
+      "",
+      // a column wider than what is left beside the names gets a block of its own, even past the width
+      "model   condition    blocked",
+      "gpt-4o  no_defense   1/3 (refused 0, unavailable 0, failed 1)",
+      "llama   tool_filter  0/0",
+    ]);
+    expect(lines.filter((l) => l.startsWith("model ")).length).toBe(blocks);
+    for (const l of lines) if (!l.includes("unavailable")) expect(l.length).toBeLessThanOrEqual(60);
+    // every cell of the whole is in some block, on its row's line
+    for (const r of rows.slice(1)) for (const c of r.slice(2)) expect(lines.some((l) => l.startsWith(r[0]) && l.includes(c))).toBe(true);
+    expect(wrapHint(blocks, 60, "its model and condition")).toBe(
+      "(the table is wider than the terminal's 60 columns: printed in 2 blocks of columns, each line named by its model and condition; --csv and --json give one line per row)",
+    );
+  });
+});
