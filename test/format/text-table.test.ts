@@ -119,3 +119,16 @@ describe("wrappedTable: a table wider than the terminal in blocks of columns (se
     );
   });
 });
+
+describe("tables that grew past 80 or 100 columns with nothing said (session 40)", () => {
+  it("a confusion matrix over the six buckets numbers its columns as the rows: within 80 columns, no name cut", () => {
+    const cats = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
+    const lines = formatConfusion({ categories: cats, table: cats.map((_, i) => cats.map((__, j) => (i === j ? 1234 : 5))), rows: "judge", cols: "human" } as never, "  ");
+    expect(lines[0]).toBe("  rows: judge; columns: human (numbered as the rows)");
+    expect(lines[1]).toBe(" ".repeat(28) + ["(1)", "(2)", "(3)", "(4)", "(5)", "(6)"].join("    "));
+    expect(lines[3]).toBe("  (2) partial_compliance      5   1234      5      5      5      5");
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    // three categories or fewer keep their names as column headers
+    expect(formatConfusion({ categories: ["complied", "refused", "unaffected"], table: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], rows: "a", cols: "b" } as never, "")[1]).toBe(" ".repeat(11) + "complied refused unaffected");
+  });
+});
