@@ -292,7 +292,7 @@ function printTable(
     // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)
     const said = t.notes.filter((n) => onStderr.has(n)).length;
     const shown = { ...t, notes: [...t.notes.filter((n) => !onStderr.has(n)), ...(said ? [`${said} warning(s) and note(s) said on stderr (ipi-judge: ...); --json, --csv and --latex keep them among the notes`] : [])] };
-    // fitted to the terminal: a wider table in blocks of columns, each line naming its row (session 40: 230 columns)
+    // fitted to the terminal: a wider table in blocks of columns, each line naming its row (session 40: 267 columns)
     process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown, { width: terminalWidth() }) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }

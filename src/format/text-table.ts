@@ -59,7 +59,7 @@ export interface WrappedTableOptions extends TextTableOptions {
 
 /**
  * {@link textTable}, in blocks of columns that each fit `width` when the whole is wider (session 40: the paper table
- * of `estimate --table` ran to 230 columns, each row broken across three terminal lines): every block repeats the
+ * of `estimate --table` ran to 267 columns on AgentDojo + defenses, each row broken across three terminal lines): every block repeats the
  * first `keep` columns, so each line still names its row, and keeps the header row; blocks are separated by an empty
  * line. The columns keep the widths of the whole table, so a column reads the same in every block. A column wider
  * than `width` on its own gets a block of its own. With no `width`, or a table that fits, the lines of `textTable`.

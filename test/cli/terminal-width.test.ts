@@ -1,6 +1,6 @@
 /**
  * The width text tables are fitted to (src/cli/terminal-width.ts), and `estimate --table` fitted to it (session 40:
- * the paper table ran to 230 columns, each row broken across three terminal lines): a terminal's columns, else
+ * the paper table ran to 267 columns on AgentDojo + defenses, each row broken across three terminal lines): a terminal's columns, else
  * `COLUMNS`, else none (a file or a pipe: one line per row); `--json` the same whatever the width.
  */
 import fs from "node:fs";

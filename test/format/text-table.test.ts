@@ -86,7 +86,7 @@ describe("compare's rows stay aligned with a condition name longer than the 28 c
   });
 });
 
-describe("wrappedTable: a table wider than the terminal in blocks of columns (session 40: estimate --table ran to 230)", () => {
+describe("wrappedTable: a table wider than the terminal in blocks of columns (session 40: estimate --table ran to 267)", () => {
   const rows = [
     ["model", "condition", "asr_goal %", "asr_behaviour %", "blocked"],
     ["gpt-4o", "no_defense", "53.6 [42.0, 64.9]", "53.6 [42.0, 64.9]", "1/3 (refused 0, unavailable 0, failed 1)"],
