@@ -29,6 +29,8 @@ import type { Verdict } from "../types.js";
 
 /** How many moves the statement names. */
 const SHOWN = 3;
+/** Most file paths whose existence is remembered at once (then forgotten and asked again). */
+const EXISTS_MEMO_MAX = 4096;
 
 /** Finds a trajectory's earlier id by content and carries its verdicts over (module docstring). */
 export class MovedContent {
@@ -128,7 +130,11 @@ export class MovedContent {
 
   private there(file: string): boolean {
     let e = this.exists.get(file);
-    if (e === undefined) this.exists.set(file, (e = fs.existsSync(file)));
+    if (e === undefined) {
+      // a bounded memo (a resume over a million copies asks about every stored file once: no path string kept per trajectory)
+      if (this.exists.size >= EXISTS_MEMO_MAX) this.exists.clear();
+      this.exists.set(file, (e = fs.existsSync(file)));
+    }
     return e;
   }
 
@@ -138,15 +144,16 @@ export class MovedContent {
     const out = new Map<string, Map<string, Verdict>>();
     const file = path.join(this.store.dir, "verdicts.jsonl");
     const skip = journalSkips(file, NOT_VERDICT);
-    const gone = new Map<string, boolean>();
+    // per stored slot: 0 not asked yet, 1 its input is gone, 2 it is there (or not a stored slot): no id string kept
+    const gone = new Uint8Array(this.openSize);
     for await (const v of readJsonl<Verdict>(file, skip.bad, verdictRecordCheck(file), skip.end)) {
-      let g = gone.get(v.trajectory_id);
-      if (g === undefined) {
-        const slot = this.store.idSlots.find(v.trajectory_id);
-        const src = slot === -1 || slot >= this.openSize ? undefined : this.store.trajectorySource(v.trajectory_id)?.replace(/:\d+$/, "");
-        gone.set(v.trajectory_id, (g = src !== undefined && src !== "" && !this.there(src)));
+      const slot = this.store.idSlots.find(v.trajectory_id);
+      if (slot === -1 || slot >= this.openSize) continue;
+      if (gone[slot] === 0) {
+        const src = this.store.trajectorySource(v.trajectory_id)?.replace(/:\d+$/, "");
+        gone[slot] = src !== undefined && src !== "" && !this.there(src) ? 1 : 2;
       }
-      if (!g) continue;
+      if (gone[slot] !== 1) continue;
       let m = out.get(v.trajectory_id);
       if (!m) out.set(v.trajectory_id, (m = new Map()));
       m.set(currentVerdictKey(v), v);
