@@ -22,7 +22,7 @@ import { implausibleUsage, type RequestsShape } from "../providers/plausible-usa
 import { usageNotes } from "../providers/usage.js";
 import { CALLED_A_TOOL } from "../providers/classify.js";
 import { SEVERAL_CHOICES } from "../providers/choice.js";
-import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
+import { clientSettings, extraBodyProblem, judgeSettings, JudgesConfigError, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
 import { JudgeFatalError } from "../errors.js";
@@ -123,6 +123,8 @@ export class LlmJudge implements Judge {
     common: OpenAIJudgeCommon,
   ) {
     // every default, per-judge and run-level, resolved in one place (config/judges.ts judgeSettings)
+    const owned = extraBodyProblem(cfg.extra_body);
+    if (owned !== undefined) throw new JudgesConfigError(`judge "${cfg.id}": ${owned}`);
     const settings = judgeSettings(cfg, common);
     const config = settings.config;
     const secrets = clientSettings(cfg, common.env).secrets;
