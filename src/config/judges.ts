@@ -288,11 +288,14 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
       );
   }
   for (const pat of Object.keys(obj.families ?? {})) {
+    let re: RegExp;
     try {
-      new RegExp(pat, "i");
+      re = new RegExp(pat, "i");
     } catch {
       throw new JudgesConfigError(`${source}: families: pattern ${JSON.stringify(pat)} is not a valid regular expression`);
     }
+    // red team 40: "" (or ".*") named every agent and judge model's maker, in silence
+    if (re.test("")) throw new JudgesConfigError(`${source}: families: pattern ${JSON.stringify(pat)} matches an empty name, so every model: write a part of the model names it is for`);
   }
   return {
     judges: obj.judges.map((j) => ({ ...j })),

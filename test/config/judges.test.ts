@@ -160,6 +160,10 @@ describe("validation names the bad field", () => {
   it("bad family regex", () => {
     expect(errorOf(() => parseJudgesConfig({ ...one(), families: { "gpt(": "openai" } })).message).toMatch(/not a valid regular expression/);
   });
+  it("a family pattern that matches every model name (it matches an empty name) is refused (red team 40)", () => {
+    for (const pat of ["", ".*", "gpt|", "(x)?"]) expect(errorOf(() => parseJudgesConfig({ ...one(), families: { [pat]: "meta" } })).message).toMatch(/matches an empty name, so every model/);
+    expect(parseJudgesConfig({ ...one(), families: { "^llama": "meta", "gpt-4.1": "openai" } }).families).toEqual({ "^llama": "meta", "gpt-4.1": "openai" });
+  });
   it("not JSON / missing file", () => {
     expect(errorOf(() => loadJudgesConfig(tmpFile("{judges: ["))).message).toMatch(/not valid JSON/);
     expect(errorOf(() => loadJudgesConfig("/nonexistent/judges.json")).message).toMatch(/cannot read/);
