@@ -17,7 +17,7 @@
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-jsonl.js";
+import { explicitEmptyCondition, fieldConflict, fieldValue, type MappableField } from "./chat-jsonl.js";
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
@@ -281,6 +281,12 @@ export function convertInspectSample(
   if (sid !== undefined) t.user_task_id = sid;
   const { attackKey, emptyCondition } = applyMetadataFields(t, meta, opts.fieldMap ?? {}, r);
   const warnings: ItemWarning[] = [];
+  // a field given under several keys of the metadata with different values: the first taken, said (./field-conflicts.ts)
+  for (const k of META_FIELDS) {
+    const v = fieldValue({}, meta, k, opts.fieldMap ?? {});
+    const clash = v !== undefined && opts.fieldMap?.[v.key] !== k ? fieldConflict({}, meta, k, `${src.path} ${where}`, src.path) : undefined;
+    if (clash) warnings.push(clash);
+  }
   // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path} ${where}`);
   if (unmatched !== undefined) warnings.push(unmatched);
@@ -380,6 +386,9 @@ function offeredTools(events: unknown, r: Resolver): ToolDefinition[] {
   return tools;
 }
 
+/** The fields read from a sample's `metadata` under their common spellings (the model only from `agent_model`). */
+const META_FIELDS = ["attack", "condition", "injection_task_id", "agent_family", "suite", "user_task_id"] as const;
+
 /**
  * Set the fields a sample's `metadata` gives (`attack`, `condition`, `injection_task_id`, `agent_family`, an
  * `--field`-mapped `agent_model`, `injections`) on `t` (its `surfaces` are read after it).
@@ -396,7 +405,7 @@ function applyMetadataFields(
   let attackKey: string | undefined;
   // suite and user_task_id too: the sample's own ids win over the task name and the sample id set before (new user
   // 32: every sample read suite "agentdojo", user task "1", and compare --common-tasks paired unrelated runs)
-  for (const k of ["attack", "condition", "injection_task_id", "agent_family", "suite", "user_task_id"] as const) {
+  for (const k of META_FIELDS) {
     const v = fieldValue({}, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
     if (v !== undefined && k === "attack") attackKey = `metadata.${v.key}`;
