@@ -1,6 +1,7 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { addProgressOptions } from "./progress-mode.js";
@@ -94,6 +95,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const seed = intOption(o.seed, "--seed", 0);
   const { verdicts, index, where } = await readRunWhere(runDir, o);
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  refuseStoppedJudges("agree", runDir, o.run, pair, judges, where ? "among the rows --where selects" : undefined); // a stopped judge of the pair: exit 3
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
@@ -142,6 +144,8 @@ async function agreeHuman(
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
   const { verdicts, index, fullIndex, where, cf } = await readRunWhere(runDir, o, { content: labelledIds(file) });
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
+  refuseStoppedJudges("agree", runDir, o.run, o.judge ? [o.judge] : null, judges, where ? "among the rows --where selects" : undefined);
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   // the committee row: the stored committee's members unless the options say otherwise (../committee/members.ts)
   let members;

@@ -51,5 +51,7 @@ but a judge behind its figures looks broken, as label exits 3: its rates carry a
 or STOPPED: no usable verdict), most of its verdicts are judge errors or refusals, or it crashed on most
 trajectories (errors.jsonl judge_crash, as the run's summary.json counts them); stderr names it and why.
 The judges behind its figures: ${behind}.
+Also 3, at once, when the judge asked for (none named: every judge of the run) stored no verdict there because
+it was stopped (a fatal error, Ctrl-C, --max-cost, crashes): no figures; stderr names it and why.
 A broken judge of the run that these figures do not use is a warning, not exit 3.`;
 }

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
 import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
+import { withStoppedJudges } from "./stopped-exit.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
@@ -111,10 +112,12 @@ Examples:
         if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
       }
       // several judges and no choice: refused with each choice's coverage (new user 37)
-      if (table) return withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice));
+      // the judge asked for (or, none named, every judge) stopped before storing a verdict: exit 3 (./stopped-exit.ts)
+      const asked = choice.kind === "judge" && choice.judge_id !== undefined ? [choice.judge_id] : null;
+      if (table) return withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice)));
       let report;
       try {
-        report = await withChoiceCoverage(runDir, whereOf(o), () => estimateRunOrUsage({
+        report = await withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => estimateRunOrUsage({
           runDir,
           run: o.run,
           humanFile: o.human,
@@ -122,7 +125,7 @@ Examples:
           by,
           minSampled,
           where: whereOf(o),
-        }));
+        })));
       } catch (e) {
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
         throw e;

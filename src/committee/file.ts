@@ -143,6 +143,8 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
   const name = path.basename(cf.file);
   const runJudges = [...new Set(verdicts.filter((v) => v.repeat === 0).map((v) => v.judge_id))].sort();
   const judgeList = cf.judges.join(", ") || "none";
+  // a file of no judge (an older version wrote one for a run with no verdict, e.g. its judge stopped) is no result
+  if (cf.judges.length === 0) stale.push(`${name} is the committee of no judge (written when the run had no verdict to combine): it holds no label`);
   const gone = cf.judges.filter((j) => !runJudges.includes(j));
   if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
   const excluded = cf.excluded_judges ?? [];
