@@ -8,6 +8,8 @@
 import fs from "node:fs";
 import path from "node:path";
 
+const isCount = (x: unknown): x is number => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
+
 /** One judge's stored crashes and verdicts (every repeat). */
 export interface StoredCrashes {
   crashed: number;
@@ -31,8 +33,9 @@ export function storedJudgeCrashes(runDir: string): Map<string, StoredCrashes> {
   for (const j of judges) {
     const id = j?.judge_id;
     const crashed = j?.judge_crashes;
-    if (typeof id !== "string" || typeof crashed !== "number" || crashed <= 0) continue;
-    const verdicts = typeof j?.health?.verdicts === "number" ? j.health.verdicts : 0;
+    // counts: a non-integer or negative figure (a hand-edited summary) is none, not a share of 1.5 crashes (task s40)
+    if (typeof id !== "string" || !isCount(crashed) || crashed <= 0) continue;
+    const verdicts = isCount(j?.health?.verdicts) ? j.health.verdicts : 0;
     out.set(id, { crashed, verdicts });
   }
   return out;
