@@ -265,6 +265,6 @@ export async function agreeReference(
     process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
   }
   // a judge of these figures that looks broken: exit 3, as label (the committee row's members too, when it is shown)
-  exitOnBrokenJudges("agree", health, committee && cf ? [...judges, ...cf.judges] : judges, runDir);
+  await exitOnBrokenJudges("agree", health, committee && cf ? [...judges, ...cf.judges] : judges, runDir, whereOf(o));
 }
 

@@ -15,7 +15,7 @@ import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
-import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
+import { addWhereOption, intOption, printJson, readRunWhere, runDirOf, whereOf } from "./util.js";
 import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
 import { checkCommitteeFile } from "../committee/file.js";
 import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../committee/members.js";
@@ -123,7 +123,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
     process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
   }
   // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
-  exitOnBrokenJudges("agree", health, pair, runDir);
+  await exitOnBrokenJudges("agree", health, pair, runDir, whereOf(o));
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
@@ -202,5 +202,5 @@ async function agreeHuman(
   // a judge of the raters compared (the committee row: its members) that looks broken: exit 3, as label; its health
   // over the verdicts compared (after --where), as every command computes it
   const used = [...(o.judge ? [o.judge] : judges), ...(hasCommittee ? members.members : [])];
-  exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir);
+  await exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir, whereOf(o));
 }

@@ -106,6 +106,6 @@ report adds each judge's test-retest agreement.`,
         process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
       }
       // a member that looks broken: exit 3, as label (a judge left out with --exclude-judge: warned, not a failure)
-      exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);
+      await exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);
     });
 }

@@ -124,7 +124,7 @@ Examples:
       }
       else process.stdout.write(formatCompare(result) + "\n");
       // a judge behind the labels that looks broken: exit 3, as label (./broken-exit.ts)
-      exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir);
+      await exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir, where);
     });
 }
 

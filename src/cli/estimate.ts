@@ -140,7 +140,7 @@ Examples:
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
       // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)
-      sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir);
+      await sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir, whereOf(o));
     });
 }
 
@@ -196,7 +196,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
   t.notes.push(...said.map((w) => `WARNING: ${w}`));
   // health over the table's own (`--where`-kept) trajectories, as agree and report; the committee's warnings said on stderr above
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
+  await printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
 }
 
 /**
@@ -217,7 +217,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
+  await printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
 }
 
 /**
@@ -236,7 +236,7 @@ function usedBy(s: RunState, source: EstimateSource, heuristic?: string): RunSta
  * already said by the caller) are in the CSV, LaTeX and JSON, but not printed again on stdout in text mode: each
  * warning once (one line says how many are on stderr).
  */
-function printTable(
+async function printTable(
   runDir: string,
   o: Record<string, string | boolean | undefined>,
   t: PaperTable,
@@ -245,7 +245,7 @@ function printTable(
   caveats: { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } },
   source: EstimateSource,
   saidNotes: readonly string[] = [],
-): void {
+): Promise<void> {
   const run = { statement };
   const onStderr = new Set(saidNotes);
   // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16);
@@ -288,5 +288,5 @@ function printTable(
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)
-  sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir);
+  await sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir, whereOf(o as { where?: string[] }));
 }

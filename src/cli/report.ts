@@ -142,6 +142,6 @@ Example:
         );
       }
       // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole)
-      exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir);
+      await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o));
     });
 }

@@ -2,8 +2,9 @@
  * A run's judge crashes as its last label run counted them (`summary.json`, `judges[].judge_crashes`: trajectories
  * without the judge's verdict because it crashed on them, current errors.jsonl `judge_crash` errors), beside the
  * verdicts it has (`judges[].health.verdicts`): what the commands that read the stored run (agree, committee, report,
- * estimate, compare) weigh as `label` weighs its invocation's crashes (../verdict/broken-judge.ts). Whole-run figures:
- * a crash is not a verdict, so it has no `--where` field to restrict it by.
+ * estimate, compare) weigh as `label` weighs its invocation's crashes (../verdict/broken-judge.ts). Whole-run figures
+ * (the file holds counts, not the crashed trajectories): a command given `--where` counts them again over the rows it
+ * selects (`../cli/crashes-where.ts`).
  */
 import fs from "node:fs";
 import path from "node:path";
