@@ -21,6 +21,19 @@ export class StoppedBeforeWorkError extends Error {
   }
 }
 
+/**
+ * A command that prints figures from judges' verdicts has none to print because the judge(s) it was asked for stored
+ * no verdict there and were stopped (a fatal error, `--max-cost`, Ctrl-C, a crash on most items: `../cli/stopped-exit.ts`):
+ * not "nothing to compare" (exit 0) nor a usage error, but the broken-judge rule's exit 3 (`EXIT.brokenJudge`), the
+ * message naming each judge and why.
+ */
+export class StoppedJudgesError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoppedJudgesError";
+  }
+}
+
 /** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config, 3 finished but a judge looks broken: for `label` one it ran (its rates carry a caveat, or it crashed on most items sent it), for `agree`, `committee`, `report`, `estimate` and `compare` one behind their figures (../verdict/broken-judge.ts), 130 interrupted. */
 export const EXIT = { ok: 0, fatal: 1, usage: 2, brokenJudge: 3, interrupted: 130 } as const;
 

@@ -10,6 +10,7 @@
 import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges } from "./broken-exit.js";
+import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { pooledExposureLowWarnings } from "../agree/exposure-groups.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
@@ -147,6 +148,8 @@ export async function agreeReference(
   const runState0 = readRunState(runDir);
   if (o.json && runState0.complete === false) warnLine(`run incomplete: ${runState0.message}`);
   let judges = src.judges;
+  // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3, not "nothing to compare"
+  refuseStoppedJudges("agree", runDir, o.run, o.judge ? [o.judge] : null, judges, where ? "among the rows --where selects" : undefined);
   if (o.judge) {
     if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
     judges = [o.judge];
@@ -262,6 +265,6 @@ export async function agreeReference(
     process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
   }
   // a judge of these figures that looks broken: exit 3, as label (the committee row's members too, when it is shown)
-  exitOnBrokenJudges("agree", health, committee && cf ? [...judges, ...cf.judges] : judges, runDir);
+  await exitOnBrokenJudges("agree", health, committee && cf ? [...judges, ...cf.judges] : judges, runDir, whereOf(o));
 }
 

@@ -1,6 +1,7 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { addProgressOptions } from "./progress-mode.js";
@@ -14,7 +15,7 @@ import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
-import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
+import { addWhereOption, intOption, printJson, readRunWhere, runDirOf, whereOf } from "./util.js";
 import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
 import { checkCommitteeFile } from "../committee/file.js";
 import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../committee/members.js";
@@ -94,6 +95,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const seed = intOption(o.seed, "--seed", 0);
   const { verdicts, index, where } = await readRunWhere(runDir, o);
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  refuseStoppedJudges("agree", runDir, o.run, pair, judges, where ? "among the rows --where selects" : undefined); // a stopped judge of the pair: exit 3
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
@@ -121,7 +123,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
     process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
   }
   // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
-  exitOnBrokenJudges("agree", health, pair, runDir);
+  await exitOnBrokenJudges("agree", health, pair, runDir, whereOf(o));
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
@@ -142,6 +144,8 @@ async function agreeHuman(
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
   const { verdicts, index, fullIndex, where, cf } = await readRunWhere(runDir, o, { content: labelledIds(file) });
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
+  refuseStoppedJudges("agree", runDir, o.run, o.judge ? [o.judge] : null, judges, where ? "among the rows --where selects" : undefined);
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   // the committee row: the stored committee's members unless the options say otherwise (../committee/members.ts)
   let members;
@@ -198,5 +202,5 @@ async function agreeHuman(
   // a judge of the raters compared (the committee row: its members) that looks broken: exit 3, as label; its health
   // over the verdicts compared (after --where), as every command computes it
   const used = [...(o.judge ? [o.judge] : judges), ...(hasCommittee ? members.members : [])];
-  exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir);
+  await exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir, whereOf(o));
 }

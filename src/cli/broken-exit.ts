@@ -9,6 +9,8 @@ import { brokenJudges, withCrashBroken, type BrokenJudge } from "../verdict/brok
 import { showControls } from "../format/shown.js";
 import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { warnLine } from "./warn.js";
+import { crashesWhere } from "./crashes-where.js";
+import type { WhereFilter } from "../store/where.js";
 
 /**
  * Say the broken judges behind `command`'s figures and set exit code 3; a broken judge of the run the figures do
@@ -17,22 +19,32 @@ import { warnLine } from "./warn.js";
  * @param health the judges' health the command computed (over the verdicts its figures are of).
  * @param used the judges behind its figures.
  * @param runDir the run: its stored judge crashes count too (`../store/stored-crashes.ts`).
+ * @param where the command's `--where`: the crashes counted are those among the rows it selects (`./crashes-where.ts`),
+ *   as the health is computed over them; without it, the run's (summary.json's whole-run counts).
  */
-export function exitOnBrokenJudges(command: string, health: readonly JudgeHealth[], used: Iterable<string>, runDir: string): void {
-  sayBrokenJudges(command, brokenJudges(health, used, storedJudgeCrashes(runDir)));
+export async function exitOnBrokenJudges(command: string, health: readonly JudgeHealth[], used: Iterable<string>, runDir: string, where?: WhereFilter | null): Promise<void> {
+  sayBrokenJudges(command, brokenJudges(health, used, await crashesOf(runDir, where)), where);
+}
+
+/** The run's stored crashes, narrowed to the rows `where` selects when given (`./crashes-where.ts`). */
+async function crashesOf(runDir: string, where: WhereFilter | null | undefined) {
+  const whole = storedJudgeCrashes(runDir);
+  return where && whole.size ? crashesWhere(runDir, where, whole) : whole;
 }
 
 /**
  * {@link exitOnBrokenJudges} from the split `brokenJudges` made without crashes (a report that carries it, as
  * estimate's): the run's stored crashes are added here (`withCrashBroken`).
- * @param used the judges behind the figures; @param runDir the run.
+ * @param used the judges behind the figures; @param runDir the run; @param where its `--where` (as {@link exitOnBrokenJudges}).
  */
-export function sayBrokenJudgesOf(command: string, b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, used: Iterable<string>, runDir: string): void {
-  sayBrokenJudges(command, withCrashBroken(b, used, storedJudgeCrashes(runDir)));
+export async function sayBrokenJudgesOf(command: string, b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, used: Iterable<string>, runDir: string, where?: WhereFilter | null): Promise<void> {
+  sayBrokenJudges(command, withCrashBroken(b, used, await crashesOf(runDir, where)), where);
 }
 
-/** Say a split of broken judges (the used ones: exit 3; the others: a warning each). */
-function sayBrokenJudges(command: string, b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }): void {
+/** Say a split of broken judges (the used ones: exit 3; the others: a warning each); crashes under `where` are said as the selected rows'. */
+function sayBrokenJudges(command: string, split: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, where?: WhereFilter | null): void {
+  const scoped = (j: BrokenJudge) => (where && j.why.startsWith("it crashed on ") ? { ...j, why: `${j.why}, among the rows --where selects` } : j);
+  const b = { used: split.used.map(scoped), other: split.other.map(scoped) };
   for (const o of b.other) warnLine(`judge ${o.judge_id} of the run looks broken (${o.why}), but the figures of ${command} here do not use it: not this command's failure`);
   if (!b.used.length) return;
   const named = b.used.map((j) => `${showControls(j.judge_id)}: ${showControls(j.why)}`).join("; ");
@@ -49,7 +61,10 @@ export function brokenExitHelp(behind: string): string {
 Exit codes: 0 done; 1 fatal error; 2 usage or configuration error; 3 done, with the whole output (--json too),
 but a judge behind its figures looks broken, as label exits 3: its rates carry a caveat ([JUDGE X LOOKS BROKEN],
 or STOPPED: no usable verdict), most of its verdicts are judge errors or refusals, or it crashed on most
-trajectories (errors.jsonl judge_crash, as the run's summary.json counts them); stderr names it and why.
+trajectories (errors.jsonl judge_crash, as the run's summary.json counts them; with --where, among the rows it
+selects); stderr names it and why.
 The judges behind its figures: ${behind}.
+Also 3, at once, when the judge asked for (none named: every judge of the run) stored no verdict there because
+it was stopped (a fatal error, Ctrl-C, --max-cost, crashes): no figures; stderr names it and why.
 A broken judge of the run that these figures do not use is a warning, not exit 3.`;
 }

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
 import type { Command } from "commander";
@@ -51,6 +52,16 @@ report adds each judge's test-retest agreement.`,
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
       const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [], progress }));
       const show = progressOf(o);
+      const runJudges = new Set<string>();
+      for (let i = 0; i < run.nVerdicts; i++) runJudges.add(run.verdicts[run.vCode[i]].judge_id);
+      const members = [...runJudges].filter((j) => !(o.excludeJudge as string[]).includes(j));
+      if (members.length === 0) {
+        // no judge to combine: never a committee file of 0 judges read later as a result (its quorum warning misled).
+        // The judges stopped before storing a verdict: exit 3 naming each and why (../verdict/stopped-judges.ts)
+        refuseStoppedJudges("committee", runDir, o.run, null, runJudges);
+        if (runJudges.size === 0) throw new Error(`run ${o.run} has no verdicts: no committee to form (${path.join(runDir, "committee.jsonl")} not written)`);
+        throw new UsageError(`--exclude-judge leaves out every judge of run ${o.run} (${[...runJudges].sort().join(", ")}): no committee to form (committee.jsonl not written)`);
+      }
       let built: ReturnType<typeof committeeReportColumns>;
       const what = `the committee of ${run.nRows.toLocaleString("en-US")} trajectories (${run.nVerdicts.toLocaleString("en-US")} verdicts; bootstrap ${B})`;
       let step = stepLine(what, show);
@@ -73,8 +84,6 @@ report adds each judge's test-retest agreement.`,
       }
       const { report, committee } = built;
       const file = path.join(runDir, "committee.jsonl");
-      const runJudges = new Set<string>();
-      for (let i = 0; i < run.nVerdicts; i++) runJudges.add(run.verdicts[run.vCode[i]].judge_id);
       const writing = stepLine(`writing ${path.basename(file)}`, show);
       writeCommitteeColumns(file, committee, (s) => run.ids.id(s), { judges: report.judges.map((j) => j.id), runJudges: [...runJudges], quorum });
       writing.done();
@@ -97,6 +106,6 @@ report adds each judge's test-retest agreement.`,
         process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
       }
       // a member that looks broken: exit 3, as label (a judge left out with --exclude-judge: warned, not a failure)
-      exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);
+      await exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);
     });
 }

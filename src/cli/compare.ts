@@ -27,6 +27,7 @@ import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 import { chooseLabelsMessage, labelChoices } from "../compare/label-choices.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
+import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -127,7 +128,7 @@ Examples:
       }
       else process.stdout.write(formatCompare(result) + "\n");
       // a judge behind the labels that looks broken: exit 3, as label (./broken-exit.ts)
-      exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir);
+      await exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir, where);
     });
 }
 
@@ -139,6 +140,7 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
   const rowFields = COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field];
   const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields, progress }));
   const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
+  refuseStoppedJudges("compare", runDir, o.run, [o.judge], judges);
   if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const obs = buildObservationsColumns(run, o.judge, field);
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
@@ -167,6 +169,8 @@ async function objectObservations(
   // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack is not shown
   const leftOut = where ? unattackedLeftOut(fullIndex.values(), where) : null;
   if (leftOut && where) notes.push(unattackedLeftOutNote(leftOut, where, "utility without attack is not shown"));
+  // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
+  refuseStoppedJudges("compare", runDir, o.run, o.judge ? [o.judge] : null, new Set(run.verdicts.map((v) => v.judge_id)), where ? "among the rows --where selects" : undefined);
   // several judges and no choice: refused with every choice and its coverage, never a silent default (new user 37)
   if (!o.judge && !o.committee && judges.length >= 2) throw new UsageError(chooseLabels(o.run, run, judges, cf, allVerdicts, field));
   let source: LabelSource;

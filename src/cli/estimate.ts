@@ -5,6 +5,7 @@ import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
 import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
 import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { terminalWidth } from "./terminal-width.js";
+import { withStoppedJudges } from "./stopped-exit.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
@@ -114,10 +115,12 @@ Examples:
         if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
       }
       // several judges and no choice: refused with each choice's coverage (new user 37)
-      if (table) return withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice));
+      // the judge asked for (or, none named, every judge) stopped before storing a verdict: exit 3 (./stopped-exit.ts)
+      const asked = choice.kind === "judge" && choice.judge_id !== undefined ? [choice.judge_id] : null;
+      if (table) return withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice)));
       let report;
       try {
-        report = await withChoiceCoverage(runDir, whereOf(o), () => estimateRunOrUsage({
+        report = await withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => estimateRunOrUsage({
           runDir,
           run: o.run,
           humanFile: o.human,
@@ -125,7 +128,7 @@ Examples:
           by,
           minSampled,
           where: whereOf(o),
-        }));
+        })));
       } catch (e) {
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
         throw e;
@@ -140,7 +143,7 @@ Examples:
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
       // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)
-      sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir);
+      await sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir, whereOf(o));
     });
 }
 
@@ -200,7 +203,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   if (leftOutNote) t.notes.push(leftOutNote);
   t.notes.push(...said.map((w) => `WARNING: ${w}`));
   // health over the table's own (`--where`-kept) trajectories, as agree and report; the committee's warnings said on stderr above
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
+  await printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
 }
 
 /**
@@ -221,7 +224,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
+  await printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
 }
 
 /**
@@ -240,7 +243,7 @@ function usedBy(s: RunState, source: EstimateSource, heuristic?: string): RunSta
  * already said by the caller) are in the CSV, LaTeX and JSON, but not printed again on stdout in text mode: each
  * warning once (one line says how many are on stderr).
  */
-function printTable(
+async function printTable(
   runDir: string,
   o: Record<string, string | boolean | undefined>,
   t: PaperTable,
@@ -249,7 +252,7 @@ function printTable(
   caveats: { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } },
   source: EstimateSource,
   saidNotes: readonly string[] = [],
-): void {
+): Promise<void> {
   const run = { statement };
   const onStderr = new Set(saidNotes);
   // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16);
@@ -297,5 +300,5 @@ function printTable(
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)
-  sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir);
+  await sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir, whereOf(o as { where?: string[] }));
 }

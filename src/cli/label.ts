@@ -18,6 +18,7 @@ import { EXIT, UsageError } from "../errors.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
+import { MAX_REPEATS } from "../store/repeat-bound.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
@@ -55,7 +56,7 @@ function labelCommand(program: Command): Command {
     .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
     .option("--utility-scorer <name>", "Inspect logs: the scorer whose value is the user task's success (true/C/1 = the user's task was done), for utility figures; NAME.key as for --security-scorer")
     .option("--concurrency <n>", "requests in flight per judge (overrides the config; the signature judge: trajectories in flight to its workers, default 128)")
-    .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
+    .option("--repeats <k>", "independent repeats per judge, for test-retest (1 to 100)", "1")
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
@@ -397,7 +398,7 @@ export function registerLabel(program: Command): void {
       labelsDir: path.resolve(o.labelsDir),
       judges,
       format: o.format,
-      repeats: intOption(o.repeats, "--repeats", 1),
+      repeats: repeatsOption(o.repeats),
       limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
       budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
       minQuoteChars: common.minQuoteChars,
@@ -492,4 +493,11 @@ export function registerLabel(program: Command): void {
       process.off("SIGHUP", onSighup);
     }
   });
+}
+
+/** `--repeats K`: an integer from 1 to MAX_REPEATS (a stored repeat past it is refused on read: ../store/repeat-bound.ts). */
+function repeatsOption(v: unknown): number {
+  const k = intOption(v, "--repeats", 1);
+  if (k > MAX_REPEATS) throw new UsageError(`--repeats must be at most ${MAX_REPEATS} (each repeat judges the whole run again), not "${v}"`);
+  return k;
 }

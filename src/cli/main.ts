@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { repeatedWarningsNote, resetWarnings, warnLine } from "./warn.js";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { EXIT, StoppedBeforeWorkError, UsageError } from "../errors.js";
+import { EXIT, StoppedBeforeWorkError, StoppedJudgesError, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { showControls } from "../format/shown.js";
@@ -85,12 +85,13 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /**
  * The JSON a failed `--json` command prints on stdout: `{"error": {"exit_code", "kind", "message"}}`, kind `usage`
- * (exit 2: a bad option, config or run name), `interrupted` (exit 130: `label` stopped before it read any input) or
+ * (exit 2: a bad option, config or run name), `interrupted` (exit 130: `label` stopped before it read any input),
+ * `broken_judge` (exit 3: the judges asked for were stopped before storing a verdict, `./stopped-exit.ts`) or
  * `fatal` (exit 1); the message as on stderr, without the prefix.
  */
-export function jsonError(e: unknown, code: number): { error: { exit_code: number; kind: "usage" | "fatal" | "interrupted"; message: string } } {
+export function jsonError(e: unknown, code: number): { error: { exit_code: number; kind: "usage" | "fatal" | "interrupted" | "broken_judge"; message: string } } {
   const message = (e as Error)?.message ?? String(e);
-  const kind = code === EXIT.usage ? "usage" : code === EXIT.interrupted ? "interrupted" : "fatal";
+  const kind = code === EXIT.usage ? "usage" : code === EXIT.interrupted ? "interrupted" : code === EXIT.brokenJudge ? "broken_judge" : "fatal";
   return { error: { exit_code: code, kind, message: message.replace(/^error: /, "") } };
 }
 
@@ -107,6 +108,11 @@ function failure(e: unknown): number {
   if (e instanceof RunLockedError) {
     process.stderr.write(`ipi-judge: ${errorText(e.message)}\n`);
     return EXIT.fatal;
+  }
+  // figures asked of judges that were stopped before storing any verdict there: the broken-judge exit (./stopped-exit.ts)
+  if (e instanceof StoppedJudgesError) {
+    process.stderr.write(`ipi-judge: ${errorText(e.message)}\n`);
+    return EXIT.brokenJudge;
   }
   // a Ctrl-C before label read any input: not a failure, an interruption that left the run as it was
   if (e instanceof StoppedBeforeWorkError) {

@@ -3,6 +3,7 @@ import { humanScope, humanScopeText } from "../report/human-scope.js";
 import { CommitteeChoiceError, committeeName } from "../committee/members.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { withStoppedJudges } from "./stopped-exit.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
@@ -69,7 +70,9 @@ Example:
         step.done();
         step = stepLine(what, progressOf(o));
       };
-      const res = await withReadProgress(progressOf(o), (progress) => writeReport({
+      // the judge asked for (or, none named, every judge) stopped before storing a verdict: exit 3 (./stopped-exit.ts)
+      const asked = o.judge ? [String(o.judge)] : null;
+      const res = await withStoppedJudges("report", runDir, o.run, asked, whereOf(o), () => withReadProgress(progressOf(o), (progress) => writeReport({
         source: o.judge || o.committee ? choice : undefined,
         runDir,
         run: o.run,
@@ -81,7 +84,7 @@ Example:
         where: whereOf(o),
         progress,
         step: showStep,
-      }).finally(() => step.done())).catch((e) => {
+      }).finally(() => step.done()))).catch((e) => {
         // an unusable label file (conflicting labels among them) is refused as agree and estimate refuse it
         if (e instanceof EstimateError || e instanceof CommitteeChoiceError || (e as Error)?.name === "HumanLabelsError") throw new UsageError(e.message);
         throw e;
@@ -139,6 +142,6 @@ Example:
         );
       }
       // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole)
-      exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir);
+      await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o));
     });
 }

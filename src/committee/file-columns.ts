@@ -10,7 +10,7 @@ import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import type { ColumnRun } from "../store/columns.js";
 import { voteOf } from "../verdict/vote.js";
-import { COMMITTEE_FILE, staleVotes, type CommitteeFileCheck } from "./file.js";
+import { COMMITTEE_FILE, quorumProblem, staleVotes, type CommitteeFileCheck } from "./file.js";
 
 /** A committee file as columns: the metadata of `CommitteeFile` and its lines as slots and codes. */
 export interface CommitteeColumns {
@@ -127,6 +127,10 @@ export function checkCommitteeSlots(
   const name = path.basename(cf.file);
   const runJudges = [...judges].sort();
   const judgeList = cf.judges.join(", ") || "none";
+  // a file of no judge (an older version wrote one for a run with no verdict, e.g. its judge stopped) is no result
+  if (cf.judges.length === 0) stale.push(`${name} is the committee of no judge (written when the run had no verdict to combine): it holds no label`);
+  const q = quorumProblem(cf.quorum, cf.judges.length);
+  if (q) stale.push(`${name}: ${q}`);
   const gone = cf.judges.filter((j) => !runJudges.includes(j));
   if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
   const excluded = cf.excluded_judges ?? [];

@@ -123,6 +123,16 @@ export async function readCommitteeFile(runDir: string, opts: { index?: Map<stri
   };
 }
 
+/**
+ * Why a committee file's recorded `quorum` is not one `committee` could have written (an integer from 1 to its number
+ * of judges; a hand-edited 1e9, 0 or 1.5 made every trajectory `no_quorum` under the file's name: task s40), or
+ * undefined when it is, or when none is recorded (older files).
+ */
+export function quorumProblem(quorum: number | null, judges: number): string | undefined {
+  if (quorum === null || (Number.isInteger(quorum) && quorum >= 1 && quorum <= Math.max(1, judges))) return undefined;
+  return `quorum ${quorum} is not one committee writes (an integer from 1 to its ${judges} judge(s))`;
+}
+
 /** What {@link checkCommitteeFile} finds. */
 export interface CommitteeFileCheck {
   /** The file no longer describes the run's committee (another judge set, changed votes): never read silently. */
@@ -143,6 +153,10 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
   const name = path.basename(cf.file);
   const runJudges = [...new Set(verdicts.filter((v) => v.repeat === 0).map((v) => v.judge_id))].sort();
   const judgeList = cf.judges.join(", ") || "none";
+  // a file of no judge (an older version wrote one for a run with no verdict, e.g. its judge stopped) is no result
+  if (cf.judges.length === 0) stale.push(`${name} is the committee of no judge (written when the run had no verdict to combine): it holds no label`);
+  const q = quorumProblem(cf.quorum, cf.judges.length);
+  if (q) stale.push(`${name}: ${q}`);
   const gone = cf.judges.filter((j) => !runJudges.includes(j));
   if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
   const excluded = cf.excluded_judges ?? [];

@@ -16,7 +16,7 @@
 import path from "node:path";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import type { Verdict } from "../types.js";
-import { checkCommitteeFile, COMMITTEE_FILE, readCommitteeFile } from "./file.js";
+import { checkCommitteeFile, COMMITTEE_FILE, quorumProblem, readCommitteeFile } from "./file.js";
 import { committeeName } from "../format/committee-name.js";
 
 export { committeeName } from "../format/committee-name.js";
@@ -122,7 +122,8 @@ export function otherThanStored(runJudges: readonly string[], stored: Omit<Store
  * @param cf `readCommitteeFile`'s or `readCommitteeColumns`' result; @param stale the check's `stale` list.
  */
 export function storedCommittee(cf: { file: string; judges: readonly string[]; excluded_judges: readonly string[] | null; quorum: number | null }, stale: readonly string[]): StoredCommittee {
-  return { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges, quorum: cf.quorum, stale };
+  // a recorded quorum committee could not have written is not used (the check's stale list says it: ./file.ts)
+  return { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges, quorum: quorumProblem(cf.quorum, cf.judges.length) ? null : cf.quorum, stale };
 }
 
 /**

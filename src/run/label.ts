@@ -11,6 +11,8 @@ import type { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
 import { WhereWarnings } from "./where-warnings.js";
 import type { IdBits } from "../store/id-bits.js";
+import { MAX_REPEATS } from "../store/repeat-bound.js";
+import { UsageError } from "../errors.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
 import { reserveBatchInFlight } from "./batch-cap.js";
@@ -201,9 +203,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   return again;
 }
 
+/**
+ * A library caller's repeats (default 1): what `--repeats` takes, an integer 1 .. MAX_REPEATS (a stored repeat past
+ * the bound is refused on read: ../store/repeat-bound.ts). @throws UsageError otherwise.
+ */
+function repeatsOf(opts: LabelOptions): number {
+  const repeats = Math.max(1, opts.repeats ?? 1);
+  if (!Number.isInteger(repeats) || repeats > MAX_REPEATS) throw new UsageError(`repeats must be an integer from 1 to ${MAX_REPEATS}, not ${opts.repeats}`);
+  return repeats;
+}
+
 /** One pass of {@link labelRun}: read, judge, store, summarize. */
 async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale?: number }> {
-  const repeats = Math.max(1, opts.repeats ?? 1);
+  const repeats = repeatsOf(opts);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   const whereWarnings = opts.where ? new WhereWarnings() : undefined;
   requirePricesForCap(opts);

@@ -157,6 +157,19 @@ export class FileStamps {
     return this.size.get(found) === stamp.size && this.mtime.get(found) === stamp.mtime_ms && this.ctime.get(found) === stamp.ctime_ms ? found : -1;
   }
 
+  /**
+   * Whether a row about to be passed over as the same (content and reference unchanged) should be written again to
+   * renew its file's stamp: `stamp` (the row's `file_stamp`) is usable and `file` (the row's source, resolved) is the
+   * file `slot` was recorded from, with another size, mtime or ctime, or with no stamp held (an older reader's).
+   * Without it a file whose ctime changed while its content did not (`chmod`, a hard link made or removed, `cp -al`
+   * of the tree) was read again on every later resume: the held stamp never matched and was never replaced (task s40).
+   */
+  renews(slot: number, file: string, stamp: unknown): boolean {
+    const s = stampOf(stamp);
+    if (s === undefined || this.pathOf(slot) !== file) return false;
+    return !(this.size.get(slot) === s.size && this.mtime.get(slot) === s.mtime_ms && this.ctime.get(slot) === s.ctime_ms);
+  }
+
   /** Whether any slot is recorded (with a stamp) as read from `file` (resolved). */
   holds(file: string): boolean {
     const h = hashPath(file);

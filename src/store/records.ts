@@ -13,6 +13,7 @@ import type { FileStamp } from "./file-stamp.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
 import { errorKindOf } from "./repeated-key-kind.js";
 import { verdictLines } from "./verdict-check.js";
+import { repeatProblem } from "./repeat-bound.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -63,8 +64,7 @@ export const isVerdictRecord = (v: unknown) =>
   isObj(v) &&
   typeof v.trajectory_id === "string" &&
   typeof v.judge_id === "string" &&
-  Number.isInteger(v.repeat) &&
-  (v.repeat as number) >= 0 &&
+  repeatProblem(v.repeat) === undefined && // 0 .. MAX_REPEATS-1: what label writes (./repeat-bound.ts)
   typeof v.prompt_sha256 === "string" &&
   typeof v.status === "string";
 /**

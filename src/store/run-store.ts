@@ -423,7 +423,7 @@ export class RunStore {
    * Record a trajectory's index row: once per id, and again when its content changed since it was stored, or when
    * its benchmark reference (`reference.security`/`utility`) did (finding 5: a flipped verdict in the input must
    * reach `agree`/`compare`, which read the latest row per id). The later row supersedes the earlier one.
-   * @returns "new", "same" (already stored with this content and reference), "changed" (stored with other content)
+   * @returns "new", "same" (stored with this content and reference; re-written when its file's stamp is renewed, `FileStamps.renews`), "changed" (other content)
    *   or "reference_changed" (same content, another reference: the row is re-written; verdicts do not depend on the
    *   reference, so nothing is judged again).
    */
@@ -434,7 +434,7 @@ export class RunStore {
     const same = known && this.hashes.equals(slot, row.content_sha256);
     const refNow = referenceKey(row.reference);
     const refChanged = same && this.codes.value(this.refs.get(slot)) !== refNow;
-    if (same && !refChanged) return "same";
+    if (same && !refChanged && !this.stamps.renews(slot, sourceKey(row.source), row.file_stamp)) return "same";
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
     const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
@@ -442,7 +442,7 @@ export class RunStore {
     this.keepRow(row);
     this.db.data.counts.trajectories = this.trajectoryCount;
     this.touch();
-    return !known ? "new" : refChanged ? "reference_changed" : "changed";
+    return !known ? "new" : refChanged ? "reference_changed" : same ? "same" : "changed";
   }
 
   /** The reference (benchmark verdicts) of the latest stored row of `id`, as {@link referenceKey} reads it; undefined when not stored. */

@@ -8,6 +8,7 @@
 export interface StoredUsage {
   cost_basis?: string;
   attempts?: number;
+  cost_usd?: unknown;
   usage?: { prompt_tokens?: unknown; completion_tokens?: unknown; cached_tokens?: unknown; reasoning_tokens?: unknown };
 }
 
@@ -19,14 +20,25 @@ export interface StoredUsage {
 export const STORED_TOKENS_PER_REQUEST_BOUND = 20_000_000;
 
 /**
+ * Requests per verdict above which a stored `attempts` is not a count `label` could have made (a conversation's turns
+ * times the provider's retries are a few dozen at most): a hand-edited 1e9 scaled the token bound by it (task s40).
+ */
+export const STORED_ATTEMPTS_BOUND = 10_000;
+
+/**
  * Why a stored verdict's usage cannot be counted in token and cost totals, or undefined when it can: flagged when it
  * was judged (`cost_basis: "implausible_usage"`), a count that is negative or not a finite number (a hand-edited or
  * foreign verdict; the reader of a reply already counts those 0), or more prompt or completion tokens than
- * {@link STORED_TOKENS_PER_REQUEST_BOUND} per request (`attempts`, at least 1). The verdict keeps its raw usage;
+ * {@link STORED_TOKENS_PER_REQUEST_BOUND} per request (`attempts`, at least 1), a `cost_usd` below 0 or not a finite
+ * number, an `attempts` that is not an integer 0 .. {@link STORED_ATTEMPTS_BOUND}. The verdict keeps its raw usage;
  * totals leave it out and say so (`../run/summary.ts`, `../report/run-inputs.ts`).
  */
 export function storedUsageImplausible(v: StoredUsage): string | undefined {
   if (v.cost_basis === "implausible_usage") return "implausible usage flagged when it was judged";
+  // read with the usage: a cost below 0 lowered what the run has paid (--max-cost) and a count of requests not a
+  // count scaled the token bound below (task s40: numeric fields of stored records read without bounds)
+  if (v.cost_usd !== undefined && v.cost_usd !== null && (typeof v.cost_usd !== "number" || !Number.isFinite(v.cost_usd) || v.cost_usd < 0)) return `cost_usd ${JSON.stringify(v.cost_usd)} is not a cost`;
+  if (v.attempts !== undefined && (!Number.isInteger(v.attempts) || v.attempts < 0 || v.attempts > STORED_ATTEMPTS_BOUND)) return `attempts ${JSON.stringify(v.attempts)} is not a count of requests label could have made (0 .. ${STORED_ATTEMPTS_BOUND})`;
   const u = v.usage;
   if (!u) return undefined;
   for (const k of ["prompt_tokens", "completion_tokens", "cached_tokens", "reasoning_tokens"] as const) {

@@ -2,6 +2,7 @@
  * What a stored verdict line can be checked for without a cost (no input read again, no judge asked): a line of
  * `verdicts.jsonl` edited by hand (or by a script) used to be read as written, its label counted in every figure.
  * Checked here, on the line alone (DESIGN section 1 and 3):
+ * - `repeat` is one `label` could have written (`./repeat-bound.ts`: an integer 0 .. 99);
  * - `status` is one of the five statuses, `label` one of the six buckets or null;
  * - a label only on status `ok`, and every `ok` verdict has one (a verdict without a label is `unverified`);
  * - `compromised` is the binary collapse of the label (null without one);
@@ -21,6 +22,7 @@
  */
 import { BUCKETS, highest, isCompromised, type Bucket } from "../rubric/buckets.js";
 import { noteQuestionedLine } from "./skipped-lines.js";
+import { repeatProblem } from "./repeat-bound.js";
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
@@ -65,7 +67,12 @@ export function verdictProblem(v: Record<string, unknown>): VerdictProblem | und
  */
 export function verdictLines(file: string, isRecord: (v: unknown) => boolean): (v: unknown, line: number) => boolean {
   return (v, line) => {
-    if (!isRecord(v)) return false;
+    if (!isRecord(v)) {
+      // a verdict line but for its repeat (1e9, 1.5, "3", -1): refused naming why, not only "not a verdict record"
+      const why = isObj(v) ? repeatProblem(v.repeat) : undefined;
+      if (why && isObj(v) && isRecord({ ...v, repeat: 0 })) noteQuestionedLine(file, line, why, true);
+      return false;
+    }
     const p = verdictProblem(v as Record<string, unknown>);
     if (p) noteQuestionedLine(file, line, p.why, p.refused);
     return !p?.refused;

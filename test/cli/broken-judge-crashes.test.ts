@@ -66,3 +66,42 @@ describe("a judge that crashed on most trajectories is a broken judge for every 
     expect(r.stderr).toMatch(/^ipi-judge: warning: judge crashy of the run looks broken \(it crashed on \d+ trajectories against \d+ verdicts .*\), but the figures of compare here do not use it: not this command's failure$/m);
   }, 60_000);
 });
+
+describe("--where narrows the crashes weighed (task s40 #4): summary.json's counts are whole-run", () => {
+  const KEEP = "gpt-4o-2024-05-13";
+  beforeAll(async () => {
+    // "picky" crashes on every trajectory of the other models: most of the run, none of KEEP's
+    const sig = createSignatureJudge({ id: "picky", workers: 0 });
+    const picky: Judge = {
+      ...sig,
+      async judge(t, ctx) {
+        if (t.agent_model !== KEEP) throw new Error(`judge picky on ${t.id}: analysis took longer than the time limit`);
+        return sig.judge(t, ctx);
+      },
+    };
+    await labelRun({ inputs: [SAMPLES], run: "w", labelsDir: labels, judges: [picky] });
+  }, 180_000);
+
+  it("a --where selecting only rows the judge labelled: exit 0; the whole run or rows it crashed on too: exit 3, said over the rows --where selects", async () => {
+    const agree = (...where: string[]) => runCli(["agree", "--reference", "security", "--judge", "picky", ...where, "--run", "w", "--labels-dir", labels]);
+    const whole = await agree();
+    expect(whole.code, whole.stderr).toBe(3);
+    expect(whole.stderr).toMatch(/\(picky: it crashed on \d+ trajectories against \d+ verdicts \(\d+\.\d%: errors\.jsonl kind judge_crash\)\): exit code 3$/m);
+    const kept = await agree("--where", `model=${KEEP}`);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stderr).not.toMatch(/crashed on/);
+    // KEEP and one other model: 16 or so crashes against 20 verdicts is under half; two other models: over
+    const mixed = await agree("--where", `model=${KEEP},gemini-1.5-pro-001,claude-3-5-sonnet-20240620`);
+    expect(mixed.code, mixed.stderr).toBe(3);
+    expect(mixed.stderr).toMatch(/\(picky: it crashed on \d+ trajectories against \d+ verdicts \(\d+\.\d%: errors\.jsonl kind judge_crash\), among the rows --where selects\): exit code 3$/m);
+    // the same rule in the other commands that take --where
+    for (const args of [
+      ["compare", "--by", "attack", "--judge", "picky", "--bootstrap", "0"],
+      ["estimate", "--table", "--judge", "picky", "--allow-low-coverage"],
+      ["report", "--judge", "picky", "--bootstrap", "0", "--out", path.join(tmp, "w.html")],
+    ]) {
+      const r = await runCli([...args, "--where", `model=${KEEP}`, "--run", "w", "--labels-dir", labels]);
+      expect(r.code, `${args[0]}: ${r.stderr}`).toBe(0);
+    }
+  }, 180_000);
+});

@@ -92,7 +92,8 @@ describe("resume fast path: a file stamped unchanged is not read", () => {
     expect(outcome(touched)).toEqual(outcome(clean));
     garble(files[2], T0 + 120);
     const garbled = await labelRun(opts);
-    expect(garbled.progress).toMatchObject({ read: 2, judged: 0, skipped: 2, errors: 1, unread: 1 });
+    // the touched file's stamp was renewed by the resume that read it (task s40): passed over unread now, as files[1]
+    expect(garbled.progress).toMatchObject({ read: 2, judged: 0, skipped: 2, errors: 1, unread: 2 });
     expect((await readErrors(path.join(labels, "s"))).find((e) => e.kind === "invalid_json")?.path).toBe(files[2]);
   });
 

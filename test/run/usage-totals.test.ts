@@ -49,6 +49,14 @@ describe("storedUsageImplausible", () => {
     expect(storedUsageImplausible({ attempts: 3, usage: { prompt_tokens: 3 * STORED_TOKENS_PER_REQUEST_BOUND, completion_tokens: 1 } })).toBeUndefined();
     expect(storedUsageImplausible({ attempts: 1, usage: { prompt_tokens: 120_000, completion_tokens: 4000, cached_tokens: 0 } })).toBeUndefined();
   });
+  it("a cost below 0 or not a number, and an attempts count label could not have made (task s40: 1e9 scaled the token bound)", () => {
+    expect(storedUsageImplausible({ attempts: 1, cost_usd: -1000, usage: { prompt_tokens: 10, completion_tokens: 1 } })).toBe("cost_usd -1000 is not a cost");
+    expect(storedUsageImplausible({ attempts: 1, cost_usd: "0.1" })).toBe('cost_usd "0.1" is not a cost');
+    expect(storedUsageImplausible({ attempts: 1e9, usage: { prompt_tokens: 1e15, completion_tokens: 1 } })).toMatch(/^attempts 1000000000 is not a count of requests label could have made \(0 \.\. 10000\)$/);
+    expect(storedUsageImplausible({ attempts: 1.5 })).toMatch(/^attempts 1.5 is not a count/);
+    expect(storedUsageImplausible({ attempts: 0, cost_usd: 0 })).toBeUndefined();
+    expect(storedUsageImplausible({ attempts: 4, cost_usd: 0.02, usage: { prompt_tokens: 10, completion_tokens: 1 } })).toBeUndefined();
+  });
 });
 
 describe("implausible token counts are left out of the token and cost totals, with a warning", () => {

@@ -25,3 +25,10 @@ describe("storedJudgeCrashes", () => {
     expect(storedJudgeCrashes(run("nojudges", "{}")).size).toBe(0);
   });
 });
+
+describe("storedJudgeCrashes: counts that are not counts (task s40)", () => {
+  it("a fractional, negative or string crash count is none; a verdict count that is not a count reads 0", () => {
+    const s = { judges: [{ judge_id: "a", judge_crashes: 1.5 }, { judge_id: "b", judge_crashes: -2 }, { judge_id: "c", judge_crashes: "3" }, { judge_id: "d", judge_crashes: 2, health: { verdicts: 0.5 } }] };
+    expect([...storedJudgeCrashes(run("odd", JSON.stringify(s)))]).toEqual([["d", { crashed: 2, verdicts: 0 }]]);
+  });
+});
