@@ -167,18 +167,19 @@ function compute(ctx: EvidenceContext): Exposure {
       if (tool && typeof tool.description === "string" && tool.description !== "")
         units.push({ kind: "tool_description", message_index: -1, tool_index: i, skel: () => skeleton(tool.description) });
     });
-  let inAgentText = false;
-  for (const u of units) {
+  const holds = (u: (typeof units)[number]): boolean => {
     const s = u.skel();
-    if (!skels.some((windows) => windows.some((w) => s.includes(w)))) continue;
-    if (received.has(u.kind)) {
-      const out: Exposure = { state: "found", kind: u.kind, message_index: u.message_index };
-      if (u.tool_index !== undefined) out.tool_index = u.tool_index;
-      return out;
-    }
-    inAgentText = true;
+    return skels.some((windows) => windows.some((w) => s.includes(w)));
+  };
+  // the first received part that holds it, in order; what the agent wrote only matters when none does, so it is
+  // reduced to its skeleton only then
+  for (const u of units) {
+    if (!received.has(u.kind) || !holds(u)) continue;
+    const out: Exposure = { state: "found", kind: u.kind, message_index: u.message_index };
+    if (u.tool_index !== undefined) out.tool_index = u.tool_index;
+    return out;
   }
-  if (inAgentText)
+  if (units.some((u) => !received.has(u.kind) && holds(u)))
     return {
       state: "unknown",
       kind: "injection_only_in_agent_text",
