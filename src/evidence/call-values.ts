@@ -26,7 +26,12 @@ export function callValueMask(text: string, nameLength: number): Uint8Array {
   const start = Math.min(text.length, nameLength + 1);
   const end = text.endsWith(")") ? text.length - 1 : text.length;
   // one position per code point (the high surrogate of a pair)
-  const isText = (k: number): boolean => TEXT_CHAR.test(String.fromCodePoint(text.codePointAt(k)!));
+  // ASCII by its char code (the property classes hold exactly A-Z, a-z and 0-9 of it), the rest by the regex
+  const isText = (k: number): boolean => {
+    const c = text.charCodeAt(k);
+    if (c < 0x80) return c >= 0x61 ? c <= 0x7a : c >= 0x41 ? c <= 0x5a : c >= 0x30 && c <= 0x39;
+    return TEXT_CHAR.test(String.fromCodePoint(text.codePointAt(k)!));
+  };
   let k = start;
   while (k < end) {
     const ch = text[k];

@@ -129,8 +129,8 @@ const MEMO_CHARS = 16 * 1024;
  * `f` memoized for injected texts (the same few hundred recur across a corpus): same results; at most
  * {@link MEMO_ENTRIES} entries, the oldest dropped first; a text longer than {@link MEMO_CHARS} is computed each time.
  */
-function injectedTextMemo(f: (s: string) => string): (s: string) => string {
-  const cache = new Map<string, string>();
+export function injectedTextMemo<R = string>(f: (s: string) => R): (s: string) => R {
+  const cache = new Map<string, R>();
   return (s) => {
     if (s.length > MEMO_CHARS) return f(s);
     let r = cache.get(s);

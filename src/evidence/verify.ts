@@ -179,12 +179,34 @@ function findForm(ctx: EvidenceContext, i: number, f: Form, where?: (at: number)
 function findEvidence(ctx: EvidenceContext, i: number, f: Form): number {
   const p = ctx.parts[i];
   if (p.kind !== "tool_call") return findForm(ctx, i, f);
-  const c = ctx.trajectory.messages[p.message_index]?.tool_calls?.[p.tool_call_index!];
-  const mask = callValueMask(p.text, String(c?.name ?? "").length);
-  const need = Math.min(MIN_VALUE_TEXT, valueCount(mask));
-  if (need === 0) return findForm(ctx, i, f);
+  // not in the part at all: no value check (nor the call's mask and offset map) needed
+  const first = findForm(ctx, i, f);
+  if (first === -1) return -1;
+  const { mask, need } = callValues(ctx, i);
+  if (need === 0) return first;
   const nt = partMap(ctx, i);
   return findForm(ctx, i, f, (at) => valueCount(mask, nt.map[at], nt.ends[at + f.n.length - 1]) >= need);
+}
+
+/** The value mask of tool-call part `i` and the value letters a quote of it needs, once per context and part. */
+const CALL_VALUES = new WeakMap<EvidenceContext, Map<number, { mask: Uint8Array; need: number }>>();
+
+/**
+ * {@link callValueMask} of tool-call part `i` of the context and `min(MIN_VALUE_TEXT, its value count)`, computed once
+ * per context and part: every quote of a reply, and each of its candidate forms, asks it of the same calls.
+ */
+function callValues(ctx: EvidenceContext, i: number): { mask: Uint8Array; need: number } {
+  let byPart = CALL_VALUES.get(ctx);
+  if (byPart === undefined) CALL_VALUES.set(ctx, (byPart = new Map()));
+  let v = byPart.get(i);
+  if (v === undefined) {
+    const p = ctx.parts[i];
+    const c = ctx.trajectory.messages[p.message_index]?.tool_calls?.[p.tool_call_index!];
+    const mask = callValueMask(p.text, String(c?.name ?? "").length);
+    v = { mask, need: Math.min(MIN_VALUE_TEXT, valueCount(mask)) };
+    byPart.set(i, v);
+  }
+  return v;
 }
 
 /**

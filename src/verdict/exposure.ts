@@ -25,7 +25,7 @@
  * transaction, 36 characters, must not count). A shorter injected skeleton must occur whole.
  */
 import { normalize } from "../evidence/normalize.js";
-import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/context.js";
+import { injectedTextMemo, looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/context.js";
 import { htmlDecoded } from "../evidence/html.js";
 import type { PartKind, Trajectory } from "../types.js";
 import { withInstructingDescriptions } from "../serialize/instructing.js";
@@ -67,13 +67,33 @@ function skeletonOfNorm(norm: string): string {
 
 /** Does the injected skeleton `inj` occur (whole, or by one of its windows) in the part skeleton `part`? */
 export function occursIn(inj: string, part: string): boolean {
-  if (inj.length < WINDOW) return part.includes(inj);
+  return windowsOf(inj).some((w) => part.includes(w));
+}
+
+/**
+ * What {@link occursIn} looks for of an injected skeleton: the skeleton itself when under {@link WINDOW} characters,
+ * else its windows of `WINDOW` characters every {@link STRIDE} (and the last one).
+ */
+function windowsOf(inj: string): string[] {
+  if (inj.length < WINDOW) return [inj];
+  const out: string[] = [];
   for (let i = 0; ; i += STRIDE) {
     const at = Math.min(i, inj.length - WINDOW);
-    if (part.includes(inj.slice(at, at + WINDOW))) return true;
-    if (at === inj.length - WINDOW) return false;
+    out.push(inj.slice(at, at + WINDOW));
+    if (at === inj.length - WINDOW) return out;
   }
 }
+
+/**
+ * An injected text's skeleton with its {@link windowsOf} (`null` under {@link MIN_SKELETON} letters and digits),
+ * memoized ({@link injectedTextMemo}): a corpus holds a few hundred distinct injected texts, each in thousands of
+ * trajectories, and every exposure search (an `unaffected` finding's, the code floor's) reduced them again and cut
+ * their windows again for every part it scanned (issue 26).
+ */
+const injectedWindowsOf = injectedTextMemo((text: string): string[] | null => {
+  const skel = skeleton(text);
+  return skel.length >= MIN_SKELETON ? windowsOf(skel) : null;
+});
 
 const cache = new WeakMap<EvidenceContext, Exposure>();
 
@@ -127,7 +147,7 @@ function compute(ctx: EvidenceContext): Exposure {
       message: `the trajectory is attacked (attack ${JSON.stringify(t.attack ?? null)}) but its input records no injected text${why ? ` (${why.message})` : ""}, so code cannot tell whether it reached the agent`,
     };
   }
-  const skels = texts.map(skeleton).filter((s) => s.length >= MIN_SKELETON);
+  const skels = texts.map(injectedWindowsOf).filter((w) => w !== null);
   if (skels.length === 0)
     return {
       state: "unknown",
@@ -147,18 +167,19 @@ function compute(ctx: EvidenceContext): Exposure {
       if (tool && typeof tool.description === "string" && tool.description !== "")
         units.push({ kind: "tool_description", message_index: -1, tool_index: i, skel: () => skeleton(tool.description) });
     });
-  let inAgentText = false;
-  for (const u of units) {
+  const holds = (u: (typeof units)[number]): boolean => {
     const s = u.skel();
-    if (!skels.some((inj) => occursIn(inj, s))) continue;
-    if (received.has(u.kind)) {
-      const out: Exposure = { state: "found", kind: u.kind, message_index: u.message_index };
-      if (u.tool_index !== undefined) out.tool_index = u.tool_index;
-      return out;
-    }
-    inAgentText = true;
+    return skels.some((windows) => windows.some((w) => s.includes(w)));
+  };
+  // the first received part that holds it, in order; what the agent wrote only matters when none does, so it is
+  // reduced to its skeleton only then
+  for (const u of units) {
+    if (!received.has(u.kind) || !holds(u)) continue;
+    const out: Exposure = { state: "found", kind: u.kind, message_index: u.message_index };
+    if (u.tool_index !== undefined) out.tool_index = u.tool_index;
+    return out;
   }
-  if (inAgentText)
+  if (units.some((u) => !received.has(u.kind) && holds(u)))
     return {
       state: "unknown",
       kind: "injection_only_in_agent_text",
