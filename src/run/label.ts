@@ -26,6 +26,7 @@ import { ReadSince } from "./read-since.js";
 import { RemovedInputs } from "./removed-inputs.js";
 import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
+import { StoredReverifier } from "./reverify.js";
 import { openForLabel, stopIfNothingRead } from "./before-reading.js";
 import { warnOldGroupNames } from "./old-group-names.js";
 import type { LabelOptions } from "./label-options.js";
@@ -261,10 +262,10 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   };
   try {
     await openInvocation(runState, opts, { repeats, onChange });
+    runState.reverify = await StoredReverifier.open(runState, opts.judges, repeats); // verdicts under older rules (./reverify.ts)
     stopIfNothingRead(store, opts, "counting the inputs"); // a stop so far leaves the run as it was (./before-reading.ts, and loadCheck)
     warnOldGroupNames(store, opts); // rows stored before group names were normalized keep them: said once
-    // Batch API judges (--batch): their items go into request files instead of being sent one by one (./batch.ts);
-    // the others are judged one request at a time (./online.ts).
+    // Batch API judges (--batch): their items go into request files, not sent one by one (./batch.ts); others one at a time (./online.ts)
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);
     batchJudges = batchers.size;
     // the cap reserves the worst case of the chunks an earlier invocation left in flight before anything new
@@ -311,13 +312,13 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
     const inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
-    // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
-    // held fewer trajectories than the limit: new-user review)
+    // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs held fewer: new-user review)
     store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
   } finally {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
+  if (runState.reverify) summary.warnings.push(runState.reverify.statement(store.dir, store.ledger.verifiedUnderOlderRules));
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   for (const w of runState.batchWarnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
   addInputWarnings(summary, warnings, read);
