@@ -87,6 +87,10 @@ describe("verdicts verified under older rules", () => {
       const r = await runCli(args);
       expect(`${name}: ${r.stderr}${r.stdout}`).toMatch(OLDER(4));
     }
+    // label --dry-run says what label would do with them, at no cost
+    const d = await runCli(["label", SAMPLES, "--judges", judges, "--run", "r", "--labels-dir", labels, "--dry-run"]);
+    expect(d.stdout).toMatch(/note: 4 stored verdict\(s\) were verified under older rules: label re-verifies those of its LLM judges from their stored findings with no judge call/);
+    expect(d.stdout).toMatch(/judge liar \(dumb\): 0 requests/);
     const j = await runCli(["agree", "--run", "r", "--labels-dir", labels, "--reference", "security", "--json"]);
     expect(JSON.parse(j.stdout).warnings.join("\n")).toMatch(OLDER(4));
   }, 240_000);
