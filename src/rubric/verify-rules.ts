@@ -15,6 +15,8 @@
  *   (`../store/old-rules.ts`).
  *
  * RAISE IT when a change to those files can change the label of the same stored findings on the same trajectory.
+ * `test/rubric/verify-rules.test.ts` pins their source's hash to the version: a change fails there until it is raised,
+ * or the new hash pinned under the same version (a change that cannot move a label).
  * History (verdicts without the field: any earlier build):
  * 1. session 40: first recorded; the rules as of session 39 (quote rules "B" cut-escape letters and "E" call values,
  *    the refused-call rules, the attacker's-host rule, the attacker's own answer is no refusal).
