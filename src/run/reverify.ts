@@ -7,15 +7,16 @@
  * Cost (issue 26): the store counts older verdicts as it loads the journal (`VerdictLedger`: a field comparison per
  * line). With none, nothing here runs ({@link StoredReverifier.open} returns undefined) and the resume fast path is
  * as before. With some:
- * - `verdicts.jsonl` is read once more at the start, and the byte offset of the latest older line of each key of a
- *   judge this invocation runs is kept (one map entry per older verdict; the lines themselves are not held);
+ * - `verdicts.jsonl` is read once more at the start (a line of today's rules or of another judge found by a byte search,
+ *   not parsed), and the byte offset of the latest older line of each key of a judge this invocation runs is kept, per
+ *   trajectory id (one small entry per older verdict, some 200 bytes; the lines themselves are not held);
  * - the resume fast path does not pass over a file whose trajectory has such a verdict ({@link wants}, called by
  *   `./fast-resume.ts`): the file is read and its trajectory prepared as for judging (recovered injected text,
  *   surfaces), so the check runs on the text the judge saw;
  * - the reading loop hands each prepared trajectory to {@link take}: its older verdicts are read back from their
  *   offsets, re-verified and stored.
- * Only verdicts of the judges this invocation runs, made with their current prompt and configuration on the content
- * read now (others are judged again by `planRepeats`, or are another judge's: they stay older, counted at the end).
+ * Only verdicts of the judges this invocation runs (any repeat stored, not only those of its `--repeats`), made with
+ * their current prompt and configuration on the content read now (others are judged again by `planRepeats`, or are another judge's: they stay older, counted at the end).
  * The signature judge's are never re-verified here: its prompt hash includes the rules version, so they are judged
  * again (offline). What it did is one sentence of the summary's warnings ({@link statement}).
  */
@@ -30,8 +31,10 @@ import { isVerdictRecord } from "../store/records.js";
 import { verdictProblem } from "../store/verdict-check.js";
 import type { RunStore } from "../store/run-store.js";
 
-/** Where a stored line is in `verdicts.jsonl`. */
+/** Where a stored line is in `verdicts.jsonl`, and whose it is (judge and repeat; the trajectory is the map's key). */
 interface LineAt {
+  judge: string;
+  repeat: number;
   offset: number;
   bytes: number;
 }
@@ -43,12 +46,11 @@ export interface ReverifyState {
   readonly judgeCtx: { minQuoteChars?: number };
 }
 
-/** A verdict's key here: trajectory, judge and repeat (the ledger's "latest" key). */
-const keyOf = (id: string, judge: string, repeat: number) => `${id}\u0000${judge}\u0000${repeat}`;
 
 /** Re-verifies the older stored verdicts of one `label` invocation (module docstring). */
 export class StoredReverifier {
-  private readonly lines = new Map<string, LineAt>();
+  /** per trajectory id: its older lines, the latest per judge and repeat (any repeat stored, not only this invocation's) */
+  private readonly lines = new Map<string, LineAt[]>();
   private reverified = 0;
   private readonly moved = new Map<string, number>();
   private readonly impossible = new Map<string, number>();
@@ -57,18 +59,17 @@ export class StoredReverifier {
   private constructor(
     private readonly rs: ReverifyState,
     private readonly judges: readonly Judge[],
-    private readonly repeats: number,
   ) {}
 
   /**
    * The re-verifier of this invocation, or undefined when the run holds no older verdict of a judge it can re-verify
    * (no work at all: the common case). Reads `verdicts.jsonl` once when it holds some.
    */
-  static async open(rs: ReverifyState, judges: readonly Judge[], repeats: number): Promise<StoredReverifier | undefined> {
+  static async open(rs: ReverifyState, judges: readonly Judge[]): Promise<StoredReverifier | undefined> {
     if (rs.store.ledger.verifiedUnderOlderRules === 0) return undefined;
     const llm = judges.filter((j) => j.local !== true);
     if (llm.length === 0) return undefined;
-    const r = new StoredReverifier(rs, llm, repeats);
+    const r = new StoredReverifier(rs, llm);
     await r.findLines();
     return r.lines.size ? r : undefined;
   }
@@ -95,7 +96,13 @@ export class StoredReverifier {
       if (!isVerdictRecord(v) || !ids.has(v.judge_id as string) || !verifiedUnderOlderRules(v)) return;
       const id = v.trajectory_id as string;
       const repeat = v.repeat as number;
-      if (ledger.olderRulesOf(id, v.judge_id as string, repeat)) this.lines.set(keyOf(id, v.judge_id as string, repeat), { offset: at, bytes: line.length });
+      if (!ledger.olderRulesOf(id, v.judge_id as string, repeat)) return;
+      const mine = this.lines.get(id) ?? [];
+      const same = mine.findIndex((x) => x.judge === v.judge_id && x.repeat === repeat);
+      const entry = { judge: v.judge_id as string, repeat, offset: at, bytes: line.length };
+      if (same === -1) mine.push(entry);
+      else mine[same] = entry; // a later line of the same key: the latest is the one the ledger holds
+      this.lines.set(id, mine);
     };
     for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
       const buf = rest.length ? Buffer.concat([rest, chunk as Buffer]) : (chunk as Buffer);
@@ -112,8 +119,7 @@ export class StoredReverifier {
 
   /** Whether the trajectory has an older verdict this re-verifier would take (the fast path reads its file then). */
   wants(id: string): boolean {
-    for (const j of this.judges) for (let r = 0; r < this.repeats; r++) if (this.lines.has(keyOf(id, j.id, r))) return true;
-    return false;
+    return this.lines.has(id);
   }
 
   /**
@@ -122,37 +128,36 @@ export class StoredReverifier {
    */
   take(t: Trajectory, content: string): void {
     const { store, configs } = this.rs;
-    for (const j of this.judges) {
-      for (let r = 0; r < this.repeats; r++) {
-        const k = keyOf(t.id, j.id, r);
-        const at = this.lines.get(k);
-        if (at === undefined) continue;
-        this.lines.delete(k);
-        const info = store.ledger.latestOf(t.id, j.id, r);
-        // judged again by planRepeats (prompt, configuration or content changed), or superseded since: not this one's
-        if (!info || !store.ledger.olderRulesOf(t.id, j.id, r) || info.prompt_sha256 !== j.promptSha256) continue;
-        if (store.ledger.contentOf(info, t.id) !== content) continue;
-        if (info.judge_config_sha256 !== configs.get(j.id)?.sha) {
-          this.count(this.impossible, "made under another configuration of its judge (kept by --on-config-change keep)");
-          continue;
-        }
-        const old = this.readAt(at);
-        if (!old || old.trajectory_id !== t.id || old.judge_id !== j.id || old.repeat !== r) {
-          this.count(this.impossible, "its stored line could not be read back");
-          continue;
-        }
-        const minQuoteChars = this.rs.judgeCtx.minQuoteChars ?? numberOr(j.verdictConfig?.min_quote_chars, DEFAULT_MIN_QUOTE_CHARS);
-        const res = reverifyVerdict(old, t, { minQuoteChars });
-        if ("impossible" in res) {
-          this.count(this.impossible, res.impossible);
-          continue;
-        }
-        store.addVerdict(res.verdict);
-        this.reverified++;
-        const was = labelOf(old);
-        const now = labelOf(res.verdict);
-        if (was !== now) this.count(this.moved, `${was} -> ${now}`);
+    const mine = this.lines.get(t.id);
+    if (mine === undefined) return;
+    this.lines.delete(t.id);
+    for (const at of mine) {
+      const j = this.judges.find((x) => x.id === at.judge)!;
+      const r = at.repeat;
+      const info = store.ledger.latestOf(t.id, j.id, r);
+      // judged again by planRepeats (prompt, configuration or content changed), or superseded since: not this one's
+      if (!info || !store.ledger.olderRulesOf(t.id, j.id, r) || info.prompt_sha256 !== j.promptSha256) continue;
+      if (store.ledger.contentOf(info, t.id) !== content) continue;
+      if (info.judge_config_sha256 !== configs.get(j.id)?.sha) {
+        this.count(this.impossible, "made under another configuration of its judge (kept by --on-config-change keep)");
+        continue;
       }
+      const old = this.readAt(at);
+      if (!old || old.trajectory_id !== t.id || old.judge_id !== j.id || old.repeat !== r) {
+        this.count(this.impossible, "its stored line could not be read back");
+        continue;
+      }
+      const minQuoteChars = this.rs.judgeCtx.minQuoteChars ?? numberOr(j.verdictConfig?.min_quote_chars, DEFAULT_MIN_QUOTE_CHARS);
+      const res = reverifyVerdict(old, t, { minQuoteChars });
+      if ("impossible" in res) {
+        this.count(this.impossible, res.impossible);
+        continue;
+      }
+      store.addVerdict(res.verdict);
+      this.reverified++;
+      const was = labelOf(old);
+      const now = labelOf(res.verdict);
+      if (was !== now) this.count(this.moved, `${was} -> ${now}`);
     }
   }
 
