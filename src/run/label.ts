@@ -262,7 +262,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   };
   try {
     await openInvocation(runState, opts, { repeats, onChange });
-    runState.reverify = await StoredReverifier.open(runState, opts.judges); // verdicts under older rules (./reverify.ts)
+    runState.reverify = await StoredReverifier.open(runState, opts.judges, onChange); // verdicts under older rules (./reverify.ts)
     stopIfNothingRead(store, opts, "counting the inputs"); // a stop so far leaves the run as it was (./before-reading.ts, and loadCheck)
     warnOldGroupNames(store, opts); // rows stored before group names were normalized keep them: said once
     // Batch API judges (--batch): their items go into request files, not sent one by one (./batch.ts); others one at a time (./online.ts)

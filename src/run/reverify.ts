@@ -59,17 +59,20 @@ export class StoredReverifier {
   private constructor(
     private readonly rs: ReverifyState,
     private readonly judges: readonly Judge[],
+    private readonly onChange: "refuse" | "rejudge" | "keep",
   ) {}
 
   /**
    * The re-verifier of this invocation, or undefined when the run holds no older verdict of a judge it can re-verify
    * (no work at all: the common case). Reads `verdicts.jsonl` once when it holds some.
+   * @param onChange the invocation's `--on-config-change`: a verdict of another configuration is judged again under
+   *   `rejudge` (not re-verified), and counted as not re-verifiable under `keep`.
    */
-  static async open(rs: ReverifyState, judges: readonly Judge[]): Promise<StoredReverifier | undefined> {
+  static async open(rs: ReverifyState, judges: readonly Judge[], onChange: "refuse" | "rejudge" | "keep"): Promise<StoredReverifier | undefined> {
     if (rs.store.ledger.verifiedUnderOlderRules === 0) return undefined;
     const llm = judges.filter((j) => j.local !== true);
     if (llm.length === 0) return undefined;
-    const r = new StoredReverifier(rs, llm);
+    const r = new StoredReverifier(rs, llm, onChange);
     await r.findLines();
     return r.lines.size ? r : undefined;
   }
@@ -139,7 +142,8 @@ export class StoredReverifier {
       if (!info || !store.ledger.olderRulesOf(t.id, j.id, r) || info.prompt_sha256 !== j.promptSha256) continue;
       if (store.ledger.contentOf(info, t.id) !== content) continue;
       if (info.judge_config_sha256 !== configs.get(j.id)?.sha) {
-        this.count(this.impossible, "made under another configuration of its judge (kept by --on-config-change keep)");
+        // judged again under --on-config-change rejudge (planRepeats); kept as it is under keep: its settings are not today's
+        if (this.onChange === "keep") this.count(this.impossible, "made under another configuration of its judge (kept by --on-config-change keep)");
         continue;
       }
       const old = this.readAt(at);
