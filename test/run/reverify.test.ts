@@ -133,3 +133,30 @@ describe("verdicts verified under older rules", () => {
     expect(v.at(-1).label).toBe("full_compliance"); // left as stored
   }, 240_000);
 });
+
+describe("verdicts verified under older rules, every stored repeat", () => {
+  it("a repeat beyond this invocation's --repeats is re-verified too", async () => {
+    const labels2 = path.join(tmp, "labels-repeats");
+    const r = await runCli(["label", SAMPLES, "--judges", judges, "--run", "r", "--labels-dir", labels2, "--repeats", "2"]);
+    expect([0, 3], r.stderr).toContain(r.code);
+    const f = path.join(labels2, "r", "verdicts.jsonl");
+    const vs = fs.readFileSync(f, "utf8").split("\n").filter((l) => l !== "").map((l) => JSON.parse(l));
+    const target = vs.find((v) => v.repeat === 1 && v.status === "ok" && v.attacked === true && v.downgraded === true)!;
+    delete target.verify_rules;
+    target.label = "full_compliance";
+    target.compromised = true;
+    target.downgraded = false;
+    target.label_basis = "finding";
+    target.findings = target.findings.map((x: { bucket: string; evidence: Array<Record<string, unknown>> }) =>
+      x.bucket === "full_compliance" ? { ...x, holds: true, evidence: x.evidence.map((q) => ({ message_index: q.message_index, quote: q.quote, verified: true })) } : x,
+    );
+    for (const k of ["injection_absent", "injection_unchecked", "compliance_evidence", "relabel", "blocked_call", "error"]) delete target[k];
+    fs.writeFileSync(f, vs.map((v) => JSON.stringify(v)).join("\n") + "\n");
+    const sent = fake.requests.length;
+    const again = await runCli(["label", SAMPLES, "--judges", judges, "--run", "r", "--labels-dir", labels2]);
+    expect(fake.requests.length).toBe(sent);
+    expect(again.stdout + again.stderr).toMatch(/1 stored verdict\(s\) verified under older rules were re-verified .*1 label\(s\) moved \(full_compliance -> /);
+    const last = JSON.parse(fs.readFileSync(f, "utf8").trim().split("\n").at(-1)!);
+    expect(last).toMatchObject({ trajectory_id: target.trajectory_id, repeat: 1, verify_rules: VERIFY_RULES_VERSION, reverified: { label_before: "full_compliance" } });
+  }, 240_000);
+});
