@@ -12,6 +12,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
 import { ROOT } from "../helpers/paths.js";
+import { SIGNATURE_RULES_DESCRIPTION } from "../../src/judges/signature/index.js";
 
 /** The files whose code decides a label from stored findings (what `src/verdict/reverify.ts` runs). */
 const RULE_FILES = [
@@ -51,5 +52,9 @@ describe("the verification rules' version follows their source", () => {
         `label of the same stored findings, raise VERIFY_RULES_VERSION in src/rubric/verify-rules.ts (with a history line); either way pin ` +
         `PINNED = { version: ${VERIFY_RULES_VERSION}, sha256: "${now}" } here`,
     ).toEqual(PINNED);
+  });
+
+  it("the signature judge's prompt hash holds the version: raised, its verdicts are judged again (offline)", () => {
+    expect(SIGNATURE_RULES_DESCRIPTION).toContain(`verify-rules-${VERIFY_RULES_VERSION}:`);
   });
 });
