@@ -15,20 +15,25 @@ import { verifiedUnderOlderRules } from "../rubric/verify-rules.js";
 export class OlderRules {
   private readonly byJudge = new Map<string, number>();
   /** Positions (a reader's own numbering) of the older verdicts seen, with their judge: for readers that drop superseded ones later. */
-  private readonly at: Array<{ pos: number; judge: string }> = [];
+  private readonly at: number[] = [];
+  private readonly atJudge: string[] = []; // parallel to `at` (a judge id string is shared, not copied)
 
   /** Count `v` when it is older (a field comparison); with `pos`, kept to be counted by {@link noteCurrent}. */
   see(v: { status?: unknown; verify_rules?: unknown; judge_id?: unknown }, pos?: number): void {
     if (!verifiedUnderOlderRules(v)) return;
     const judge = typeof v.judge_id === "string" ? v.judge_id : "?";
     if (pos === undefined) this.byJudge.set(judge, (this.byJudge.get(judge) ?? 0) + 1);
-    else this.at.push({ pos, judge });
+    else {
+      this.at.push(pos);
+      this.atJudge.push(judge);
+    }
   }
 
   /** Record the note over the positions seen that are still current (`current(pos)`), plus those counted directly. */
   noteCurrent(runDir: string, current: (pos: number) => boolean): void {
-    for (const { pos, judge } of this.at) if (current(pos)) this.byJudge.set(judge, (this.byJudge.get(judge) ?? 0) + 1);
+    for (let i = 0; i < this.at.length; i++) if (current(this.at[i])) this.byJudge.set(this.atJudge[i], (this.byJudge.get(this.atJudge[i]) ?? 0) + 1);
     this.at.length = 0;
+    this.atJudge.length = 0;
     this.note(runDir);
   }
 
