@@ -9,8 +9,8 @@
  * upgrade mixed labels verified under two rule sets that every figure read as one. With the version on the line:
  * - `label` re-verifies a stored LLM verdict of an older version from its stored findings and trajectory, with no judge
  *   call (`../run/reverify.ts`, `../verdict/reverify.ts`), keeping the old label in `reverified`;
- * - the signature judge's `promptSha256` includes it (`../judges/signature/index.ts`): its verdicts are judged again
- *   (no cost) when it changes;
+ * - the signature judge's `promptSha256` includes it (`../judges/signature/index.ts`): when it changes, its verdicts
+ *   are judged again (offline, no cost) by `label --on-config-change rejudge` (a changed prompt is refused by default);
  * - every reader of a run's figures counts the current verdicts of an older version and says so, per judge
  *   (`../store/old-rules.ts`).
  *

@@ -493,7 +493,7 @@ export function formatDryRun(r: DryRunResult): string {
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);
   if (r.older_rules)
-    lines.push(`note: ${r.older_rules} stored verdict(s) were verified under older rules: label re-verifies those of its LLM judges from their stored findings with no judge call (no cost; not counted above), and judges the signature judge's again`);
+    lines.push(`note: ${r.older_rules} stored verdict(s) were verified under older rules: label re-verifies those of its LLM judges from their stored findings with no judge call (no cost; not counted above), and the signature judge's are judged again offline under --on-config-change rejudge`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped${j.awaiting_batch ? `; ${j.awaiting_batch} item(s) awaited from Batch API chunks in flight, not sent again` : ""})`);
     const builtIn = j.assumed_output_tokens_per_request === 0 && j.prompt_tokens === 0;

@@ -18,7 +18,7 @@
  * Only verdicts of the judges this invocation runs (any repeat stored, not only those of its `--repeats`), made with
  * their current prompt and configuration on the content read now (others are judged again by `planRepeats`, or are another judge's: they stay older, counted at the end).
  * The signature judge's are never re-verified here: its prompt hash includes the rules version, so they are judged
- * again (offline). What it did is one sentence of the summary's warnings ({@link statement}).
+ * again (offline) under `--on-config-change rejudge`. What it did is one sentence of the summary's warnings ({@link statement}).
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -4,7 +4,8 @@
  * Every reader of a run's current verdicts (`./records.ts` `readVerdicts`, `./lean-read.ts`, `./columns.ts`) counts
  * those of an older version, per judge, and records one run-level note (`./skipped-lines.ts`, said once per command
  * with the other journal warnings; in `--json` warnings): how many, of which judges, and the fix: `label` again on the
- * run re-verifies them from what is stored, with no judge call (the signature judge's are judged again, offline).
+ * run re-verifies an LLM judge's from what is stored, with no judge call; the signature judge's are judged again, offline,
+ * under `--on-config-change rejudge` (its prompt hash holds the rules version, and a changed prompt is refused by default).
  * The verdicts are read as stored (the file is not rewritten by a reader).
  */
 import path from "node:path";
@@ -54,7 +55,8 @@ export function olderRulesText(runDir: string, byJudge: ReadonlyMap<string, numb
   return (
     `${path.join(path.resolve(runDir), "verdicts.jsonl")}: ${n} current verdict${n === 1 ? " was" : "s were"} verified under older ` +
     `verification rules than this build's (${each}); their labels are read as stored and may differ from what today's rules give, so figures ` +
-    `mix two rule sets. Run \`ipi-judge label\` on this run again (same inputs and judges): it re-verifies them from the stored findings ` +
-    `with no judge call (no cost), and judges the signature judge's again offline`
+    `mix two rule sets. Run \`ipi-judge label\` on this run again (same inputs and judges): an LLM judge's are re-verified from their ` +
+    `stored findings with no judge call (no cost); the built-in signature judge's prompt names the rules, so its verdicts are judged again ` +
+    `offline, which label does with --on-config-change rejudge (a changed prompt is refused by default)`
   );
 }
