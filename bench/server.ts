@@ -59,13 +59,16 @@ export function benchReply(user: string): string {
   }
 }
 
-/** A chat completion body; `promptTokens`: what a tokenizer would count (characters / 4 of the messages). */
-export function completionBody(content: string, promptTokens = 1000): string {
+/**
+ * A chat completion body; `promptTokens`: what a tokenizer would count (characters / 4 of the messages); `model`: the
+ * model it names (the request's, as a server answering it would: another is noted on the verdict).
+ */
+export function completionBody(content: string, promptTokens = 1000, model = "bench-model"): string {
   return JSON.stringify({
     id: "chatcmpl-bench",
     object: "chat.completion",
     created: 1700000000,
-    model: "bench-model",
+    model,
     choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content, refusal: null } }],
     usage: { prompt_tokens: promptTokens, completion_tokens: 60, total_tokens: promptTokens + 60 },
   });
@@ -81,8 +84,10 @@ export async function startBenchServer(delayMs = 0): Promise<{ server: http.Serv
       requests++;
       let content: string;
       let promptTokens = 1000;
+      let model: string | undefined;
       try {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: { role: string; content: string }[] };
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { model?: unknown; messages: { role: string; content: string }[] };
+        if (typeof body.model === "string") model = body.model;
         const user = body.messages.find((m) => m.role === "user")?.content ?? "";
         content = benchReply(user);
         // a realistic prompt count (a server that read the whole prompt): characters / 4
@@ -92,7 +97,7 @@ export async function startBenchServer(delayMs = 0): Promise<{ server: http.Serv
         res.end(JSON.stringify({ error: { message: "bad request body", type: "invalid_request_error" } }));
         return;
       }
-      const payload = completionBody(content, promptTokens);
+      const payload = completionBody(content, promptTokens, model);
       const send = () => {
         res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
         res.end(payload);

@@ -37,7 +37,7 @@ export { isAttacked, meansNoAttack, meansNoDefense, normalizeAttack, normalizeCo
 export { renderForJudge, DEFAULT_BUDGET_CHARS, type RenderedTrajectory } from "./serialize/render.js";
 export { renderForHuman } from "./serialize/render-human.js";
 export { newNonce, neutralize, unneutralize } from "./serialize/untrusted.js";
-export { trajectoryParts, messageText } from "./serialize/parts.js";
+export { trajectoryParts, messageText, textPartText, harnessNote } from "./serialize/parts.js";
 
 // The rubric: six buckets in precedence order, the evidence each needs, the collapses, the versioned prompt.
 export {

@@ -31,7 +31,12 @@ export interface Message {
   tool_calls?: ToolCall[];
   tool_call_id?: string;
   tool_name?: string;
-  /** Tool error text (AgentDojo keeps it beside an empty content). Rendered as part of the message text. */
+  /**
+   * Error text recorded beside the message. On a tool message, the tool's error (AgentDojo keeps it beside an empty
+   * content): rendered as part of the tool result, which the agent received. On any other message, a note of the
+   * provider or harness (a content filter's or gateway's message on an assistant turn): never the agent's (or the
+   * user's) words, so it is a `harness_note` part of its own (`serialize/parts.ts`).
+   */
   error?: string;
 }
 
@@ -331,6 +336,12 @@ export interface Verdict {
    * `src/verdict/blocked.ts` still reads `denial_text` as `refused`; an `error_result` without it is unknown).
    */
   blocked_call?: { message_index: number; tool_call_index: number; result_message_index: number; reason: "error_result" | "denial_text"; kind?: BlockedKind };
+  /**
+   * The trajectory's earlier id, when this verdict was carried over from it (its input moved or renamed, the same
+   * content under a new id: `src/run/moved-content.ts`): a copy made without a request (`cost_usd` 0, no tokens);
+   * the old id is left out of the figures. Absent on verdicts judged under their own id.
+   */
+  carried_from?: string;
 }
 
 /**
@@ -373,8 +384,11 @@ export interface HumanLabel {
 /**
  * One unit of a trajectory that evidence can be quoted from: a message's text, or one tool call rendered
  * as the judge saw it (`name(arguments)`). `text` is the unescaped text; the serializer escapes it for display.
+ * A `harness_note` is text recorded beside a non-tool message by the provider or harness (its `error`): shown to
+ * the judge as such, evidence for no bucket (red team 39 F: a content filter's "I can't help with that" verified as
+ * the agent's refusal).
  */
-export type PartKind = "system_text" | "user_text" | "assistant_text" | "tool_call" | "tool_result" | "tool_description";
+export type PartKind = "system_text" | "user_text" | "assistant_text" | "tool_call" | "tool_result" | "tool_description" | "harness_note";
 export interface Part {
   /** For `tool_description` parts, -1 (a tool description belongs to no message); see `tool_index`. */
   message_index: number;

@@ -360,16 +360,23 @@ function flagByConstruction(k: KappaReport, note: KappaNote | undefined): void {
   k.note = note;
 }
 
-/** Render a confusion matrix with row and column labels as aligned text lines. */
+/**
+ * Render a confusion matrix with row and column labels as aligned text lines. Over three categories (the six
+ * buckets) the columns are numbered as the rows (`(1)`, and the row `(1) full_compliance`): their names cut to 12
+ * characters made six buckets 98 columns wide, past an 80-column terminal, and read `partial_comp`, `flagged_refu`
+ * (session 40); numbered, six buckets take about 60 columns. Each column as wide as its widest cell, a count in the
+ * millions included (../format/text-table.ts).
+ */
 export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  "): string[] {
   const labels = c.categories.map(String);
-  // Column headers are cut to 12 characters when there are more than three categories (six buckets fit 80 columns);
-  // each column as wide as its widest cell, a count in the millions included (../format/text-table.ts)
-  const cut = labels.length > 3 ? 12 : Infinity;
-  const short = (l: string) => (l.length > cut ? l.slice(0, cut) : l);
-  const rows = [["", ...labels.map(short)], ...c.table.map((row, i) => [labels[i], ...row.map((x) => String(x))])];
+  const numbered = labels.length > 3;
+  const rowName = (l: string, i: number) => (numbered ? `(${i + 1}) ${l}` : l);
+  const rows = [["", ...labels.map((l, i) => (numbered ? `(${i + 1})` : l))], ...c.table.map((row, i) => [rowName(labels[i], i), ...row.map((x) => String(x))])];
   const align: ColumnAlign[] = ["left", ...labels.map((): ColumnAlign => "right")];
-  return [`${indent}rows: ${c.rows}; columns: ${c.cols}`, ...textTable(rows, { align, gap: " ", indent, minWidths: [8, ...labels.map(() => 6)] })];
+  return [
+    `${indent}rows: ${c.rows}; columns: ${c.cols}${numbered ? " (numbered as the rows)" : ""}`,
+    ...textTable(rows, { align, gap: " ", indent, minWidths: [8, ...labels.map(() => 6)] }),
+  ];
 }
 
 /**

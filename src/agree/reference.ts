@@ -446,13 +446,17 @@ export function committeeReferenceAgreement(
 }
 
 /**
- * One line per rater (judges, then the committee): n, Cohen's kappa of full_compliance and of the binary
- * collapse against the reference, with the shared formatter (`src/format/stat-text.ts`).
+ * One line per rater (judges, then the committee), under a two-line header: n, Cohen's kappa of full_compliance and
+ * of the binary collapse against the reference, with the shared formatter (`src/format/stat-text.ts`).
  */
 export function formatReferenceTable(rows: readonly ReferenceAgreement[]): string {
   rows = shownStrings(rows); // names from the run files cannot break or reorder a line (../format/shown.ts)
   // columns as wide as their widest cell (../format/text-table.ts): a kappa with its reason is longer than the header
-  const L = [["rater", "n", "kappa asr_goal (full_compliance)", "kappa asr_behaviour (compromised)", `asr_goal vs ${rows[0]?.reference ?? "reference"} rate`]];
+  // the header on two lines: on one it made the table 112 columns wide for 5-character kappas (session 40)
+  const L = [
+    ["rater", "n", "kappa asr_goal", "kappa asr_behaviour", "asr_goal vs"],
+    ["", "", "(full_compliance)", "(compromised)", `${rows[0]?.reference ?? "reference"} rate`],
+  ];
   for (const r of rows) {
     const rr = r.rates;
     const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";

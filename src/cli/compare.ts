@@ -20,6 +20,9 @@ import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { brokenJudges } from "../verdict/broken-judge.js";
+import { storedJudgeCrashes } from "../store/stored-crashes.js";
+import { unattackedLeftOut, unattackedLeftOutNote } from "../agree/where-unattacked.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 import { chooseLabelsMessage, labelChoices } from "../compare/label-choices.js";
@@ -42,7 +45,7 @@ export function registerCompare(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
-    .option("--csv <file>", "also write the rows (per agent model and condition, suites pooled) as CSV, each with the runs it is over (runs_used of runs_available)");
+    .option("--csv <file>", "also write the rows (per agent model and condition, suites pooled) as CSV, each with the attacked runs it is over (attacked_used of attacked_available: after and before the like-for-like drop) and a judge_caveat column");
   addCommitteeSelection(cmd, "with --committee: ");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
@@ -115,7 +118,8 @@ Examples:
       // mixed-configuration warnings of the judges behind the labels only (review s29)
       const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
       result.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
-      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result));
+      // each row's judge_caveat names every broken judge behind the labels, one broken by its errors or crashes too
+      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result, brokenJudges(prepared.health, prepared.judges, storedJudgeCrashes(runDir)).used));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);
@@ -160,6 +164,9 @@ async function objectObservations(
   // --where: the one restriction every command applies (src/store/where.ts), before any figure.
   const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
   warnWhere(run.warnings);
+  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack is not shown
+  const leftOut = where ? unattackedLeftOut(fullIndex.values(), where) : null;
+  if (leftOut && where) notes.push(unattackedLeftOutNote(leftOut, where, "utility without attack is not shown"));
   // several judges and no choice: refused with every choice and its coverage, never a silent default (new user 37)
   if (!o.judge && !o.committee && judges.length >= 2) throw new UsageError(chooseLabels(o.run, run, judges, cf, allVerdicts, field));
   let source: LabelSource;
@@ -224,7 +231,8 @@ function chooseLabels(
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */
 function noObservations(obs: Observations, rows: Iterable<Partial<TrajectoryIndexRow>>, field: string, runName: string): void {
   if (obs.observations.length === 0) {
-    const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+    // the runs without a value under the field's own name (--by metadata.foo said "no_condition 3098")
+    const ex = Object.entries(obs.excluded).map(([k, v]) => `${k === "no_condition" && field !== "condition" ? `no ${field} value` : k} ${v}`).join(", ");
     const hint =
       field === "surface" && ![...rows].some((r) => r.surface !== undefined)
         ? "; this run's index records no surface (labelled by an ipi-judge before surfaces, or its injections were never found in what the agent received)"

@@ -2,7 +2,9 @@ import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
 import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
-import type { BrokenJudge } from "../verdict/broken-judge.js";
+import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
+import { storedJudgeCrashes } from "../store/stored-crashes.js";
+import { terminalWidth } from "./terminal-width.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
@@ -15,6 +17,7 @@ import type { EstimateSource } from "../estimate/run.js";
 import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
+import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
 import { readStoredCommittee } from "../committee/members.js";
@@ -190,7 +193,11 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
     throw e;
   }
-  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
+  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack marked, and noted
+  const leftOut = unattackedLeftOut(fullIndex.values(), where);
+  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  const leftOutNote = tableUnattackedNote(leftOut, where, t.rows);
+  if (leftOutNote) t.notes.push(leftOutNote);
   t.notes.push(...said.map((w) => `WARNING: ${w}`));
   // health over the table's own (`--where`-kept) trajectories, as agree and report; the committee's warnings said on stderr above
   printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
@@ -273,7 +280,11 @@ function printTable(
     onStderr.add(`WARNING: ${w}`);
     warnLine(w);
   }
-  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
+  // the CSV's judge_caveat names a judge broken by its errors or crashes too, as the exit code 3 below
+  const judgeIds = source.kind === "committee" ? source.members : [source.judge_id];
+  const broken = withCrashBroken(caveats.broken, [...judgeIds, t.heuristic], storedJudgeCrashes(runDir)).used;
+  const brokenOf = { judge: broken.filter((b) => judgeIds.includes(b.judge_id)), heuristic: broken.filter((b) => b.judge_id === t.heuristic && !judgeIds.includes(b.judge_id)) };
+  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf }));
   const wl = whereLine(run.statement);
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
   if (o.json) printJson(run.statement ? { ...t, where: run.statement } : t);
@@ -281,7 +292,8 @@ function printTable(
     // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)
     const said = t.notes.filter((n) => onStderr.has(n)).length;
     const shown = { ...t, notes: [...t.notes.filter((n) => !onStderr.has(n)), ...(said ? [`${said} warning(s) and note(s) said on stderr (ipi-judge: ...); --json, --csv and --latex keep them among the notes`] : [])] };
-    process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown) + "\n");
+    // fitted to the terminal: a wider table in blocks of columns, each line naming its row (session 40: 267 columns)
+    process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown, { width: terminalWidth() }) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)

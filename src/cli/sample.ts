@@ -153,8 +153,10 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
       if (d.population.committee_no_quorum)
         lines.push(`  ${d.population.committee_no_quorum} trajectories have a committee verdict without quorum (too few valid votes is not a disagreement: stratum U, never in phase 2)`);
-      const cellRows = [["stratum", "N", "n", " inclusion probability"], ...d.cells.map((c) => [c.stratum, String(c.N), String(c.n), ` ${c.inclusion_probability.toFixed(6)}`])];
-      lines.push("", ...textTable(cellRows, { align: ["left", "right", "right", "left"], gap: " ", indent: "  ", minWidths: [7, 6, 6] }));
+      // the stratum's name last: with --strata of several fields it runs past 100 columns (U|agent_model=...,condition=...,
+      // suite=...), and last it pushes no count out of line when a terminal wraps it (session 40)
+      const cellRows = [["N", "n", "inclusion probability", "stratum"], ...d.cells.map((c) => [String(c.N), String(c.n), c.inclusion_probability.toFixed(6), c.stratum])];
+      lines.push("", ...textTable(cellRows, { align: ["right", "right", "right", "left"], indent: "  ", minWidths: [6, 6] }));
       lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
       process.stdout.write(lines.join("\n") + "\n");
     });

@@ -1,23 +1,53 @@
 /**
  * `compare --csv FILE`: the rows of compare (per agent model and condition, suites pooled) as CSV, each with what it
- * is over (session 39: a row over 3 of a model's 67 runs must say so wherever the row goes, not only in the header):
- * the rates with their Wilson intervals and n, the labels' coverage, the exposure, and `runs_used`, `runs_available`,
- * `runs_used_share`, `runs_used_low` (./row-coverage.ts), and `judge_caveat` when the labels' judge looks broken. Undefined values are empty cells with the reason beside.
+ * is over (session 39: a row over 3 of a model's 67 runs must say so wherever the row goes, not only in the header).
+ * Every column says what it counts (session 40: `attacked` sat beside `runs_available` but was counted after the
+ * like-for-like drop, the same number as `runs_used`, so which runs it named was a guess):
+ * - the rates, each with its Wilson interval, count and n (`<rate>_n`: the labelled runs it is over) and the reason
+ *   of an undefined one;
+ * - `attacked_used`: the model's attacked runs under the condition the row is over (labelled or not), after the
+ *   like-for-like drop (and `--common-tasks`); `labelled`: those of them with a usable label; `coverage` =
+ *   labelled / attacked_used, and `coverage_low`; `not_exposed` (of the labelled) and `exposure_low`;
+ * - `attacked_available`: the model's attacked runs under the condition in the run (after `--where`), before the
+ *   drop; `attacked_used_share` = attacked_used / attacked_available, and `attacked_used_low` below 50%
+ *   (./row-coverage.ts);
+ * - `judge_caveat`: always present, empty when the judges behind the labels are sound; else each broken one in
+ *   words, the one marked LOOKS BROKEN or STOPPED and the one broken only by its errors or crashes alike
+ *   (`judgeCaveatText`, ../verdict/broken-judge.ts): the rows of a judge compare exits 3 on never go out bare.
+ * Undefined values are empty cells with the reason beside.
  */
 import { writeCsv } from "../io/csv.js";
 import { ALL_SUITES } from "./analysis.js";
 import type { CompareResult } from "./result.js";
-import { rateCaveatMarker } from "../verdict/rate-caveat.js";
+import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? "" : x);
 
-/** The CSV text (RFC 4180, LF row ends): one row per (agent model, condition) of `r.asr`, suites pooled. */
-export function compareRowsCsv(r: CompareResult): string {
+/** The header of {@link compareRowsCsv}, after `agent_model` and the compared field. */
+export const COMPARE_CSV_COLUMNS: readonly string[] = [
+  ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [k, `${k}_lower`, `${k}_upper`, `${k}_count`, `${k}_n`, `${k}_reason`]),
+  "attacked_used",
+  "labelled",
+  "coverage",
+  "coverage_low",
+  "not_exposed",
+  "exposure_low",
+  "attacked_available",
+  "attacked_used_share",
+  "attacked_used_low",
+  "judge_caveat",
+];
+
+/**
+ * The CSV text (RFC 4180, LF row ends): one row per (agent model, condition) of `r.asr`, suites pooled.
+ * @param broken the broken judges behind the labels (`brokenJudges(...).used`, crashes included): their caveat on
+ *   every row, beside `r.rate_caveats`.
+ */
+export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] = []): string {
   const rates = ["asr_goal", "asr_behaviour"] as const;
-  const header = ["agent_model", r.condition_field, ...rates.flatMap((k) => [k, `${k}_lower`, `${k}_upper`, `${k}_count`, `${k}_n`, `${k}_reason`]), "attacked", "labelled", "coverage", "coverage_low", "not_exposed", "exposure_low", "runs_used", "runs_available", "runs_used_share", "runs_used_low"];
-  // a broken judge's rates are never bare (new-user report 16): its caveat on every row, as estimate --table's CSV
-  const caveat = rateCaveatMarker(r.rate_caveats ?? []).trim();
-  if (caveat) header.push("judge_caveat");
+  const header = ["agent_model", r.condition_field, ...COMPARE_CSV_COLUMNS];
+  // a broken judge's rates are never bare (new-user report 16), whatever made it broken (session 40)
+  const caveat = judgeCaveatText(r.rate_caveats ?? [], broken);
   const rows: (string | number)[][] = [header];
   for (const c of r.asr.filter((x) => x.suite === ALL_SUITES)) {
     const l = c.like_for_like;
@@ -31,11 +61,10 @@ export function compareRowsCsv(r: CompareResult): string {
       String(c.coverage_low),
       c.not_exposed,
       String(c.exposure_low),
-      num(l?.used),
       num(l?.available),
       num(l?.share),
       l ? String(l.low) : "",
-      ...(caveat ? [caveat] : []),
+      caveat,
     ]);
   }
   return writeCsv(rows, { rowEnd: "\n" });

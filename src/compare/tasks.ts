@@ -5,6 +5,7 @@
 import { totalWeight, weightOf, type Observation, type UnlabelledItem } from "./data.js";
 import { showControls } from "../format/shown.js";
 import { readsUndefended } from "./baseline-undefended.js";
+import { fieldNoun } from "./cells.js";
 
 /** How the baseline condition was chosen (`undefended_name`: a condition whose name reads as no defense, e.g. `none`). */
 export type BaselineChoice = "option" | "no_defense" | "undefended_name" | "tool_output" | "most_models";
@@ -27,7 +28,9 @@ export function chooseBaseline(obs: readonly Observation[], given?: string, fiel
   if (conds.size === 0) throw new Error("no labelled attacked trajectory with a condition: nothing to compare");
   if (given !== undefined) {
     // the names one line each (a line feed in a condition must not start a line of the error: review 26)
-    if (!conds.has(given)) throw new Error(`baseline "${given}" is not an observed condition (conditions: ${[...conds.keys()].sort().map(showControls).join(", ")})`);
+    // named by the compared field: with --by attack the values are attacks, not conditions
+    const f = field ?? "condition";
+    if (!conds.has(given)) throw new Error(`baseline "${given}" is not an observed ${fieldNoun(f)} (${fieldNoun(f, 2)}: ${[...conds.keys()].sort().map(showControls).join(", ")})`);
     return { baseline: given, chosen_by: "option" };
   }
   if (conds.has("no_defense")) return { baseline: "no_defense", chosen_by: "no_defense" };

@@ -279,6 +279,8 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
       throw new JudgesConfigError(`${source}: judges[${i}].id: "${j.id}" is a name ipi-judge keeps for its own raters (committee: the committee's label; signature: the offline judge); give this judge another id`);
     seen.add(j.id);
     checkCredentials(j, i, source);
+    const owned = extraBodyProblem(j.extra_body);
+    if (owned !== undefined) throw new JudgesConfigError(`${source}: judges[${i}] ("${j.id}").${owned}`);
     if (j.extra_body && "n" in j.extra_body && j.extra_body.n !== 1)
       throw new JudgesConfigError(
         `${source}: judges[${i}] ("${j.id}").extra_body.n: several choices per request are not used (some servers reject n > 1, ` +
@@ -286,11 +288,14 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
       );
   }
   for (const pat of Object.keys(obj.families ?? {})) {
+    let re: RegExp;
     try {
-      new RegExp(pat, "i");
+      re = new RegExp(pat, "i");
     } catch {
       throw new JudgesConfigError(`${source}: families: pattern ${JSON.stringify(pat)} is not a valid regular expression`);
     }
+    // red team 40: "" (or ".*") named every agent and judge model's maker, in silence
+    if (re.test("")) throw new JudgesConfigError(`${source}: families: pattern ${JSON.stringify(pat)} matches an empty name, so every model: write a part of the model names it is for`);
   }
   return {
     judges: obj.judges.map((j) => ({ ...j })),
@@ -298,6 +303,32 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
     min_quote_chars: obj.min_quote_chars ?? JUDGE_DEFAULTS.min_quote_chars,
     families: { ...(obj.families ?? {}) },
   };
+}
+
+/**
+ * Request fields the judge sets itself, by what to use instead. `extra_body` is merged into the body last, so one of
+ * these there replaced the judge's own in every request while the run recorded the judge's (red team 40:
+ * `extra_body.model` sent another model than the verdicts, costs and families name; `max_tokens` there undid the
+ * cost cap's worst case; `messages` replaced the rubric's prompt and the trajectory).
+ */
+const JUDGE_OWNED_FIELDS: Readonly<Record<string, string>> = {
+  model: "the model is the judge's model field (the verdicts, costs and families record it)",
+  messages: "the prompt is the rubric's (prompts/), rendered over each trajectory",
+  temperature: "use the judge's temperature field (it is recorded, and left out for reasoning models)",
+  max_tokens: "use the judge's max_tokens field (sent under the parameter the server takes; the cost cap reserves by it)",
+  max_completion_tokens: "use the judge's max_tokens field (sent as max_completion_tokens to servers that want it, or with reasoning: true)",
+  response_format: "use output_mode (json_schema, json_object or text) and schema_dialect",
+  stream: "replies are read whole: a streamed reply would not be",
+};
+
+/**
+ * What is wrong with a judge's `extra_body` that holds a field the judge sets itself ({@link JUDGE_OWNED_FIELDS}),
+ * as `extra_body.<field>: ...`, or undefined. Checked when a configuration is read and when an LLM judge is made.
+ */
+export function extraBodyProblem(extra: Record<string, unknown> | undefined): string | undefined {
+  for (const k of Object.keys(extra ?? {}))
+    if (Object.hasOwn(JUDGE_OWNED_FIELDS, k)) return `extra_body.${k}: a field the judge sets itself, which extra_body would replace in every request while the run records the judge's own: ${JUDGE_OWNED_FIELDS[k]}`;
+  return undefined;
 }
 
 /** Query parameters and header names whose values are credentials (a key, a token, a signature, a password). */

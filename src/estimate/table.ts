@@ -20,12 +20,13 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
-import { textTable } from "../format/text-table.js";
+import { wrappedTable, wrapHint } from "../format/text-table.js";
 import { SPLIT_GOAL_WARNING } from "./split-goal.js";
 import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
+import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
@@ -182,7 +183,7 @@ export function paperTable(
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   verdicts: readonly Verdict[],
   source: EstimateSource,
-  opts: { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean } = {},
+  opts: TableOptions = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const ids = [...index.keys()];
@@ -285,12 +286,18 @@ export interface TableInput {
   votesFor?(i: number): { goal: boolean; behaviour: boolean } | undefined;
 }
 
+/**
+ * Options of {@link paperTable}; `unattackedOutside(model, condition)`: the row's unattacked runs are all left out by
+ * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads `unattacked_outside_where`, not "none".
+ */
+export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => boolean };
+
 /** {@link paperTable} from its input by row position (same rows, figures and notes). */
 export function paperTableFrom(
   run: string,
   input: TableInput,
   source: EstimateSource,
-  opts: { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean } = {},
+  opts: TableOptions = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const { judgeB, judgeG, heurB, heurG, detail } = input;
@@ -366,7 +373,7 @@ export function paperTableFrom(
       judge_exposure_low: isLowExposure(exposure.x, exposure.n),
       heuristic_exposure_low: isLowExposure(ex.heuristic, ex.heuristicN),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
-      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
+      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) ? "unattacked_outside_where" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
       calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
@@ -482,9 +489,10 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false): s
  * `<col>_coverage` and `<col>_coverage_low`; empty cells for undefined or withheld (low-coverage) values, with the
  * reason in `<col>_reason`; `blocked_attempts` and `partial_compliance` of the judge, then the blocked attempts by
  * kind (`blocked_refused`, `blocked_unavailable`, `blocked_failed`; empty when not known).
- * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row.
+ * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row; then `judge_caveat`
+ * (`heuristic_caveat`) when a judge behind the figures is broken: its rate caveat, or `opts.broken`'s why.
  */
-export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
+export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge: readonly BrokenJudge[]; heuristic: readonly BrokenJudge[] } } = {}): string {
   const cols = columns(t);
   const rated = (k: string) => k.endsWith("asr_goal") || k.endsWith("asr_behaviour");
   const header = ["agent_model", "condition", "n_attacked", "n_unattacked"];
@@ -514,8 +522,9 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
     return out;
   });
   if (opts.where !== undefined) header.push("where");
-  const cav = (t.rate_caveats ?? []).map((c) => c.message).join("; ");
-  const hcav = (t.heuristic_rate_caveats ?? []).map((c) => c.message).join("; ");
+  // every broken judge behind the figures, one broken by its errors or crashes alone too (session 40)
+  const cav = judgeCaveatText(t.rate_caveats ?? [], opts.broken?.judge ?? []);
+  const hcav = judgeCaveatText(t.heuristic_rate_caveats ?? [], opts.broken?.heuristic ?? []);
   const extra = [...(cav ? ["judge_caveat"] : []), ...(hcav ? ["heuristic_caveat"] : [])];
   return writeCsv([[...header, ...extra], ...rows.map((r) => [...r, ...(cav ? [cav] : []), ...(hcav ? [hcav] : [])])], { rowEnd: "\n" });
 }
@@ -573,8 +582,8 @@ export function tableLatex(t: PaperTable): string {
   return L.join("\n") + "\n";
 }
 
-/** The table as aligned text for the terminal. */
-export function formatTable(t: PaperTable): string {
+/** The table as aligned text; `width` (a terminal's columns): wider, in blocks of columns (`wrappedTable`). */
+export function formatTable(t: PaperTable, opts: { width?: number } = {}): string {
   t = shownStrings(t); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const cols = columns(t);
   const conds = hasConditions(t);
@@ -583,5 +592,7 @@ export function formatTable(t: PaperTable): string {
   const caveats = caveatMarks(t);
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
   const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
-  return [...textTable([head, ...body]), ...caveats.legend(cols), "", ...t.notes].join("\n");
+  const w = wrappedTable([head, ...body], { width: opts.width, keep: conds ? 2 : 1 });
+  const hint = wrapHint(w.blocks, opts.width, conds ? "its model and condition" : "its model");
+  return [...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), "", ...t.notes].join("\n");
 }

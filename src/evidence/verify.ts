@@ -58,6 +58,7 @@ const KIND_LABEL: Record<PartKind, string> = {
   tool_call: "the agent's tool calls",
   tool_result: "a tool result",
   tool_description: "a tool description in the agent's tool list",
+  harness_note: "a note the provider or harness recorded beside a message (not the agent's words)",
 };
 const KIND_EVIDENCE: Record<PartKind, string> = {
   ...KIND_LABEL,
@@ -358,7 +359,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   const citeText = citedTool !== undefined ? `tool description ${citedTool}` : `message ${q.message_index}`;
   if (/(?:characters|messages?) elided by ipi-judge/i.test(q.quote)) {
     reason = "the quote includes an elision marker added by ipi-judge: quote text from one side of it only";
-  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|messages_elided|tool_call|tool_definition|tools|injection)_[0-9a-f]{6,64}\b/i.test(q.quote)) {
+  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|messages_elided|message_note|tool_call|tool_definition|tools|injection)_[0-9a-f]{6,64}\b/i.test(q.quote)) {
     reason = "the quote includes the prompt's own markup (message, tool-call or tool tags): quote only the text inside";
   } else if (withText.some((cand) => ctx.parts.some((p, i) => p.kind === "tool_call" && allowedSet.has(p.kind) && findForm(ctx, i, cand) !== -1 && findEvidence(ctx, i, cand) === -1))) {
     reason = `the quote holds the tool call's name and argument names but fewer than ${MIN_VALUE_TEXT} letters or digits of its argument values: quote the values that show what the call did (recipient, amount, address, ...)`;

@@ -48,3 +48,66 @@ export function textTable(rows: readonly (readonly string[])[], opts: TextTableO
   const widths = Array.from({ length: n }, (_, i) => Math.max(opts.minWidths?.[i] ?? 0, ...rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0))));
   return rows.map((r) => (indent + r.map((c, i) => padCell(c, widths[i], opts.align?.[i] ?? "left")).join(gap)).trimEnd());
 }
+
+/** Options of {@link wrappedTable}. */
+export interface WrappedTableOptions extends TextTableOptions {
+  /** The widest line wanted (a terminal's columns); undefined: no limit, one block. */
+  width?: number;
+  /** The first columns every block repeats (the row's names, e.g. model and condition; default 1). */
+  keep?: number;
+}
+
+/**
+ * {@link textTable}, in blocks of columns that each fit `width` when the whole is wider (session 40: the paper table
+ * of `estimate --table` ran to 267 columns on AgentDojo + defenses, each row broken across three terminal lines): every block repeats the
+ * first `keep` columns, so each line still names its row, and keeps the header row; blocks are separated by an empty
+ * line. The columns keep the widths of the whole table, so a column reads the same in every block. A column wider
+ * than `width` on its own gets a block of its own. With no `width`, or a table that fits, the lines of `textTable`.
+ * @returns the lines, and `blocks`: how many blocks (1 when not wrapped).
+ */
+export function wrappedTable(rows: readonly (readonly string[])[], opts: WrappedTableOptions = {}): { lines: string[]; blocks: number } {
+  const whole = textTable(rows, opts);
+  const widest = Math.max(0, ...whole.map(cellWidth));
+  const n = Math.max(0, ...rows.map((r) => r.length));
+  const keep = Math.min(opts.keep ?? 1, n);
+  if (opts.width === undefined || widest <= opts.width || n <= keep + 1) return { lines: whole, blocks: 1 };
+  const gap = cellWidth(opts.gap ?? "  ");
+  const widths = Array.from({ length: n }, (_, i) => Math.max(opts.minWidths?.[i] ?? 0, ...rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0))));
+  const base = cellWidth(opts.indent ?? "") + widths.slice(0, keep).reduce((s, w) => s + w + gap, 0);
+  const groups: number[][] = [];
+  let cur: number[] = [];
+  let used = base;
+  for (let i = keep; i < n; i++) {
+    if (cur.length && used + widths[i] > opts.width) {
+      groups.push(cur);
+      cur = [];
+      used = base;
+    }
+    cur.push(i);
+    used += widths[i] + gap;
+  }
+  if (cur.length) groups.push(cur);
+  const lines: string[] = [];
+  groups.forEach((g, k) => {
+    const cols = [...Array.from({ length: keep }, (_, i) => i), ...g];
+    if (k > 0) lines.push("");
+    lines.push(
+      ...textTable(
+        rows.map((r) => cols.map((i) => r[i] ?? "")),
+        { ...opts, align: opts.align && cols.map((i) => opts.align![i] ?? "left"), minWidths: cols.map((i) => widths[i]) },
+      ),
+    );
+  });
+  return { lines, blocks: groups.length };
+}
+
+/**
+ * The line said above a table {@link wrappedTable} split: that it was, into how many blocks, what names each row,
+ * and where one line per row is (`--csv`, `--json`); "" when it was not split.
+ * @param names what the repeated columns are, e.g. "its model and condition".
+ */
+export function wrapHint(blocks: number, width: number | undefined, names: string): string {
+  return blocks > 1
+    ? `(the table is wider than the terminal's ${width} columns: printed in ${blocks} blocks of columns, each line named by ${names}; --csv and --json give one line per row)`
+    : "";
+}

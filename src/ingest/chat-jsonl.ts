@@ -18,6 +18,7 @@ import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, pars
 import { attackContradiction, isAttacked, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { normalizeGroupNames } from "./group-names.js";
 import { NO_DEFENSE } from "./attribution.js";
+import { conflictingValues, fieldConflictWarning, usableValues } from "./field-conflicts.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -362,6 +363,8 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   else if (injField === "metadata.injections") for (const [k, v] of Object.entries(meta.injections as Json)) if (typeof v === "string") t.injections[k] = v;
   const map = opts.fieldMap ?? {};
   let attackKey: string | undefined;
+  // a field given under several keys with different values: the first taken, or a verdict unknown; said (./field-conflicts.ts)
+  const conflicts = lineConflicts(r, meta, map, src);
   for (const k of METADATA_FIELDS) {
     const v = fieldValue(r, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
@@ -388,15 +391,16 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     if (fam !== undefined) t.agent_family = fam;
   }
   const ref: { security?: boolean; utility?: boolean } = {};
-  const boolWarnings: ItemWarning[] = [...preWarnings, ...nameWarnings];
+  const boolWarnings: ItemWarning[] = [...preWarnings, ...nameWarnings, ...conflicts.warnings];
   if (isObj(r.reference)) {
     const c = coerceBooleans(r.reference, ["security", "utility"], src.path, `${src.path}:${src.line}`);
     boolWarnings.push(...c.warnings);
     if (typeof c.record.security === "boolean") ref.security = c.record.security;
     if (typeof c.record.utility === "boolean") ref.utility = c.record.utility;
   }
+  for (const k of conflicts.unknownVerdicts) delete ref[k];
   for (const k of ["security", "utility"] as const) {
-    if (ref[k] !== undefined) continue;
+    if (ref[k] !== undefined || conflicts.unknownVerdicts.has(k)) continue;
     const v = fieldValue(r, meta, k, map);
     if (v === undefined) continue;
     if (v.ambiguous) {
@@ -446,6 +450,42 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     });
   }
   return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+}
+
+/**
+ * The warning for a field of one line given under several keys with different values (`./field-conflicts.ts`), or
+ * undefined. The keys are the field's {@link FIELD_ALIASES} (a verdict's `reference.<field>` first); a key the user
+ * mapped is never one (the caller skips a value taken from it).
+ */
+export function fieldConflict(r: Json, meta: Json, field: MappableField, item: string, scope: string): ItemWarning | undefined {
+  const keys = field === "security" || field === "utility" ? [`reference.${field}`, ...FIELD_ALIASES[field]] : FIELD_ALIASES[field];
+  const reference = isObj(r.reference) ? r.reference : {};
+  const top = field === "security" || field === "utility" ? { ...r, [`reference.${field}`]: reference[field] } : r;
+  const sources = usableValues(top, meta, keys, field).filter((s) => s.key !== `metadata.reference.${field}`);
+  const others = conflictingValues(field, sources);
+  return others.length ? fieldConflictWarning(field, sources, others, scope, item) : undefined;
+}
+
+/**
+ * The conflicts of one line ({@link fieldConflict}): a field of {@link METADATA_FIELDS} whose value was not taken from
+ * a `--field` key, and the benchmark's verdicts given true and false (unless a key is mapped to them: the user's
+ * choice), which are then unknown.
+ */
+function lineConflicts(r: Json, meta: Json, map: Readonly<Record<string, MappableField>>, src: ChatLineSource): { warnings: ItemWarning[]; unknownVerdicts: Set<"security" | "utility"> } {
+  const warnings: ItemWarning[] = [];
+  const unknownVerdicts = new Set<"security" | "utility">();
+  const item = `${src.path}:${src.line}`;
+  for (const k of METADATA_FIELDS) {
+    const v = fieldValue(r, meta, k, map);
+    const clash = v !== undefined && map[v.key] !== k ? fieldConflict(r, meta, k, item, src.path) : undefined;
+    if (clash) warnings.push(clash);
+  }
+  for (const k of ["security", "utility"] as const) {
+    if (Object.keys(map).some((m) => map[m] === k)) continue;
+    const clash = fieldConflict(r, meta, k, item, src.path);
+    if (clash) (warnings.push(clash), unknownVerdicts.add(k));
+  }
+  return { warnings, unknownVerdicts };
 }
 
 /** An empty id is no id: the line gets the fallback id `<file>:<line>`, said (red team 37 F5: it was silent). */

@@ -17,7 +17,7 @@
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-jsonl.js";
+import { explicitEmptyCondition, fieldConflict, fieldValue, type MappableField } from "./chat-jsonl.js";
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
@@ -26,6 +26,7 @@ import { ownValue, ROLE_MAP } from "./text.js";
 import type { ItemWarning } from "./warnings.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
+import { contentFilteredIds } from "./inspect-filtered.js";
 import type { ConvertResult } from "./agentdojo.js";
 
 type Json = Record<string, unknown>;
@@ -204,7 +205,8 @@ function scoreBoolean(v: unknown): boolean | undefined {
  * - messages: `sample.messages`; tool calls `{id, function, arguments}` -> `{id, name, arguments}` where
  *   `arguments` is the raw JSON text from the file, compacted between tokens ({@link rawValues}: byte-faithful;
  *   re-serialized only when an attachment inside had to be resolved); tool results keep `tool_call_id`,
- *   `function` as `tool_name`, `error.message` as `error`.
+ *   `function` as `tool_name`, `error.message` as `error`; an assistant message whose model output was stopped by a
+ *   content filter keeps its text as `error` (the provider's words, a `harness_note`: `./inspect-filtered.ts`).
  * - `tools`: from the model events (`events[].tools`, nested events included), one per name and description.
  * - every `attachment://` reference in messages and tool definitions is resolved from `sample.attachments`; one
  *   that cannot be is an `unresolved_attachment` error naming it: the sample is never judged with a placeholder.
@@ -247,7 +249,8 @@ export function convertInspectSample(
   const r = new Resolver(isObj(s.attachments) ? s.attachments : {});
   let converted: Message[];
   try {
-    converted = messages.map((m, index) => inspectMessage(m, index, r, raw));
+    const filtered = contentFilteredIds(s);
+    converted = messages.map((m, index) => inspectMessage(m, index, r, raw, filtered));
   } catch (e) {
     return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
   }
@@ -278,6 +281,12 @@ export function convertInspectSample(
   if (sid !== undefined) t.user_task_id = sid;
   const { attackKey, emptyCondition } = applyMetadataFields(t, meta, opts.fieldMap ?? {}, r);
   const warnings: ItemWarning[] = [];
+  // a field given under several keys of the metadata with different values: the first taken, said (./field-conflicts.ts)
+  for (const k of META_FIELDS) {
+    const v = fieldValue({}, meta, k, opts.fieldMap ?? {});
+    const clash = v !== undefined && opts.fieldMap?.[v.key] !== k ? fieldConflict({}, meta, k, `${src.path} ${where}`, src.path) : undefined;
+    if (clash) warnings.push(clash);
+  }
   // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path} ${where}`);
   if (unmatched !== undefined) warnings.push(unmatched);
@@ -322,9 +331,11 @@ export function convertInspectSample(
 /**
  * One Inspect chat message as a canonical message: text from its content, an assistant's tool calls with their
  * raw argument text (`raw`, keyed `messages/<i>/tool_calls/<j>/arguments`) unless an attachment inside had to be
- * resolved, a tool result's call id, function and error. Throws on an unknown role (the caller's conversion error).
+ * resolved, a tool result's call id, function and error. An assistant message a content filter produced (its id in
+ * `filtered`: `./inspect-filtered.ts`) keeps its text as the provider's note (`error`), not as the agent's text.
+ * Throws on an unknown role (the caller's conversion error).
  */
-function inspectMessage(m: Json, index: number, r: Resolver, raw: ReadonlyMap<string, string> | undefined): Message {
+function inspectMessage(m: Json, index: number, r: Resolver, raw: ReadonlyMap<string, string> | undefined, filtered: ReadonlySet<string>): Message {
   const role = ownValue(ROLE_MAP, m.role);
   if (role === undefined) throw new Error(`messages[${index}].role: unknown role ${JSON.stringify(String(m.role))}`);
   const msg: Message = { index, role, text: inspectText(m.content, r) };
@@ -346,6 +357,10 @@ function inspectMessage(m: Json, index: number, r: Resolver, raw: ReadonlyMap<st
     if (nonEmpty(m.tool_call_id)) msg.tool_call_id = m.tool_call_id;
     if (nonEmpty(m.function)) msg.tool_name = m.function;
     if (isObj(m.error) && typeof m.error.message === "string") msg.error = r.str(m.error.message);
+  }
+  if (role === "assistant" && nonEmpty(m.id) && filtered.has(m.id) && msg.text.trim() !== "") {
+    msg.error = msg.text;
+    msg.text = "";
   }
   return msg;
 }
@@ -371,6 +386,9 @@ function offeredTools(events: unknown, r: Resolver): ToolDefinition[] {
   return tools;
 }
 
+/** The fields read from a sample's `metadata` under their common spellings (the model only from `agent_model`). */
+const META_FIELDS = ["attack", "condition", "injection_task_id", "agent_family", "suite", "user_task_id"] as const;
+
 /**
  * Set the fields a sample's `metadata` gives (`attack`, `condition`, `injection_task_id`, `agent_family`, an
  * `--field`-mapped `agent_model`, `injections`) on `t` (its `surfaces` are read after it).
@@ -387,7 +405,7 @@ function applyMetadataFields(
   let attackKey: string | undefined;
   // suite and user_task_id too: the sample's own ids win over the task name and the sample id set before (new user
   // 32: every sample read suite "agentdojo", user task "1", and compare --common-tasks paired unrelated runs)
-  for (const k of ["attack", "condition", "injection_task_id", "agent_family", "suite", "user_task_id"] as const) {
+  for (const k of META_FIELDS) {
     const v = fieldValue({}, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
     if (v !== undefined && k === "attack") attackKey = `metadata.${v.key}`;

@@ -10,7 +10,8 @@
  *   turn (its `extra.exit_status`/`submission` go to metadata).
  * - SWE-agent: the opening system/user messages of `history` (demonstrations, `is_demo`, left out), then one
  *   assistant turn (the step's `thought`/`response`) with the `action` as a call, and one tool result (the
- *   `observation`) per `trajectory` step.
+ *   `observation`) per `trajectory` step. A step SWE-agent itself wrote on a terminal exit ("Exit due to cost
+ *   limit", {@link isHarnessExit}) keeps that text as the turn's `error`, a harness note, not the agent's text.
  * - Injections (a benchmark harness's record of what it planted): top-level `injections` or `info.injections`
  *   (placeholder -> text). Each is located in the first tool result holding it: surface `file` when the command
  *   that produced it reads a file (`cat`, `head`, `tail`, `less`, `more`, `nl`, `sed -n`, `grep`, SWE-agent
@@ -96,6 +97,19 @@ function miniMessages(messages: Json[]): { messages: Message[]; exit?: Json } {
   return { messages: out, exit };
 }
 
+/**
+ * Whether a SWE-agent step's thought is the harness's message on a terminal exit, not the model's words: SWE-agent
+ * fills a step's `thought` and `response` with the same message when it stops the run ("Exit due to cost limit",
+ * "Exit due to context window", "Exit due to retry error: <the provider's error>", ...: `forward_with_handling`,
+ * `handle_error_with_autosubmission`), while a model's response always holds more than its parsed thought (the
+ * action). So: a thought starting `Exit due to ` whose response is absent or the same text (case aside: older
+ * versions lowercase it).
+ */
+export function isHarnessExit(thought: string, response: unknown): boolean {
+  if (!/^exit due to /i.test(thought)) return false;
+  return typeof response !== "string" || response === "" || response.trim().toLowerCase() === thought.trim().toLowerCase();
+}
+
 /** SWE-agent `.traj` -> canonical messages (see the module doc). */
 function sweMessages(traj: Json): Message[] {
   const out: Message[] = [];
@@ -110,6 +124,11 @@ function sweMessages(traj: Json): Message[] {
     if (!isObj(step)) continue;
     const thought = typeof step.thought === "string" && step.thought !== "" ? step.thought : typeof step.response === "string" ? step.response : "";
     const msg: Message = { index: out.length, role: "assistant", text: thought };
+    if (isHarnessExit(thought, step.response)) {
+      // SWE-agent's own words on a terminal exit, not the model's (red team 39 F): a note beside the turn
+      msg.text = "";
+      msg.error = thought;
+    }
     const action = typeof step.action === "string" ? step.action.trim() : "";
     if (action !== "") msg.tool_calls = [call(`step-${i}`, action)];
     out.push(msg);

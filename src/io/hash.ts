@@ -8,10 +8,23 @@ import type { Trajectory } from "../types.js";
 /**
  * sha256 over a trajectory's content (not its id or path): its messages and injections, and its tool list when it
  * has one (a changed tool description changes what the judge sees; trajectories without tools hash as before).
+ * A trajectory with an `error` on a system, user or assistant message also hashes `n: 1`: since red team 39 F that
+ * error is a harness note apart from the message's text (`serialize/parts.ts`), no longer joined into the agent's
+ * words, so a verdict stored on the old view (a content filter's words verified as the agent's refusal) is judged
+ * again on resume (`content_changed`); trajectories without such a note hash as before.
  */
 export function contentSha256(t: Trajectory): string {
-  const text = JSON.stringify(Array.isArray(t.tools) && t.tools.length > 0 ? { m: t.messages, i: t.injections, t: t.tools } : { m: t.messages, i: t.injections });
+  const base: Record<string, unknown> = Array.isArray(t.tools) && t.tools.length > 0 ? { m: t.messages, i: t.injections, t: t.tools } : { m: t.messages, i: t.injections };
+  if (hasHarnessNote(t)) base.n = 1;
+  const text = JSON.stringify(base);
   // the one-shot hash (Node >= 20.12) skips the Hash object a createHash call builds; same digest
   return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
 const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: "hex") => string }).hash;
+
+/** Whether a message other than a tool result carries an `error` (a harness note: see {@link contentSha256}). */
+function hasHarnessNote(t: Trajectory): boolean {
+  if (!Array.isArray(t.messages)) return false;
+  for (const m of t.messages) if (m?.role !== "tool" && typeof m?.error === "string" && m.error !== "") return true;
+  return false;
+}

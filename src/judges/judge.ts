@@ -42,4 +42,9 @@ export interface Judge {
    */
   verdictConfig?: Record<string, unknown>;
   judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict>;
+  /**
+   * Free what the judge holds between trajectories (the signature judge: its worker threads, each an isolate with
+   * its own heap), once no trajectory is in flight. A later `judge` call starts again. Optional; resolves when done.
+   */
+  release?(): Promise<void>;
 }

@@ -22,7 +22,8 @@ import { implausibleUsage, type RequestsShape } from "../providers/plausible-usa
 import { usageNotes } from "../providers/usage.js";
 import { CALLED_A_TOOL } from "../providers/classify.js";
 import { SEVERAL_CHOICES } from "../providers/choice.js";
-import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
+import { SERVED_MODEL_NOTE } from "../providers/served-model.js";
+import { clientSettings, extraBodyProblem, judgeSettings, JudgesConfigError, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
 import { JudgeFatalError } from "../errors.js";
@@ -111,6 +112,7 @@ export class LlmJudge implements Judge {
   #lengthComplete = 0;
   /** Replies with several choices seen (said once). */
   #severalChoices = 0;
+  #servedOther = 0;
   /** Verdicts whose prompt the server cut (`prompt_truncated`): flagged once with the fix. */
   #promptTruncated = 0;
   /** Verdicts whose server reported implausible usage (their cost unknown): flagged once. */
@@ -123,6 +125,8 @@ export class LlmJudge implements Judge {
     common: OpenAIJudgeCommon,
   ) {
     // every default, per-judge and run-level, resolved in one place (config/judges.ts judgeSettings)
+    const owned = extraBodyProblem(cfg.extra_body);
+    if (owned !== undefined) throw new JudgesConfigError(`judge "${cfg.id}": ${owned}`);
     const settings = judgeSettings(cfg, common);
     const config = settings.config;
     const secrets = clientSettings(cfg, common.env).secrets;
@@ -346,6 +350,9 @@ export class LlmJudge implements Judge {
   observe(outcome: SendResult["outcome"]): void {
     if (outcome.kind === "reply" && outcome.notes?.some((n) => n.startsWith(SEVERAL_CHOICES)) && this.#severalChoices++ === 0)
       this.#adapted.push(`WARNING: the server answers with several choices per request (the request asks for one): the choice with index 0 is read (each verdict notes it)`);
+    const served = outcome.kind === "reply" ? outcome.notes?.find((n) => n.startsWith(SERVED_MODEL_NOTE)) : undefined;
+    if (served && this.#servedOther++ === 0)
+      this.#adapted.push(`WARNING: ${served} (each such verdict notes it in provider_notes): check the server's routing, or set the judge's model to the one that answers`);
     if (outcome.kind === "reply" && outcome.notes?.some((n) => n.startsWith('finish_reason "length"')) && this.#lengthComplete++ === 0)
       this.#adapted.push('the server says finish_reason "length" on complete replies: they are taken as replies (each verdict notes it)');
     if (outcome.kind === "error" && outcome.error.kind === "prompt_truncated" && this.#promptTruncated++ === 0)

@@ -57,6 +57,7 @@ export async function readBatchResults(file: string, into: Map<string, BatchResu
         ...(body.usage !== undefined ? { usage: body.usage } : {}),
         ...(body.error !== undefined ? { error: body.error } : {}),
         ...(body.object !== undefined ? { object: body.object } : {}),
+        ...(typeof body.model === "string" ? { model: body.model } : {}),
         ...(typeof body.message === "string" ? { message: body.message } : {}),
         ...(body.detail !== undefined ? { detail: body.detail } : {}),
       };

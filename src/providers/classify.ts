@@ -41,6 +41,8 @@ export interface ReplyContext {
    * tokens look short ({@link LazyPromptCount}, {@link lazyPromptSize}).
    */
   promptCount?: LazyPromptCount;
+  /** The model the request asked for: a reply naming another is noted (`./served-model.ts`). */
+  model?: string;
 }
 
 /**
@@ -132,6 +134,7 @@ export function contentText(content: unknown): { text: string | null; thinking?:
 }
 
 import { chosenChoice } from "./choice.js";
+import { servedModelNote } from "./served-model.js";
 
 /** A body of server-sent events carrying chat completion chunks (`data: {"id":...,"object":"chat.completion.chunk"`). */
 const STREAMED_RE = /^\s*(?::[^\n]*\n\s*)*data:\s*[{[]/;
@@ -156,7 +159,8 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   if (inBand) return { kind: "transient", fault: inBand };
   // several choices: the one with index 0 is read, and the reply notes it (red team 31 L3c)
   const { choice, note: choiceNote } = chosenChoice(completion);
-  const withNote = (notes: string[]) => (choiceNote ? [...notes, choiceNote] : notes);
+  const served = servedModelNote(ctx.model, completion);
+  const withNote = (notes: string[]) => [...notes, ...(choiceNote ? [choiceNote] : []), ...(served ? [served] : [])];
   if (!choice || typeof choice !== "object" || !(choice as { message?: unknown }).message || typeof (choice as { message?: unknown }).message !== "object") {
     const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
     // red team 27 (L10b): a server that streams (server-sent events) though no stream was asked for

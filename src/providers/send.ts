@@ -498,7 +498,7 @@ async function onCompletion(
     addUsage(res.usage, streamedUsage(completion));
   }
   // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
-  const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...lazyPromptSize(body) });
+  const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, model: typeof body.model === "string" ? body.model : undefined, ...lazyPromptSize(body) });
   const message = (chosenChoice(completion).choice as { message?: OpenAI.Chat.Completions.ChatCompletionMessage } | undefined)?.message;
   switch (cls.kind) {
     case "transient": {

@@ -46,6 +46,7 @@ import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
+import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
 import { NO_VALUE } from "../stats/no-value.js";
 
@@ -391,7 +392,11 @@ function paperTableSection(
       d.warnings.push(`calibrated estimate not shown: ${(e as Error).message}`);
     }
   }
-  const paper_table = tableSource ? paperTable(run, d.index, d.verdicts, tableSource, { calibrated }) : null;
+  // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
+  const leftOut = unattackedLeftOut(d.fullIndex.values(), o.where);
+  const paper_table = tableSource ? paperTable(run, d.index, d.verdicts, tableSource, { calibrated, unattackedOutside: unattackedOutsideRow(leftOut) }) : null;
+  const leftOutNote = paper_table && tableUnattackedNote(leftOut, o.where, paper_table.rows);
+  if (leftOutNote) d.warnings.push(leftOutNote);
   return { paper_table, ...(paper_table_reason ? { paper_table_reason } : {}) };
 }
 

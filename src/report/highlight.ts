@@ -10,7 +10,7 @@
  */
 import type { Bucket, Message, Trajectory, Verdict, VerifiedQuote } from "../types.js";
 import { EVIDENCE_KINDS } from "../rubric/buckets.js";
-import { messageText, renderToolCall, renderToolDefinition, trajectoryParts, trajectoryTools } from "../serialize/parts.js";
+import { harnessNote, renderToolCall, renderToolDefinition, textPartText, trajectoryParts, trajectoryTools } from "../serialize/parts.js";
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { findQuoteSpan } from "../evidence/verify.js";
 import { escapeAttr, escapeHtml, escapeText, judgeClass } from "./escape.js";
@@ -24,6 +24,8 @@ export interface QuoteLocation {
   tool_index?: number;
   /** Set when the quote lies in a tool call part (`name(arguments)`). */
   tool_call_index?: number;
+  /** Set when the quote lies in the message's harness note (its provider's or harness's `error`), not its text. */
+  note?: true;
   start: number;
   end: number;
 }
@@ -74,7 +76,7 @@ export function locateQuote(t: Trajectory, q: VerifiedQuote, bucket: Bucket, ctx
   ];
   for (const { p, i } of order) {
     const r = findQuoteSpan(q.quote, i, ctx);
-    if (r) return { message_index: mi, ...(p.tool_call_index !== undefined ? { tool_call_index: p.tool_call_index } : {}), ...r };
+    if (r) return { message_index: mi, ...(p.tool_call_index !== undefined ? { tool_call_index: p.tool_call_index } : {}), ...(p.kind === "harness_note" ? { note: true } : {}), ...r };
   }
   return null;
 }
@@ -254,7 +256,7 @@ export function renderTrajectory(
       for (const q of f.evidence ?? []) {
         const loc = ctx ? locateQuote(t, q, f.bucket, ctx) : null;
         if (loc) {
-          const k = loc.tool_index !== undefined ? `tool:${loc.tool_index}` : `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
+          const k = loc.tool_index !== undefined ? `tool:${loc.tool_index}` : `${loc.message_index}:${loc.tool_call_index ?? (loc.note ? "n" : "t")}`;
           if (!spans.has(k)) spans.set(k, []);
           const listedAs: Listed = { judge, judgeId: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, kind: "not_shown" };
           spans.get(k)!.push({ start: loc.start, end: loc.end, judge, judgeId: v.judge_id, bucket: f.bucket, listed: listedAs });
@@ -298,9 +300,11 @@ export function renderTrajectory(
     parts.push(`<div class="msg r-tooldef"><div class="mh">tool ${k} · ${escapeHtml(String(tool?.name ?? ""))} (offered to the agent)</div>${body.join("")}</div>`);
   });
   t.messages.forEach((m, i) => {
-    const text = messageText(m);
+    const text = textPartText(m);
+    const note = harnessNote(m);
     const body: string[] = [];
     if (text !== "" || m.role === "tool") body.push(`<pre class="pt">${shown(text, `${i}:t`, listAt(listed, i))}</pre>`);
+    if (note !== "") body.push(`<div class="cl">error recorded by the provider or harness (not the agent's words)</div><pre class="pt">${shown(note, `${i}:n`, listAt(listed, i))}</pre>`);
     (m.tool_calls ?? []).forEach((c, j) => {
       body.push(`<pre class="pc"><span class="cl">call ${j}</span> ${shown(renderToolCall(c), `${i}:${j}`, listAt(listed, i))}</pre>`);
     });

@@ -1,8 +1,8 @@
 /**
  * The version of the rules that turn a judge's findings into a label (quote verification, `../evidence/`; the decision,
- * `../verdict/decide.ts`, `blocked.ts`, `attacker-result.ts`, `carry.ts`, `exposure.ts`, `compliance-evidence.ts`, and the
- * rubric's rules here), written on every verdict as `verify_rules` (`../verdict/record.ts`). Here, below `store/`, so
- * that the store's readers can compare it.
+ * `../verdict/decide.ts`, `blocked.ts`, `attacker-result.ts`, `carry.ts`, `exposure.ts`, `compliance-evidence.ts`; the
+ * rubric's rules here; the parts a trajectory is cut into, `../serialize/parts.ts`), written on every verdict as
+ * `verify_rules` (`../verdict/record.ts`). Here, below `store/`, so that the store's readers can compare it.
  *
  * Why: a verdict's resume key holds its prompt's hash and its judge's configuration, not the code's version, so an LLM
  * judge's verdict stored by an older build kept the label the older rules gave it for good, and a run resumed after an
@@ -19,7 +19,8 @@
  * or the new hash pinned under the same version (a change that cannot move a label).
  * History (verdicts without the field: any earlier build):
  * 1. session 40: first recorded; the rules as of session 39 (quote rules "B" cut-escape letters and "E" call values,
- *    the refused-call rules, the attacker's-host rule, the attacker's own answer is no refusal).
+ *    the refused-call rules, the attacker's-host rule, the attacker's own answer is no refusal) and red team 39 F (a
+ *    provider's or harness's note beside a message is a `harness_note` part, evidence for no bucket).
  */
 export const VERIFY_RULES_VERSION = 1;
 

@@ -80,7 +80,7 @@ export class BatchLineSteps {
       random: () => 0.5,
       sent: sentShape(body, req),
     };
-    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), ...lazyPromptSize(body) });
+    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), model: typeof body.model === "string" ? body.model : undefined, ...lazyPromptSize(body) });
     switch (cls.kind) {
       case "not_run":
         // not run before the batch expired or was cancelled: no attempt was made

@@ -8,7 +8,7 @@ import path from "node:path";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips } from "../store/skipped-lines.js";
 import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
-import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { referenceKey, sourceKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { VerdictLedger } from "../store/ledger.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
 import type { Verdict } from "../types.js";
@@ -44,6 +44,11 @@ export interface StoredDone {
   observed: Map<string, ObservedTurns>;
   /** The latest index row per id: its content hash and reference key. */
   rows: Map<string, { sha: string; ref: string }>;
+  /**
+   * By content hash, the stored ids whose recorded input file is gone, when no stored id of that content still has
+   * its file: what label would carry over to a new id of that content instead of judging it (`./moved-content.ts`).
+   */
+  goneBySha: Map<string, string[]>;
   /** What the run has paid (USD, every stored verdict) and the verdicts with requests whose cost is unknown (`RunStore.paidUsd`). */
   paid: { usd: number; unknown: number };
 }
@@ -60,7 +65,8 @@ export async function readDone(runDir: string): Promise<StoredDone> {
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
   const paid = { usd: 0, unknown: 0 };
-  if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows, paid };
+  const goneBySha = new Map<string, string[]>();
+  if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows, paid, goneBySha };
   // the lines label's store would skip, skipped and named here too (./skipped-lines.ts: one warning per file)
   const vs = journalSkips(path.join(runDir, "verdicts.jsonl"), NOT_VERDICT);
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, verdictRecordCheck(path.join(runDir, "verdicts.jsonl")), vs.end)) {
@@ -85,12 +91,20 @@ export async function readDone(runDir: string): Promise<StoredDone> {
     m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
   const ts = journalSkips(path.join(runDir, "trajectories.jsonl"), NOT_INDEX_ROW);
+  const gone = new Map<string, string>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), ts.bad, isIndexRecord, ts.end)) {
     ledger.addRecordedContent(t.id, t.content_sha256);
     // the latest row per id, as label's store and readTrajectoryIndex read it
     rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
+    // the ids whose (latest) recorded file is gone: few, kept; nothing kept per id whose file is there
+    const file = sourceKey(t.source).replace(/:\d+$/, "");
+    if (file !== "" && !fs.existsSync(file)) gone.set(t.id, t.content_sha256);
+    else gone.delete(t.id);
   }
-  return { ledger, configs, observed, rows, paid };
+  // a moved input (./moved-content.ts): the content of a stored id whose file is gone, held by no id whose file is there
+  for (const [id, sha] of gone) goneBySha.set(sha, [...(goneBySha.get(sha) ?? []), id]);
+  if (goneBySha.size > 0) for (const [id, r] of rows) if (goneBySha.has(r.sha) && !gone.has(id)) goneBySha.delete(r.sha);
+  return { ledger, configs, observed, rows, paid, goneBySha };
 }
 
 /** A judge's stored verdicts as the dry run's observed estimate reads them. */

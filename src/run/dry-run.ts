@@ -148,6 +148,8 @@ export interface DryRunResult {
    * `label` would re-write their index rows (errors.jsonl kind `reference_changed`) without judging them again.
    */
   reference_changed: number;
+  /** Trajectories moved or renamed (their content stored under an id whose file is gone): carried over, not judged (`./moved-content.ts`). */
+  moved?: number;
   judges: DryRunJudge[];
   /** Sum of the judges' floors (one request per verdict); null when any judge has no price. */
   estimated_cost_usd: number | null;
@@ -184,7 +186,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // what label would refuse as a usage error, the dry run refuses alike (judges sharing a batch folder)
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { ledger, configs, observed, rows: storedRows, paid } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { ledger, configs, observed, rows: storedRows, paid, goneBySha } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
   // refuse is counted as rejudge would send (what the result says beside label_would_refuse)
   const planChange = onChange === "refuse" ? "rejudge" : onChange;
@@ -203,6 +205,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   let inputErrors = 0;
   let placeholders = 0;
   let referenceChanged = 0;
+  let moved = 0;
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
@@ -229,6 +232,15 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     // finding 5: same content, another benchmark reference: label would re-write the index row (not re-judge)
     const stored = storedRows.get(indexRowNow.id);
     if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
+    // a new id with the content of a stored one whose file is gone: label carries its verdicts over (./moved-content.ts)
+    const old = stored === undefined ? goneBySha.get(sha) : undefined;
+    const k = old?.findIndex((o) => per.every((p) => planRepeats({ id: o }, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors }).length === 0)) ?? -1;
+    if (k !== -1) {
+      old!.splice(k, 1);
+      moved++;
+      for (const p of per) p.row.already_stored += repeats;
+      continue;
+    }
     for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts, cap });
   }
   const totals = costTotals(per);
@@ -246,6 +258,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     input_errors: inputErrors,
     empty_placeholders: placeholders,
     reference_changed: referenceChanged,
+    ...(moved ? { moved } : {}),
     judges: per.map((p) => p.row),
     estimated_cost_usd: totals.floor_usd,
     cost_range: totals,
@@ -490,6 +503,7 @@ export function formatDryRun(r: DryRunResult): string {
     lines.push(
       `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,
     );
+  if (r.moved) lines.push(`note: ${r.moved} trajectories were moved or renamed (their content is stored under an id whose file is gone): label would carry their verdicts over, counted as already stored; nothing is judged again for them`);
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);
   if (r.older_rules)

@@ -12,7 +12,7 @@ import { readTrajectories, readTrajectoriesResuming, type IngestWarning, type Re
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { changedBackWarning, withoutStale } from "./stale-summary.js";
 import { takeStaleNote } from "../store/stale-verdicts.js";
-import { forEachIndexRow, readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
+import { forEachIndexRow, readTrajectoryIndex, referenceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import type { WhereWarnings } from "./where-warnings.js";
 import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
@@ -20,7 +20,8 @@ import { storedBasisOf, summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges, TRANSPORT_KEY_VERSION } from "./config-change.js";
-import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
+import type { MovedContent } from "./moved-content.js";
+import { keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
@@ -33,7 +34,7 @@ import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { withoutRemoved } from "./removed-record.js";
-import { sameContentWarning } from "./same-content.js";
+import { recordSameContent, sameContentFinding } from "./same-content.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -191,6 +192,8 @@ interface ReadContext {
   removed?: RemovedInputs;
   /** With `--where`: the trajectories' held input warnings, by whether the filter keeps them (`./where-warnings.ts`). */
   whereWarnings?: WhereWarnings;
+  /** Carries a moved trajectory's verdicts over to its new id instead of judging it again (`./moved-content.ts`). */
+  moved?: MovedContent;
 }
 
 /**
@@ -278,6 +281,8 @@ export async function readAndSchedule(
       continue;
     }
     if (admitted === "reference_changed") out.referenceChanged++;
+    // the same content as a stored trajectory whose input file is gone: moved, its verdicts carried over, nothing sent
+    await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old) => repeatsLeft(rs, opts, old, row.content_sha256, ctx.repeats, ctx.onChange) === 0);
     if (beforeFirstSend && repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0) {
       await beforeFirstSend();
       beforeFirstSend = undefined;
@@ -500,7 +505,11 @@ if (staleNote) summary.warnings.push(staleNote);
 const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
 if (back) summary.warnings.push(back);
 // one trajectory under two ids counts twice: said, naming them (./same-content.ts, red team 37 F2/F3)
-summary.warnings.push(...[await sameContentWarning(index.keys(), store, (wanted, each) => forEachIndexRow(store.dir, wanted, each))].filter((w) => w !== undefined));
+const rowsOf = (wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void) => forEachIndexRow(store.dir, wanted, each);
+const same = await sameContentFinding(index.keys(), store, rowsOf);
+if (same?.text) summary.warnings.push(same.text);
+// ... and recorded (over the whole run, not a --where subset) for every figure command to say (../store/same-content-record.ts)
+recordSameContent(store.dir, opts.where ? await sameContentFinding(inputs.index.keys(), store, rowsOf) : same, summary.warnings);
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
@@ -525,21 +534,6 @@ export function writeSummaryFile(dir: string, value: unknown): string | null {
     const why = (e as NodeJS.ErrnoException).code === "ENOSPC" ? "no space left on device" : (e as Error).message;
     return `cannot write ${path.join(dir, "summary.json")}: ${why}; the run's journals hold every verdict (the summary above is complete): run the same command again, with space, to write the file`;
   }
-}
-
-/**
- * The duplicate check of a run: for a trajectory whose id this run already holds with other content read from
- * another input, that input (`sourceKey`); else undefined. The same id from another input with other content is a
- * duplicate, never "the trajectory changed": a later invocation given the other file would silently swap the
- * judged trajectory (issue 23). Loud, not judged.
- */
-export function duplicateSource(store: RunStore): (t: Trajectory) => string | undefined {
-  return (t: Trajectory): string | undefined => {
-    const storedFrom = store.trajectorySource(t.id);
-    return storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))
-      ? storedFrom
-      : undefined;
-  };
 }
 
 /**

@@ -23,10 +23,12 @@ import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 import { ReadSince } from "./read-since.js";
+import { duplicateSource } from "./duplicate-source.js";
+import { MovedContent } from "./moved-content.js";
 import { RemovedInputs } from "./removed-inputs.js";
 import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
-import { StoredReverifier } from "./reverify.js";
+import { reverifyWarnings, StoredReverifier } from "./reverify.js";
 import { openForLabel, stopIfNothingRead } from "./before-reading.js";
 import { warnOldGroupNames } from "./old-group-names.js";
 import type { LabelOptions } from "./label-options.js";
@@ -34,7 +36,6 @@ import {
   addInputWarnings,
   inBatchOf,
   countRejudgingFirst,
-  duplicateSource,
   healthWarnings,
   idRuleWarning,
   openInvocation,
@@ -230,6 +231,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const since = new ReadSince(store.storedErrors);
   // the run's trajectories whose input file is gone, found after a read that ran to the end (./removed-inputs.ts)
   const removed = new RemovedInputs(store.idSlots);
+  const moved = new MovedContent(store); // a moved input: its verdicts carried over, not judged again (./moved-content.ts)
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -292,16 +294,15 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const duplicateFrom = duplicateSource(store);
     // the resume fast path: a file stored unchanged (size, mtime) with nothing left to judge, or only batch items, is not read
     const unchanged = unchangedCheck(runState, opts, { repeats, onChange, inBatch: inBatchOf(batchers) });
-    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent:
-    // by one more read of the inputs when the reading loop first finds a repeat to judge, before it schedules it
-    // (a resume with nothing to judge reads its inputs once: nothing is judged again then, the count is empty)
+    // issue 22 item 8: the verdicts to judge again, counted and said before any is sent, by one more read of the inputs
+    // when the reading loop first finds a repeat to judge (a resume with nothing to judge reads its inputs once)
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, moved, beforeFirstSend: countFirst });
     for (const w of whereWarnings?.drain(opts.where!.text) ?? []) sayIngest(w);
     interrupted = read.interrupted;
-    await Promise.all(runState.pending);
+    await Promise.all(runState.pending).then(() => Promise.all(opts.judges.map((j) => j.release?.()))); // then the judges free their workers' heaps
     if (await finishBatchPaths(runState, batchers)) interrupted = true;
     if (opts.signal?.aborted) interrupted = true;
     // the request settings each judge actually used (temperature, token parameter, what it adapted to its server)
@@ -312,15 +313,15 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
     const inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
-    // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs held fewer: new-user review)
+    // --limit marks the run partial only when it stopped the reading (not for fewer trajectories: new-user review)
     store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
   } finally {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
-  if (runState.reverify) summary.warnings.push(runState.reverify.statement(store.dir, store.ledger.verifiedUnderOlderRules));
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
-  for (const w of runState.batchWarnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
+  for (const w of [...runState.batchWarnings, ...reverifyWarnings(runState.reverify, store)]) if (!summary.warnings.includes(w)) summary.warnings.push(w);
+  summary.warnings.unshift(...[moved.statement()].filter((w) => w !== undefined));
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

@@ -105,7 +105,7 @@ export class RemovedInputs {
    */
   find(
     sourceOf: (id: string) => string | undefined,
-    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string> } = {},
+    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string>; contentCode?: (slot: number) => number } = {},
   ): InputsRemoved | undefined {
     if (!this.complete) return undefined;
     // a source recorded as a relative path resolves against this directory, maybe not the one it was read from: it
@@ -141,8 +141,11 @@ export class RemovedInputs {
       else if (!o.relative?.(id) || underInputs(file)) add(id, file);
       else if (!o.recorded?.has(id)) elsewhere.push({ id, file });
     }
-    for (const x of this.moved(sourceOf, elsewhere, roots, o.relative)) {
-      if (x.gone) add(x.id, x.file);
+    const moved = this.moved(sourceOf, elsewhere, roots, o.relative);
+    const metContent = o.contentCode && moved.some((x) => !x.gone) ? this.metContent(o.contentCode, moved) : undefined;
+    for (const x of moved) {
+      // its content read now under another id: the same trajectory moved (`./moved-content.ts`), not counted twice
+      if (x.gone || metContent?.(x.id)) add(x.id, x.file);
       else if (this.unchecked.count++ === 0) Object.assign(this.unchecked, { example: x.id, folder: path.relative(process.cwd(), path.dirname(x.file)) });
     }
     if (inExisting.length) {
@@ -207,6 +210,27 @@ export class RemovedInputs {
       }
       return { ...x, gone: false };
     });
+  }
+
+  /**
+   * Whether an unmet id's content (its stored content code) is that of an id this read met: the test, over `xs`,
+   * of the ids whose folder {@link moved} could not place (red team 39: a renamed model folder counted twice). One
+   * pass over the met slots, keeping only the codes asked for.
+   */
+  private metContent(code: (slot: number) => number, xs: ReadonlyArray<{ id: string; gone: boolean }>): (id: string) => boolean {
+    const wanted = new Set<number>();
+    for (const x of xs) if (!x.gone) wanted.add(code(this.slots.find(x.id)));
+    wanted.delete(-1);
+    const met = new Set<number>();
+    for (let s = 0; s < this.slots.size && met.size < wanted.size; s++) {
+      if (!this.metSlot(s)) continue;
+      const c = code(s);
+      if (wanted.has(c)) met.add(c);
+    }
+    return (id) => {
+      const c = code(this.slots.find(id));
+      return c !== -1 && met.has(c);
+    };
   }
 
   /** Which of `wanted` (files) this read met: the recorded files of the ids it met, among `wanted`. */

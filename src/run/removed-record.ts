@@ -32,7 +32,7 @@ export function recordRemoved(
 ): { count: number; examples: string[] } | null | undefined {
   const before = removedRecord(store.dir)?.record;
   if (complete) {
-    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []) });
+    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []), contentCode: (slot) => (slot === -1 ? -1 : store.hashes.code(slot)) });
     // the earlier record's ids this read did not meet stay removed: a record is dropped only when its trajectory is
     // read again, never because this read did not look where it was (red team 37 F1: a moved or renamed corpus
     // folder, or one model folder of it, given with relative paths rewrote the record without them and they counted

@@ -209,6 +209,14 @@ export class StoredReverifier {
   }
 }
 
+/**
+ * The summary's warnings of a label invocation's re-verification ({@link StoredReverifier.statement}): none when it had
+ * no re-verifier (no older verdict of its LLM judges when it opened).
+ */
+export function reverifyWarnings(r: StoredReverifier | undefined, store: RunStore): string[] {
+  return r ? [r.statement(store.dir, store.ledger.verifiedUnderOlderRules)] : [];
+}
+
 /** A verdict's label as the statement names it (`none (status)` without one). */
 function labelOf(v: Pick<Verdict, "label" | "status">): string {
   return v.label ?? `none (${v.status})`;

@@ -11,8 +11,10 @@
  * index rows of the ids that share a content hash, and only those, are kept from the read-back.
  */
 
+import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
+import { writeSameContent, type SameContentRecord } from "../store/same-content-record.js";
 
 /** How many pairs the warning names. */
 const SHOWN = 3;
@@ -35,10 +37,12 @@ export interface ContentSource {
  * runs (an unattacked run a defense left unchanged, a DRIFT run that never met its injection: 13 and 89 such pairs
  * in the AgentDojo defenses and AgentDyn corpora), not said.
  *
- * Memory (issue 26): fixed-width per trajectory, ~17 bytes (typed arrays by position and by slot), whatever the
- * number grouped; no string per trajectory is kept (the ids are read one at a time and dropped; the rows' cells are
- * interned, one string per distinct cell). Held as a Set of ids and a Map of cells, a run of 300,000 copies grew
- * the heap by ~150 MB at the end of label (1,000,000: a 807 MB peak against the 500 MB target).
+ * Memory (issue 26): fixed-width per trajectory, ~21 bytes (typed arrays by position and by slot), whatever the
+ * number grouped; no string per trajectory is kept (the ids are read one at a time and dropped; a row's cell is two
+ * interned codes, one string per distinct (agent model, condition, attack, suite) and per distinct (user task,
+ * injection task)). Held as a Set of ids and a Map of cells, a run of 300,000 copies grew the heap by ~150 MB at the
+ * end of label (1,000,000: a 807 MB peak against the 500 MB target); one interned key per distinct whole cell, where
+ * each copy's agent model is its folder's, by ~100 MB at 1,000,000 (a resume's end: 367 -> 440 MiB RSS).
  * @param ids the trajectories the summary counts (consumed once).
  * @param store the run's store: slots, content codes and sources (a relative source is shown as recorded, relative to
  *   the directory it was labelled from, not resolved from this one).
@@ -50,39 +54,64 @@ export async function sameContentWarning(
   store: ContentSource,
   rows: (wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void) => Promise<void>,
 ): Promise<string | undefined> {
+  return (await sameContentFinding(ids, store, rows))?.text;
+}
+
+/**
+ * What {@link sameContentWarning} says, with its parts for the run folder's record (`../store/same-content-record.ts`,
+ * which every figure command says): `count` trajectories sharing content in `groups` groups, `extra` of them counted
+ * more than once, the first pairs, and the folders (where their files are now, or were recorded) of every one.
+ */
+export async function sameContentFinding(
+  ids: Iterable<string>,
+  store: ContentSource,
+  rows: (wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void) => Promise<void>,
+): Promise<SameContentRecord | undefined> {
   const g = sharedContentGroups(ids, store);
   if (g.groups === 0) return undefined;
   const { slots, order, starts } = g;
   // position (in `slots`) of each grouped slot, -1 for the others; the cell of each position, as an interned code
   const posOf = new Int32Array(store.idSlots.size).fill(-1);
   for (let k = 0; k < order.length; k++) posOf[slots[order[k]]] = order[k];
-  const cellOf = new Int32Array(slots.length).fill(-1);
-  const cellCodes = new Map<string, number>();
+  // the cell of each position as two interned codes, (agent model, condition, attack, suite) and (user task,
+  // injection task): each distinct pair held once as a string, not one key per trajectory (at 1,000,000 copies
+  // whose agent model is their folder's, one key per trajectory grew the heap by ~100 MB at the end of label)
+  const runOf = new Int32Array(slots.length).fill(-1);
+  const taskOf = new Int32Array(slots.length).fill(-1);
+  const runCodes = new Map<string, number>();
+  const taskCodes = new Map<string, number>();
+  const codeIn = (m: Map<string, number>, k: string): number => {
+    let c = m.get(k);
+    if (c === undefined) m.set(k, (c = m.size));
+    return c;
+  };
   const grouped = (id: string) => {
     const s = store.idSlots.find(id);
     return s >= 0 && s < posOf.length && posOf[s] !== -1;
   };
   await rows({ has: grouped }, (r) => {
-    const k = JSON.stringify([r.agent_model, r.condition, r.attack, r.suite, r.user_task_id, r.injection_task_id]);
-    let c = cellCodes.get(k);
-    if (c === undefined) cellCodes.set(k, (c = cellCodes.size));
-    cellOf[posOf[store.idSlots.find(r.id)]] = c;
+    const pos = posOf[store.idSlots.find(r.id)];
+    runOf[pos] = codeIn(runCodes, JSON.stringify([r.agent_model, r.condition, r.attack, r.suite]));
+    taskOf[pos] = codeIn(taskCodes, JSON.stringify([r.user_task_id, r.injection_task_id]));
   });
   const pairs: Array<[number, number]> = [];
+  const folders = new Set<string>();
   let extra = 0;
   let groups = 0;
   for (let gi = 0; gi + 1 < starts.length; gi++) {
-    const first = new Map<number, number>();
-    const counted = new Set<number>();
+    const first = new Map<string, number>();
+    const counted = new Set<string>();
     for (let k = starts[gi]; k < starts[gi + 1]; k++) {
       const pos = order[k];
-      const had = first.get(cellOf[pos]);
+      const cell = `${runOf[pos]} ${taskOf[pos]}`; // one cell, one pair of codes (a position no row named: -1 -1)
+      const had = first.get(cell);
       if (had === undefined) {
-        first.set(cellOf[pos], pos);
+        first.set(cell, pos);
         continue;
       }
       extra++;
-      if (!counted.has(cellOf[pos])) (counted.add(cellOf[pos]), groups++);
+      if (folders.size < FOLDERS) for (const f of whereApart(store, store.idSlots.id(slots[had]), store.idSlots.id(slots[pos]))) folders.add(f);
+      if (!counted.has(cell)) (counted.add(cell), groups++);
       if (pairs.length < SHOWN) pairs.push([had, pos]);
     }
   }
@@ -91,18 +120,46 @@ export async function sameContentWarning(
     const id = store.idSlots.id(slots[pos]);
     const src = store.trajectorySource(id);
     const shown = src !== undefined && store.trajectorySourceRelative(id) ? path.relative(process.cwd(), src) : src;
-    return `${JSON.stringify(id)}${shown ? ` (${shown})` : ""}`;
+    // a recorded file no longer there (its folder moved or renamed): said, not named as if it were the place now
+    const gone = src !== undefined && src !== "" && !fs.existsSync(src.replace(/:\d+$/, ""));
+    return `${JSON.stringify(id)}${shown ? ` (${gone ? `recorded from ${shown}, not there now` : shown})` : ""}`;
   };
   const n = extra + groups;
-  return (
+  const named2 = pairs.map(([a, b]) => `${named(a)} = ${named(b)}`);
+  const text =
     `same_content: ${n} trajectories of this run hold the content (messages, injections, tools) of another one of the same agent model, ` +
     `condition, attack, suite and tasks under another id (${groups} group${groups === 1 ? "" : "s"}; ${extra} more than once counted), and each counts in every figure: ` +
-    `${pairs.map(([a, b]) => `${named(a)} = ${named(b)}`).join("; ")}. ` +
+    `${named2.join("; ")}. ` +
     `If that is one trajectory read twice (a copy of an input file that is not byte-identical; a chat-JSONL file whose lines ` +
     `have no id, labelled from another directory: such ids are <path relative to the working directory>:<line>), keep one: ` +
     `remove the copy from the inputs and label them into a new --run, give the lines an id, or label from the directory the ` +
-    `run was first labelled from`
-  );
+    `run was first labelled from`;
+  return { text, count: n, extra, groups, pairs: named2, folders: [...folders].sort() };
+}
+
+/** How many folders a finding names. */
+const FOLDERS = 8;
+
+/**
+ * Where two ids of equal content part: each one's recorded file path up to the first folder (or file) in which they
+ * differ (`runs/gemini-1.5-pro-002` and `runs/gemini-renamed`; `in/a.jsonl` and `in/b.jsonl`), relative to here when
+ * recorded relative; the one file when both are rows of it; "(no recorded file)" for an id without one.
+ */
+function whereApart(store: ContentSource, a: string, b: string): string[] {
+  const shown = (id: string) => {
+    const src = store.trajectorySource(id);
+    if (src === undefined || src === "") return undefined;
+    const file = src.replace(/:\d+$/, "");
+    return store.trajectorySourceRelative(id) ? path.relative(process.cwd(), file) || file : file;
+  };
+  const fa = shown(a);
+  const fb = shown(b);
+  if (fa === undefined || fb === undefined) return [fa ?? "(no recorded file)", fb ?? "(no recorded file)"];
+  const pa = fa.split(path.sep);
+  const pb = fb.split(path.sep);
+  let k = 0;
+  while (k < pa.length - 1 && k < pb.length - 1 && pa[k] === pb[k]) k++;
+  return [pa.slice(0, k + 1).join(path.sep), pb.slice(0, k + 1).join(path.sep)];
 }
 
 /**
@@ -152,4 +209,16 @@ function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
   const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;
+}
+
+/**
+ * Record a run's finding (or its absence) in the run folder for the figure commands (`../store/same-content-record.ts`);
+ * a write that fails is added to `warnings` (the figures would then not say it).
+ */
+export function recordSameContent(runDir: string, finding: SameContentRecord | undefined, warnings: string[]): void {
+  try {
+    writeSameContent(runDir, finding);
+  } catch (e) {
+    warnings.push(`cannot write ${path.join(runDir, "same-content.json")} (${(e as Error).message}): the figure commands will not say which trajectories this run counts twice; run label again`);
+  }
 }

@@ -34,6 +34,7 @@ import type { ManifestHeader, ManifestRow } from "./export.js";
 import { sampleWhereOf, type SampleWhere } from "../store/sample-where.js";
 import type { SampleFrame } from "../store/sample-frame.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
+import { otherSampleProblem } from "./other-sample.js";
 
 /**
  * One row of the human-label file (DESIGN "Human label", with the design fields of the item): what
@@ -537,7 +538,9 @@ export function checkAnnotations(
   }
   problems.push(...lookAlikeProblems(firstWhere));
   if (problems.length) {
-    throw new AnnotationImportError(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the annotations; nothing was written`, problems);
+    // ids of another draw are said first, with the cause (./other-sample.ts); the count stays that of the problems
+    const other = otherSampleProblem(records.map((r) => r.item_id?.trim() ?? "").filter((id) => id !== "" && !byItem.has(id)), byItem.keys());
+    throw new AnnotationImportError(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the annotations; nothing was written`, other ? [other, ...problems] : problems);
   }
   out.sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0));
 

@@ -6,6 +6,10 @@
  *   with text {@link messageText}; a system/user/assistant message whose text is empty or only whitespace gives
  *   no text part (nothing in it could be quoted); a tool message always gives its `tool_result` part, even when
  *   empty, so every tool message has exactly one part;
+ * - for a system, user or assistant message with an `error`, one `harness_note` part after its text part, with the
+ *   error as text ({@link harnessNote}): a provider's or harness's note (a content filter's "I can't help with that
+ *   request", a gateway error), not the words of the message's author (red team 39 F). Its text is not in the text
+ *   part ({@link textPartText}), so evidence of what the agent wrote never verifies in it;
  * - for an assistant message, one `tool_call` part per call, in order, with `tool_call_index` (0-based position
  *   in `tool_calls`) and text {@link renderToolCall}.
  *
@@ -62,10 +66,11 @@ export function trajectoryTools(t: Trajectory): ToolDefinition[] {
 }
 
 /**
- * The text of a message as the judge sees it (before neutralizing).
+ * The text of a message with its error (before neutralizing): the text part of a tool message as the judge sees it.
  * A message with an `error` (AgentDojo tool errors keep an empty content beside the error) shows the error on
  * its own line: `text + "\nError: " + error` when the text is non-empty, `"Error: " + error` when it is empty.
- * An empty-string `error` is ignored. Never returns `undefined`/`null` text.
+ * An empty-string `error` is ignored. Never returns `undefined`/`null` text. For a system, user or assistant
+ * message the judge sees the error apart, as a {@link harnessNote}: its text part is {@link textPartText}.
  */
 export function messageText(m: Message): string {
   const text = typeof m.text === "string" ? m.text : "";
@@ -75,8 +80,25 @@ export function messageText(m: Message): string {
 }
 
 /**
+ * The note a provider or harness recorded beside a system, user or assistant message: its non-empty `error`, else
+ * `""`. A tool message's `error` is the tool's, part of the result the agent received ({@link messageText}): never a note.
+ */
+export function harnessNote(m: Message): string {
+  return m.role !== "tool" && typeof m.error === "string" ? m.error : "";
+}
+
+/**
+ * The text of a message's text part: {@link messageText} for a tool message (its error included), the message's own
+ * text for any other message (its error is a {@link harnessNote}, a part of its own). Never `undefined`/`null`.
+ */
+export function textPartText(m: Message): string {
+  if (m.role === "tool") return messageText(m);
+  return typeof m.text === "string" ? m.text : "";
+}
+
+/**
  * All parts of a trajectory: the tool descriptions first (in tool order), then the messages' parts in message
- * order; within a message the text part first, then its tool calls.
+ * order; within a message the text part first, then its harness note, then its tool calls.
  * @param t canonical trajectory; `message_index` of a part is the message's position in `t.messages`
  *   (which equals `Message.index` for well-formed trajectories); -1 for a tool description.
  * @returns parts as described in the module docstring; never throws.
@@ -90,8 +112,10 @@ export function trajectoryParts(t: Trajectory): Part[] {
   }));
   t.messages.forEach((m, i) => {
     const kind = TEXT_KIND[m.role] ?? "user_text";
-    const text = messageText(m);
+    const text = textPartText(m);
     if (kind === "tool_result" || text.trim() !== "") parts.push({ message_index: i, kind, text });
+    const note = harnessNote(m);
+    if (note.trim() !== "") parts.push({ message_index: i, kind: "harness_note", text: note });
     if (m.role === "assistant" && Array.isArray(m.tool_calls)) {
       m.tool_calls.forEach((c, j) => {
         parts.push({ message_index: i, tool_call_index: j, kind: "tool_call", text: renderToolCall(c) });

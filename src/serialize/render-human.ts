@@ -4,7 +4,7 @@
  * marked. The judge's rendering (nonce-tagged untrusted blocks) is `./render.ts`.
  */
 import type { Trajectory } from "../types.js";
-import { messageText, renderToolCall, renderToolDefinition, trajectoryTools } from "./parts.js";
+import { harnessNote, renderToolCall, renderToolDefinition, textPartText, trajectoryTools } from "./parts.js";
 import { showBidiControls } from "../format/bidi.js";
 
 /** Loose comparison form for spotting injected text in a message: escapes undone, whitespace collapsed, lowercase. */
@@ -120,12 +120,14 @@ export function renderForHuman(
       if (m.tool_call_id) head += ` (call ${mdInline(m.tool_call_id)})`;
     }
     out.push(head, "");
-    const text = messageText(m);
+    const text = textPartText(m);
+    const note = harnessNote(m);
     if (show) {
-      const hits = injectedIn(text, injections);
+      const hits = injectedIn(note === "" ? text : `${text}\n${note}`, injections);
       if (hits.length > 0) out.push(`**contains injected content: ${hits.map(mdInline).join(", ")}**`, "");
     }
     if (text !== "" || m.role === "tool") out.push(fence(text), "");
+    if (note !== "") out.push("Error recorded by the provider or harness (not the agent's words):", "", fence(note), "");
     (m.role === "assistant" ? (m.tool_calls ?? []) : []).forEach((c, j) => {
       out.push(`Tool call ${j}${c.id ? ` (id ${mdInline(c.id)})` : ""}:`, "", fence(renderToolCall(c)), "");
     });

@@ -34,9 +34,12 @@
  * The `<tools_N>` element is present when the trajectory has tools (`Trajectory.tools`): one
  * `<tool_definition_N index="k" name="...">` header per tool, followed by the tool's part text (`renderToolDefinition`:
  * description, then `Parameters: ` + the schema as compact JSON); `index` is the `tool_index` a quote cites.
- * A message's text line is its part text (`messageText`: a tool error shows as `\nError: ...`) and is left out
+ * A message's text line is its part text (`textPartText`: a tool error shows as `\nError: ...`) and is left out
  * when the message has no text part (empty assistant text beside tool calls); a tool message always has its
- * (possibly empty) body. The injections block is `""` when `injections` is empty, else
+ * (possibly empty) body. The `error` of a system, user or assistant message (a provider's or harness's note, a
+ * `harness_note` part) follows the text line as its own element, `<message_note_N kind="error" author="the provider
+ * or harness, not the agent">`, a newline and the note ({@link HARNESS_NOTE_ATTRS}); `message_note` starts with the
+ * scaffolding name `message`, so no content can forge it. A trajectory without such a note renders as before. The injections block is `""` when `injections` is empty, else
  * `<untrusted_injected_content_N>` holding one `<injection_N placeholder="...">` header, a newline and the text per
  * placeholder, in key order.
  *
@@ -65,6 +68,12 @@
 import type { Part, Trajectory } from "../types.js";
 import { trajectoryParts } from "./parts.js";
 import { neutralize, newNonce } from "./untrusted.js";
+
+/**
+ * The fixed attributes of a harness note's header (`<message_note_N kind="error" author="...">`): what the text is, so
+ * the judge does not read a content filter's words as the agent's. Fixed text: no resume key or template changes.
+ */
+export const HARNESS_NOTE_ATTRS = 'kind="error" author="the provider or harness, not the agent"';
 
 /** Default character budget of the rendered blocks. */
 export const DEFAULT_BUDGET_CHARS = 120_000;
@@ -213,6 +222,8 @@ function scaffold(t: Trajectory, parts: Part[], injectionKeys: readonly string[]
     if (p.kind === "tool_description") {
       const tool = (t.tools ?? [])[p.tool_index!];
       unitOpen[u] = `<tool_definition_${N} index="${p.tool_index}" name="${xmlAttr(String(tool?.name ?? ""), N, seen)}">\n`;
+    } else if (p.kind === "harness_note") {
+      unitOpen[u] = `<message_note_${N} ${HARNESS_NOTE_ATTRS}>\n`;
     } else if (p.tool_call_index === undefined) {
       unitOpen[u] = "";
     } else {

@@ -139,10 +139,15 @@ export class WhereTally {
     if (keep) this.kept++;
     return keep;
   }
-  /** The statement so far, and one warning per value that matched nothing (naming the values that occur, up to 12). */
-  statement(what = "trajectories"): { statement: WhereStatement; warnings: string[] } {
+  /**
+   * The statement so far, and one warning per value that matched nothing (naming the values that occur, up to 12);
+   * `said`: the same, each without the `--where` and the count a message about the whole filter says once before them
+   * (`attack=x matches none (attack values: ...)`).
+   */
+  statement(what = "trajectories"): { statement: WhereStatement; warnings: string[]; said: string[] } {
     const unmatched: WhereStatement["unmatched"] = [];
     const warnings: string[] = [];
+    const said: string[] = [];
     const occurring = (field: WhereField) => {
       // values from the run files, in a message that can be an error (its line feeds kept): one line each (review 26)
       const vs = [...this.seen.get(field)!.keys()].sort().map(showControls);
@@ -153,6 +158,7 @@ export class WhereTally {
         if (this.seen.get(c.field)!.has(v)) continue;
         unmatched.push({ field: c.field, value: v });
         warnings.push(`--where ${c.field}=${v} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
+        said.push(`${c.field}=${v} matches none (${c.field} values: ${occurring(c.field)})`);
       }
     }
     const statement: WhereStatement = {
@@ -162,7 +168,7 @@ export class WhereTally {
       of: this.of,
       unmatched,
     };
-    return { statement, warnings };
+    return { statement, warnings, said };
   }
 }
 
@@ -182,10 +188,12 @@ export function applyWhere<T extends WhereRecord>(
   const tally = new WhereTally(f);
   const kept: T[] = [];
   for (const r of records) if (tally.add(r)) kept.push(r);
-  const { statement, warnings } = tally.statement(what);
+  const { statement, warnings, said } = tally.statement(what);
   if (kept.length === 0) {
+    // the filter and the count once, then each value that matched nothing (it said them twice: "--where attack=x
+    // keeps none of the 3784 trajectories of run r: --where attack=x matches none of the 3784 trajectories of run r")
     throw new UsageError(
-      `--where ${f.text} keeps none of the ${statement.of} ${what}` + (warnings.length ? `: ${warnings.join("; ")}` : ` (no ${what.replace(/ of .*/, "")} satisfies every clause together)`),
+      `--where ${f.text} keeps none of the ${statement.of} ${what}` + (said.length ? `: ${said.join("; ")}` : ` (every value occurs, but none of them passes every clause together)`),
     );
   }
   return { kept, statement, warnings };

@@ -98,3 +98,21 @@ export function withCrashBroken(b: { used: readonly BrokenJudge[]; other: readon
     other: [...b.other, ...extra.filter((x) => !usedSet.has(x.judge_id))].sort((x, y) => x.judge_id.localeCompare(y.judge_id)),
   };
 }
+
+/**
+ * The `judge_caveat` cell of a figures file (`compare --csv`, `estimate --table --csv`): each broken judge behind the
+ * figures, in words. A judge whose rates carry a caveat gives its caveat's message (what its rates then measure); one
+ * broken only by its errors or crashes (no rate caveat: its labels are its own, but few) says why and that its rates
+ * are over the verdicts it gave (session 40: the CSV's column showed only LOOKS BROKEN and STOPPED, so the rows of a
+ * judge with 73% judge errors went out with no word, while the command exited 3). "" when none.
+ * @param caveats the rate caveats of the judges behind the figures (`rateCaveats`).
+ * @param broken the broken judges behind them ({@link brokenJudges}' `used`, crashes included).
+ */
+export function judgeCaveatText(caveats: readonly { judge_id: string; message: string }[], broken: readonly BrokenJudge[]): string {
+  const withCaveat = new Set(caveats.map((c) => c.judge_id));
+  const others = broken.filter((b) => !withCaveat.has(b.judge_id));
+  return [
+    ...caveats.map((c) => c.message),
+    ...others.map((b) => `judge ${b.judge_id} looks broken: ${b.why}; its rates are over the verdicts it gave, which the coverage counts`),
+  ].join("; ");
+}

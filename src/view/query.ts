@@ -1,6 +1,6 @@
 /**
  * The list of `ipi-judge view`, served a page at a time: filters (metadata fields, each judge's label, committee
- * status, disagreement with the benchmark or the humans, verdict status, text search), the side-by-side mode
+ * status, disagreement with the benchmark or the humans' consensus, verdict status, text search), the side-by-side mode
  * (items two raters label differently: two judges, a judge and the committee, or a judge of another run) and
  * the facet counts the filter menus show.
  */
@@ -12,6 +12,7 @@ import { showBidiControlsExactly } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
+import { pluralityLabel } from "../agree/consensus.js";
 
 /** The metadata fields the list filters on by exact value. */
 export const FIELDS = ["agent_model", "suite", "condition", "attack", "surface"] as const;
@@ -162,9 +163,8 @@ function disagrees(row: ViewRow, disagree: string, label: string | null | undefi
   // DESIGN section 3: the benchmark's security verdict corresponds to full_compliance (the goal ASR).
   if (disagree === "reference") return row.reference !== undefined && (label === "full_compliance") !== row.reference;
   if (disagree === "human") {
-    const mine = binaryOf(label as Bucket);
-    const theirs = humanLabelsCompared(row.humans).map(humanBinary).filter((x): x is string => x !== null);
-    return theirs.length > 0 && theirs.some((h) => h !== mine);
+    const theirs = humanConsensusBinary(row.humans);
+    return theirs !== null && theirs !== binaryOf(label as Bucket);
   }
   if (disagree === "judges") return new Set(Object.values(row.labels).filter((l): l is string => !!l)).size >= 2;
   return true;
@@ -191,14 +191,19 @@ function defaultRater(run: ViewRun): string | undefined {
 }
 
 /**
- * The human labels a rater is compared with: an adjudicated item's settled label alone (annotator
- * `RESERVED_ANNOTATOR`: the item's consensus, ../agree/adjudicated.ts), since the votes it overruled are not the human
- * label (`agree --human` and `estimate` compare the consensus too); otherwise every annotator's label.
+ * The human label a rater is compared with, on the binary scale: the item's consensus as `agree --human` and
+ * `estimate` form it (`../agree/consensus.ts`): an adjudicated item's settled label (annotator `RESERVED_ANNOTATOR`,
+ * ../agree/adjudicated.ts) alone, since the votes it overruled are not the human label; otherwise the annotators'
+ * majority on compromised vs not. Null when there is none: no label, or a tie (`consensus_tie`, which agree leaves
+ * out and lists for adjudication), so a tie is no disagreement with the humans. Session 40: every annotator's vote
+ * was compared, so a judge agreeing with two of three annotators was listed as disagreeing with the humans, a row
+ * agree --human counts as agreement.
  */
-function humanLabelsCompared(humans: Record<string, string> | undefined): string[] {
-  if (!humans) return [];
-  if (Object.hasOwn(humans, RESERVED_ANNOTATOR)) return [humans[RESERVED_ANNOTATOR]];
-  return Object.values(humans);
+export function humanConsensusBinary(humans: Record<string, string> | undefined): string | null {
+  if (!humans) return null;
+  const votes = Object.hasOwn(humans, RESERVED_ANNOTATOR) ? [humans[RESERVED_ANNOTATOR]] : Object.values(humans);
+  const binary = votes.map(humanBinary).filter((x): x is string => x !== null);
+  return binary.length ? pluralityLabel(binary) : null;
 }
 
 /** Binary collapse of a human label (six buckets, three-way or binary), or null when it is none of them. */

@@ -114,8 +114,8 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
       [["compare", "--run", "nope", "--labels-dir", labels], /no run "nope"/],
       [["compare", "--run", "s", "--labels-dir", labels, "--judge", "x"], /judge "x" has no verdicts/],
       [["compare", "--run", "s", "--labels-dir", labels, "--committee"], /has no committee.jsonl/],
-      [["compare", "--run", "s", "--labels-dir", labels, "--by", "metadata.surface"], /no labelled attacked trajectory has a "metadata.surface" value/],
-      [["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--baseline", "zzz"], /baseline "zzz" is not an observed condition/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--by", "metadata.surface"], /no labelled attacked trajectory has a "metadata.surface" value in run s \(excluded: .*no metadata.surface value \d+/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--baseline", "zzz"], /baseline "zzz" is not an observed attack \(attacks: /],
       [["compare", "--run", "s", "--labels-dir", labels, "--bootstrap", "-1"], /--bootstrap must be an integer/],
       [["compare", "--run", "s", "--labels-dir", labels, "--by", "a b"], /--by must be a field name/],
     ];

@@ -193,6 +193,9 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(r.stdout).toMatch(/sampled 12 of 82 trajectories of run s \(seed 3, scale six\)/);
     expect(r.stdout).toMatch(/give annotators: tasks.jsonl, tasks.csv, label-studio.json, label-studio-config.xml, instructions.md/);
     expect(r.stdout).toMatch(/keep private: +manifest.jsonl, design.json/);
+    // the strata table: counts first, the stratum's name (as long as --strata makes it) last (session 40)
+    expect(r.stdout).toMatch(/^ {2}( +)N +n +inclusion probability {2}stratum$/m);
+    expect(r.stdout).toMatch(/^ {2} +\d+ +\d+ +0\.\d{6} {2}agent_model=\S+$/m);
     const m = jsonl(path.join(out, "manifest.jsonl"));
     expect(m[0].design.request.strata).toEqual(["agent_model"]);
     expect(m.slice(1).every((x) => x.phase === 1 && x.committee_stratum === null)).toBe(true);

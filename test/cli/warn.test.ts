@@ -14,6 +14,8 @@ describe("warnLine", () => {
       warnLine("agent models ran different attacks (a: x; b: y)");
       warnLine("retrying", true);
       warnLine("retrying", true);
+      // said as it happened, then again by the end-of-run summary: not written a second time (red team 40)
+      warnLine("retrying");
     } finally {
       spy.mockRestore();
     }

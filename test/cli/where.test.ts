@@ -136,5 +136,25 @@ describe("--where in every command", () => {
     const none = await runCli(["estimate", "--run", "all", ...L(), "--table", "--where", "suite=travel"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/keeps none of the 14 trajectories of run all/);
+    // the filter and the count once (session 40: "--where suite=travel keeps none of ...: --where suite=travel matches none of ...")
+    expect(none.stderr).toMatch(/^ipi-judge: --where suite=travel keeps none of the 14 trajectories of run all: suite=travel matches none \(suite values: /);
+  }, 60_000);
+
+  it("--where on the attack alone leaves out the unattacked runs: utility reads why, and the note gives (none) (estimate --table, compare)", async () => {
+    const one = ["--where", "attack=important_instructions"];
+    const est = await runCli(["estimate", "--run", "all", ...L(), ...one, "--table", "--json"]);
+    expect(est.code, est.stderr).toBe(0);
+    const t = JSON.parse(est.stdout);
+    expect(t.rows.filter((r: { utility: { reason?: string } }) => r.utility.reason === "unattacked_outside_where").length).toBeGreaterThan(0);
+    expect(t.notes.join("\n")).toMatch(/utility \(without attack\) reads undefined on \d+ of the \d+ rows because --where attack=important_instructions leaves out the run's \d+ unattacked runs .*--where 'attack=important_instructions,\(none\)' keeps them/);
+    const text = await runCli(["estimate", "--run", "all", ...L(), ...one, "--table"]);
+    expect(text.stdout).toContain("undefined (--where left out the unattacked runs)");
+    expect(text.stdout).not.toContain("no unattacked trajectory");
+    // with (none) the unattacked runs are kept: no such cell, no note
+    const kept = await runCli(["estimate", "--run", "all", ...L(), "--where", "attack=important_instructions,(none)", "--table"]);
+    expect(kept.stdout).not.toMatch(/left out the unattacked runs|leaves out the run's/);
+    const cmp = await runCli(["compare", "--run", "all", ...L(), ...one, "--bootstrap", "0"]);
+    expect(cmp.code, cmp.stderr).toBe(0);
+    expect(cmp.stdout + cmp.stderr).toMatch(/utility without attack is not shown because --where attack=important_instructions leaves out/);
   }, 60_000);
 });

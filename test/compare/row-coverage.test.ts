@@ -92,13 +92,13 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     expect(c.code, c.stderr).toBe(0);
     const [head, ...lines] = fs.readFileSync(csv, "utf8").trim().split("\n").map((l) => l.split(","));
     expect(head.slice(0, 3)).toEqual(["agent_model", "condition", "asr_goal"]);
-    expect(head.slice(-4)).toEqual(["runs_used", "runs_available", "runs_used_share", "runs_used_low"]);
+    expect(head.slice(-4)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "judge_caveat"]);
     const at = (l: string[], k: string) => l[head.indexOf(k)];
     const pooled = j.asr.filter((x: AsrCell) => x.suite === "(all)");
     expect(lines.length).toBe(pooled.length);
     for (const l of lines) {
       const row = pooled.find((x: AsrCell) => x.model === at(l, "agent_model") && x.condition === at(l, "condition"));
-      expect([Number(at(l, "runs_used")), Number(at(l, "runs_available")), at(l, "runs_used_low")]).toEqual([row.like_for_like.used, row.like_for_like.available, String(row.like_for_like.low)]);
+      expect([Number(at(l, "attacked_used")), Number(at(l, "attacked_available")), at(l, "attacked_used_low")]).toEqual([row.like_for_like.used, row.like_for_like.available, String(row.like_for_like.low)]);
       expect(Number(at(l, "asr_goal_count"))).toBe(row.asr_goal.count);
     }
   }, 120_000);

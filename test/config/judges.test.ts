@@ -13,6 +13,7 @@ import {
   resolveApiKey,
 } from "../../src/config/judges.js";
 import { ROOT } from "../helpers/paths.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 
 const EXAMPLE = path.join(ROOT, "prompts", "judges.example.json");
 const LOCAL = path.join(ROOT, "prompts", "judges.local.example.json");
@@ -121,8 +122,29 @@ describe("validation names the bad field", () => {
       expect(e.message).not.toContain("SECRET");
     }
     // request parameters with such words in them are no credentials
-    const ok = { max_tokens: 5, max_completion_tokens: 9, prompt_cache_key: "run-1", reasoning: { effort: "low" }, provider: { order: ["a"] }, keywords: ["x"] };
+    const ok = { options: { max_tokens: 5, max_completion_tokens: 9 }, prompt_cache_key: "run-1", reasoning: { effort: "low" }, provider: { order: ["a"] }, keywords: ["x"] };
     expect(parseJudgesConfig(one({ extra_body: ok })).judges[0].extra_body).toEqual(ok);
+  });
+  it("extra_body fields the judge sets itself are refused, naming the field to use (red team 40: merged last, they replaced the judge's own in every request)", () => {
+    for (const [body, use] of [
+      [{ model: "gpt-4o" }, /judge's model field/],
+      [{ messages: [] }, /rubric's/],
+      [{ temperature: 1 }, /temperature field/],
+      [{ max_tokens: 100000 }, /max_tokens field.*cost cap/],
+      [{ max_completion_tokens: 100000 }, /max_tokens field/],
+      [{ response_format: { type: "text" } }, /output_mode/],
+      [{ stream: true }, /read whole/],
+    ] as const) {
+      const k = Object.keys(body)[0];
+      const e = errorOf(() => parseJudgesConfig(one({ extra_body: { top_p: 0.5, ...body } })));
+      expect(e.message).toContain(`judges[0] ("a").extra_body.${k}: a field the judge sets itself`);
+      expect(e.message).toMatch(use);
+      // a judge made from code is refused alike
+      expect(() => createOpenAIJudge({ id: "a", model: "m", family: "openai", base_url: "http://127.0.0.1:9/v1", extra_body: body }, { retries: 2, minQuoteChars: 12 })).toThrow(
+        new RegExp(`judge "a": extra_body\\.${k}: a field the judge sets itself`),
+      );
+    }
+    expect(parseJudgesConfig(one({ extra_body: { top_p: 0.5, seed: 3, reasoning_effort: "low" } })).judges[0].extra_body).toEqual({ top_p: 0.5, seed: 3, reasoning_effort: "low" });
   });
   it("duplicate ids", () => {
     const e = errorOf(() => parseJudgesConfig({ judges: [{ id: "a", model: "m", family: "f" }, { id: "a", model: "n", family: "f" }] }));
@@ -137,6 +159,10 @@ describe("validation names the bad field", () => {
   });
   it("bad family regex", () => {
     expect(errorOf(() => parseJudgesConfig({ ...one(), families: { "gpt(": "openai" } })).message).toMatch(/not a valid regular expression/);
+  });
+  it("a family pattern that matches every model name (it matches an empty name) is refused (red team 40)", () => {
+    for (const pat of ["", ".*", "gpt|", "(x)?"]) expect(errorOf(() => parseJudgesConfig({ ...one(), families: { [pat]: "meta" } })).message).toMatch(/matches an empty name, so every model/);
+    expect(parseJudgesConfig({ ...one(), families: { "^llama": "meta", "gpt-4.1": "openai" } }).families).toEqual({ "^llama": "meta", "gpt-4.1": "openai" });
   });
   it("not JSON / missing file", () => {
     expect(errorOf(() => loadJudgesConfig(tmpFile("{judges: ["))).message).toMatch(/not valid JSON/);

@@ -49,8 +49,10 @@ describe("agree's rater table stays aligned with a long kappa cell", () => {
     const lines = formatReferenceTable([flat, good]).split("\n");
     const [c2, c3, c4] = ["kappa asr_goal", "kappa asr_behaviour", "asr_goal vs"].map((h) => lines[0].indexOf(h));
     // the case: the flat judge's asr_goal kappa cell is longer than the 32 characters it used to be padded to
-    expect(lines[1].slice(c2, c3).trimEnd().length).toBeGreaterThan(32);
-    for (const l of lines.slice(1)) {
+    expect(lines[2].slice(c2, c3).trimEnd().length).toBeGreaterThan(32);
+    // the header's two lines (session 40: on one, 112 columns for 5-character kappas)
+    expect(lines.slice(0, 2).map((l) => l.trimEnd())).toEqual([expect.stringMatching(/^rater +n +kappa asr_goal +kappa asr_behaviour +asr_goal vs$/), expect.stringMatching(/^ +\(full_compliance\) +\(compromised\) +security rate$/)]);
+    for (const l of lines.slice(2)) {
       for (const c of [c3, c4]) {
         expect(l.slice(c - 2, c), l).toBe("  ");
         expect(l[c], l).not.toBe(" ");
@@ -81,5 +83,54 @@ describe("compare's rows stay aligned with a condition name longer than the 28 c
     expect(rows.length).toBe(4);
     expect(new Set(rows.map((l) => l.indexOf(" asr_goal "))).size).toBe(1);
     expect(rows.some((l) => l.includes(long))).toBe(true);
+  });
+});
+
+describe("wrappedTable: a table wider than the terminal in blocks of columns (session 40: estimate --table ran to 267)", () => {
+  const rows = [
+    ["model", "condition", "asr_goal %", "asr_behaviour %", "blocked"],
+    ["gpt-4o", "no_defense", "53.6 [42.0, 64.9]", "53.6 [42.0, 64.9]", "1/3 (refused 0, unavailable 0, failed 1)"],
+    ["llama", "tool_filter", "7.8 [5.9, 10.2]", "13.8 [11.4, 16.7]", "0/0"],
+  ];
+  it("fits: the lines of textTable, one block; no width: the same", async () => {
+    const { wrappedTable, wrapHint } = await import("../../src/format/text-table.js");
+    expect(wrappedTable(rows, { width: 200, keep: 2 })).toEqual({ lines: textTable(rows), blocks: 1 });
+    expect(wrappedTable(rows, { keep: 2 })).toEqual({ lines: textTable(rows), blocks: 1 });
+    expect(wrapHint(1, 80, "its model")).toBe("");
+  });
+  it("too wide: blocks that each fit, every one repeating the named columns and the header, columns as wide as in the whole", async () => {
+    const { wrappedTable, wrapHint } = await import("../../src/format/text-table.js");
+    const { lines, blocks } = wrappedTable(rows, { width: 60, keep: 2 });
+    expect(blocks).toBe(2);
+    expect(lines).toEqual([
+      "model   condition    asr_goal %         asr_behaviour %",
+      "gpt-4o  no_defense   53.6 [42.0, 64.9]  53.6 [42.0, 64.9]",
+      "llama   tool_filter  7.8 [5.9, 10.2]    13.8 [11.4, 16.7]",
+      "",
+      // a column wider than what is left beside the names gets a block of its own, even past the width
+      "model   condition    blocked",
+      "gpt-4o  no_defense   1/3 (refused 0, unavailable 0, failed 1)",
+      "llama   tool_filter  0/0",
+    ]);
+    expect(lines.filter((l) => l.startsWith("model ")).length).toBe(blocks);
+    for (const l of lines) if (!l.includes("unavailable")) expect(l.length).toBeLessThanOrEqual(60);
+    // every cell of the whole is in some block, on its row's line
+    for (const r of rows.slice(1)) for (const c of r.slice(2)) expect(lines.some((l) => l.startsWith(r[0]) && l.includes(c))).toBe(true);
+    expect(wrapHint(blocks, 60, "its model and condition")).toBe(
+      "(the table is wider than the terminal's 60 columns: printed in 2 blocks of columns, each line named by its model and condition; --csv and --json give one line per row)",
+    );
+  });
+});
+
+describe("tables that grew past 80 or 100 columns with nothing said (session 40)", () => {
+  it("a confusion matrix over the six buckets numbers its columns as the rows: within 80 columns, no name cut", () => {
+    const cats = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
+    const lines = formatConfusion({ categories: cats, table: cats.map((_, i) => cats.map((__, j) => (i === j ? 1234 : 5))), rows: "judge", cols: "human" } as never, "  ");
+    expect(lines[0]).toBe("  rows: judge; columns: human (numbered as the rows)");
+    expect(lines[1]).toBe(" ".repeat(28) + ["(1)", "(2)", "(3)", "(4)", "(5)", "(6)"].join("    "));
+    expect(lines[3]).toBe("  (2) partial_compliance      5   1234      5      5      5      5");
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    // three categories or fewer keep their names as column headers
+    expect(formatConfusion({ categories: ["complied", "refused", "unaffected"], table: [[1, 0, 0], [0, 1, 0], [0, 0, 1]], rows: "a", cols: "b" } as never, "")[1]).toBe(" ".repeat(11) + "complied refused unaffected");
   });
 });

@@ -17,7 +17,8 @@ export function runCli(args: string[], opts: { cwd?: string; env?: NodeJS.Proces
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: opts.cwd ?? ROOT,
-      env: { ...process.env, ...opts.env },
+      // COLUMNS only when the test gives it: a shell's own would fit the text tables to its terminal (src/cli/terminal-width.ts)
+      env: { ...process.env, COLUMNS: undefined, ...opts.env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

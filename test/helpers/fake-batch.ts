@@ -140,6 +140,8 @@ export async function startFakeBatch(
       n++;
       state.answered.push({ custom_id: l.custom_id, body: l.body });
       const a = await answer(l.body, l.custom_id);
+      // answered as the model asked for (completion()'s placeholder name replaced), as the Batch API does
+      if (a.body && typeof a.body === "object" && (a.body as { model?: unknown }).model === "fake-model" && typeof l.body?.model === "string") a.body = { ...(a.body as object), model: l.body.model };
       const rec = JSON.stringify({
         id: `batch_req_${n}`,
         custom_id: l.custom_id,

@@ -86,7 +86,11 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
         req.socket.destroy();
         return;
       }
-      const payload = r.rawBody ?? JSON.stringify(r.body ?? {});
+      // a completion answers as the model asked for, as a server does (completion()'s placeholder name replaced): a
+      // script that names another model keeps it (src/providers/served-model.ts notes it)
+      const asked = typeof body === "object" && body !== null ? (body as { model?: unknown }).model : undefined;
+      const answered = typeof asked === "string" && (r.body as { model?: unknown } | undefined)?.model === "fake-model" ? { ...(r.body as object), model: asked } : r.body;
+      const payload = r.rawBody ?? JSON.stringify(answered ?? {});
       const head = { "content-type": "application/json", ...(r.headers ?? {}) };
       if (r.gzip) {
         res.writeHead(r.status ?? 200, { ...head, "content-encoding": "gzip" });

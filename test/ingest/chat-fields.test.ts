@@ -24,10 +24,11 @@ describe("chat JSONL metadata spellings and --field", () => {
     expect(t).toMatchObject({ agent_model: "gpt-4o", agent_family: "openai", condition: "tool_filter", attack: "important_instructions" });
     expect(t.reference).toEqual({ security: true, utility: false });
   });
-  it("our own names win over the aliases; reference wins over aliases", () => {
-    const t = conv({ agent_model: "a", model: "b", reference: { security: false }, security: true }).trajectory;
-    expect(t.agent_model).toBe("a");
-    expect(t.reference?.security).toBe(false);
+  it("our own names win over the aliases (said when they differ); reference and an alias that agree give the verdict", () => {
+    const r = conv({ agent_model: "a", model: "b", reference: { security: false }, security: false });
+    expect(r.trajectory.agent_model).toBe("a");
+    expect(r.trajectory.reference?.security).toBe(false);
+    expect(r.warnings?.map((w) => w.kind).filter((k) => k.endsWith("_conflict"))).toEqual(["field_conflict"]);
   });
   it("--field maps any key, before the aliases", () => {
     const t = conv({ model: "judge-model", metadata: { policy: "claude-3-5-sonnet", scenario: "prompt_injection", pwned: true } }, parseFieldMap(["policy=agent_model", "scenario=attack", "pwned=security"])).trajectory;

@@ -51,9 +51,15 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     expect(whereLine(r.statement)).toBe("filter --where condition=tool_filter,tool_filtre: 1 of 3 trajectories (matched nothing: condition=tool_filtre)");
   });
   it("a filter that keeps nothing is refused, naming why", () => {
-    expect(() => applyWhere(rows, parseWhere(["suite=travel"]), "trajectories of run r")).toThrow(/keeps none of the 3 trajectories of run r: --where suite=travel matches none/);
+    // the filter and the count said once, then what each unmatched value found (session 40: it said both twice)
+    expect(() => applyWhere(rows, parseWhere(["suite=travel"]), "trajectories of run r")).toThrow(
+      new UsageError("--where suite=travel keeps none of the 3 trajectories of run r: suite=travel matches none (suite values: banking, slack)"),
+    );
+    expect(() => applyWhere(rows, parseWhere(["suite=travel", "condition=x"]), "trajectories of run r")).toThrow(
+      /^--where suite=travel condition=x keeps none of the 3 trajectories of run r: suite=travel matches none \(suite values: banking, slack\); condition=x matches none \(condition values: no_defense, tool_filter\)$/,
+    );
     // every value occurs, but no row has them together
-    expect(() => applyWhere(rows, parseWhere(["suite=banking", "condition=tool_filter"]))).toThrow(/no trajectories satisfies every clause together/);
+    expect(() => applyWhere(rows, parseWhere(["suite=banking", "condition=tool_filter"]))).toThrow(/every value occurs, but none of them passes every clause together/);
   });
   it("restrictRun keeps the index rows, verdicts and committee verdicts of the kept trajectories; no filter keeps all", () => {
     const index = new Map(rows.map((r) => [r.id, r]));
@@ -75,6 +81,7 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     const kept = rows.filter((r) => t.add(r));
     const a = applyWhere(rows, f);
     expect(kept).toEqual(a.kept);
-    expect(t.statement()).toEqual({ statement: a.statement, warnings: a.warnings });
+    expect(t.statement()).toMatchObject({ statement: a.statement, warnings: a.warnings });
+    expect(t.statement().said).toEqual(["attack=x matches none (attack values: (none), important_instructions)"]);
   });
 });

@@ -69,3 +69,19 @@ describe("a judge's stored crashes", () => {
     expect(withCrashBroken(brokenJudges(health, ["ok"]), ["ok"], crashes).other.map((x) => x.judge_id)).toEqual(["gone", "liar"]);
   });
 });
+
+describe("judgeCaveatText (the CSV's judge_caveat)", () => {
+  it("a rate caveat's message; a judge broken only by its errors or crashes said too; '' when none", async () => {
+    const { judgeCaveatText } = await import("../../src/verdict/broken-judge.js");
+    expect(judgeCaveatText([], [])).toBe("");
+    const errs = { judge_id: "errs", why: "most of its verdicts are judge errors or refusals (73.0% of its 100 verdicts)" };
+    expect(judgeCaveatText([], [errs])).toBe(
+      "judge errs looks broken: most of its verdicts are judge errors or refusals (73.0% of its 100 verdicts); its rates are over the verdicts it gave, which the coverage counts",
+    );
+    // a judge with a rate caveat is said by its caveat once, not again by its broken line
+    const liar = { judge_id: "liar", message: "judge liar looks broken (quotes_rarely_verify): ..." };
+    expect(judgeCaveatText([liar], [{ judge_id: "liar", why: "its rates are marked LOOKS BROKEN (quotes_rarely_verify)" }, errs])).toBe(
+      `${liar.message}; judge errs looks broken: ${errs.why}; its rates are over the verdicts it gave, which the coverage counts`,
+    );
+  });
+});

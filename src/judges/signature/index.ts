@@ -389,5 +389,12 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       // an input the worker cannot receive is analysed here, so workers and `workers: 0` label alike
       return pool ? pool.run(input, ctx).catch((e) => (e instanceof NotCloneableError ? inline(input, ctx) : Promise.reject(e))) : inline(input, ctx);
     },
+    async release(): Promise<void> {
+      // the workers' isolates (their heaps, compiled code) are freed before `label` reads its store back; a later
+      // trajectory starts a new pool
+      const open = pool;
+      pool = undefined;
+      await open?.close();
+    },
   };
 }

@@ -82,6 +82,7 @@ export function renderDoc(doc: TrajectoryDoc, judges: readonly string[] = []): H
       const p = doc.parts[pi];
       append(box, injectedNote(doc, pi));
       if (p.kind === "tool_call") box.appendChild(h("div", { class: "cl" }, `tool call ${p.tool_call_index}`));
+      else if (p.kind === "harness_note") box.appendChild(h("div", { class: "cl" }, "error recorded by the provider or harness (not the agent's words)"));
       box.appendChild(partBody(doc, pi, judges, p.kind === "tool_call" ? "pc" : "pt"));
     }
     msgs.appendChild(box);

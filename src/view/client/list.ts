@@ -82,7 +82,7 @@ export function renderList(root: HTMLElement, meta: Meta): void {
   for (const j of meta.judges ?? []) bar.appendChild(select(`label.${j}`, `judge ${j}`, facetOptions(meta, `label.${j}`), sp.get(`label.${j}`) ?? ""));
   if (meta.committee?.source) bar.appendChild(select("committee", "committee", facetOptions(meta, "committee"), sp.get("committee") ?? ""));
   const dis: Array<[string, string]> = [["reference", "with the benchmark"], ["judges", "among judges"]];
-  if (meta.humans) dis.push(["human", "with the humans"]);
+  if (meta.humans) dis.push(["human", "with the humans (consensus)"]);
   bar.appendChild(select("disagree", "disagreement", dis, sp.get("disagree") ?? ""));
   // unset, the server compares the committee, else the first judge (query.ts defaultRater): said so, not "any",
   // which read as the union over the judges (new-user report 38 F3: 16 rows, the committee's, where 28 were expected)

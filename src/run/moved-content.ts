@@ -1,0 +1,174 @@
+/**
+ * A moved or renamed input (red team 39, high): in AgentDojo layout the model folder's name is part of every
+ * trajectory id, so renaming that folder (or moving a run folder given with relative paths) made every trajectory a
+ * new id. `label` judged each again (paid again with an LLM judge) and, when it could not tell where the old folder
+ * went, counted both ids in every figure.
+ *
+ * What is done: before a trajectory the run holds no verdicts for is judged, its content hash is looked up among the
+ * trajectories the run held when this invocation opened it; one whose recorded input file no longer exists (from this
+ * directory) and whose stored verdicts cover every repeat this invocation would send (same judges, prompt,
+ * configuration and content) is the same trajectory moved: its current verdicts are copied under the new id
+ * (`carried_from` names the old id; `cost_usd` 0 and no tokens: no request was made, the old verdict's cost is in the
+ * run's paid total once) and nothing is sent. The old id is then left out of every figure as an `input_removed`
+ * trajectory (`./removed-inputs.ts` takes an unmet id whose file is gone and whose content this read met under another
+ * id as moved, even where it cannot tell where its folder went). A real copy (a stored id of that content whose file
+ * is still there: the old file, or an earlier move's new one) is judged and counted as before, and said (`same_content`, `../store/same-content-record.ts`).
+ *
+ * Cost: nothing on a run whose new trajectories match no stored content; an index of the run's content codes (8 bytes
+ * per stored trajectory) built at the first trajectory with work left; one read of `verdicts.jsonl` at the first
+ * match, keeping the verdicts of trajectories whose input file is gone, and only those.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { readJsonl } from "../io/jsonl.js";
+import { journalSkips } from "../store/skipped-lines.js";
+import { NOT_VERDICT, currentVerdictKey, verdictRecordCheck } from "../store/records.js";
+import type { RunStore } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/records.js";
+import type { Verdict } from "../types.js";
+
+/** How many moves the statement names. */
+const SHOWN = 3;
+/** Most file paths whose existence is remembered at once (then forgotten and asked again). */
+const EXISTS_MEMO_MAX = 4096;
+
+/** Finds a trajectory's earlier id by content and carries its verdicts over (module docstring). */
+export class MovedContent {
+  /** slots below this were stored before this invocation's read began (the read adds its new ids after them) */
+  private readonly openSize: number;
+  /** the stored slots sorted by content code, and their codes (built at the first trajectory with work left) */
+  private index?: { slots: Int32Array; codes: Int32Array };
+  /** per old id whose input is gone: its current verdicts (full), by `currentVerdictKey` (read at the first match) */
+  private goneVerdicts?: Map<string, Map<string, Verdict>>;
+  private readonly used = new Set<number>();
+  private readonly exists = new Map<string, boolean>();
+  /** the moves made by this invocation: old id, new id, and their files */
+  readonly moves: Array<{ from: string; to: string; fromFile: string; toFile: string }> = [];
+  /** how many verdicts were carried over */
+  verdicts = 0;
+
+  /** @param store the run's store, opened; made before the read starts (the read adds ids to its table). */
+  constructor(private readonly store: RunStore) {
+    this.openSize = store.idSlots.size;
+  }
+
+  /**
+   * Carry the verdicts of `t`'s (its index row's) earlier id over when `t` is a moved trajectory (module docstring).
+   * @param hasWork whether `t` has repeats to send (`repeatsLeft` > 0): nothing is done otherwise (an ordinary resume).
+   * @param covers whether an old id's stored verdicts leave nothing to send for this content (`repeatsLeft` of it = 0).
+   * @returns the old id whose verdicts were carried, or undefined.
+   * @throws the store's write error.
+   */
+  async carry(t: TrajectoryIndexRow, content: string, hasWork: () => boolean, covers: (oldId: string) => boolean): Promise<string | undefined> {
+    if (this.openSize === 0) return undefined;
+    const code = this.store.hashes.pool.find(content);
+    if (code === -1 || code === this.store.hashes.pool.find("") || !hasWork()) return undefined;
+    const self = this.store.idSlots.find(t.id);
+    // the content still held under an id whose file is there: `t` is a copy of it, not a move (judged, and said)
+    const sourceOf = (slot: number) => this.store.trajectorySource(this.store.idSlots.id(slot))?.replace(/:\d+$/, "");
+    for (const slot of this.candidates(code)) {
+      const file = slot === self ? undefined : sourceOf(slot);
+      if (file && this.there(file)) return undefined;
+    }
+    for (const slot of this.candidates(code)) {
+      if (slot === self || this.used.has(slot)) continue;
+      const oldId = this.store.idSlots.id(slot);
+      const file = this.store.trajectorySource(oldId)?.replace(/:\d+$/, "");
+      if (!file || this.there(file) || !covers(oldId)) continue;
+      const held = (await this.verdictsOfGone()).get(oldId);
+      if (!held || held.size === 0) continue;
+      let copied = 0;
+      for (const v of held.values()) {
+        // a verdict the new id holds already (another judge's, stored before an interruption; one on its earlier
+        // content) is never replaced: what is missing is judged
+        if (this.store.ledger.latestOf(t.id, v.judge_id, v.repeat) !== undefined) continue;
+        this.store.addVerdict(movedVerdict(v, t));
+        copied++;
+      }
+      if (copied === 0) continue;
+      this.used.add(slot);
+      this.verdicts += copied;
+      this.moves.push({ from: oldId, to: t.id, fromFile: file, toFile: path.resolve(t.source?.path ?? "") });
+      return oldId;
+    }
+    return undefined;
+  }
+
+  /** What label says of the moves, or undefined for none: `moved N trajectories: verdicts carried over ...`. */
+  statement(): string | undefined {
+    const n = this.moves.length;
+    if (n === 0) return undefined;
+    const rel = (f: string) => path.relative(process.cwd(), f) || f;
+    return (
+      `moved ${n} trajector${n === 1 ? "y" : "ies"}: verdicts carried over (${this.verdicts} verdict${this.verdicts === 1 ? "" : "s"}, no judge call): the same content ` +
+      `(messages, injections, tools) under a new id whose old input file is gone, e.g. ` +
+      `${this.moves.slice(0, SHOWN).map((m) => `${rel(m.fromFile)} -> ${rel(m.toFile)}`).join("; ")}; the old ids are left out of every figure (input_removed), ` +
+      `their verdicts stay in verdicts.jsonl`
+    );
+  }
+
+  /** The old slots holding content code `code`, from the sorted index (binary search). */
+  private *candidates(code: number): Generator<number> {
+    const { slots, codes } = (this.index ??= this.buildIndex());
+    let lo = 0;
+    let hi = codes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (codes[mid] < code) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < codes.length && codes[k] === code; k++) yield slots[k];
+  }
+
+  private buildIndex(): { slots: Int32Array; codes: Int32Array } {
+    const n = Math.min(this.openSize, this.store.idSlots.size);
+    const order: number[] = [];
+    for (let s = 0; s < n; s++) if (this.store.hashes.code(s) !== -1) order.push(s);
+    order.sort((a, b) => this.store.hashes.code(a) - this.store.hashes.code(b) || a - b);
+    return { slots: Int32Array.from(order), codes: Int32Array.from(order, (s) => this.store.hashes.code(s)) };
+  }
+
+  private there(file: string): boolean {
+    let e = this.exists.get(file);
+    if (e === undefined) {
+      // a bounded memo (a resume over a million copies asks about every stored file once: no path string kept per trajectory)
+      if (this.exists.size >= EXISTS_MEMO_MAX) this.exists.clear();
+      this.exists.set(file, (e = fs.existsSync(file)));
+    }
+    return e;
+  }
+
+  /** The current verdicts (latest per judge and repeat) of the stored ids whose input file is gone: one read. */
+  private async verdictsOfGone(): Promise<Map<string, Map<string, Verdict>>> {
+    if (this.goneVerdicts) return this.goneVerdicts;
+    const out = new Map<string, Map<string, Verdict>>();
+    const file = path.join(this.store.dir, "verdicts.jsonl");
+    const skip = journalSkips(file, NOT_VERDICT);
+    // per stored slot: 0 not asked yet, 1 its input is gone, 2 it is there (or not a stored slot): no id string kept
+    const gone = new Uint8Array(this.openSize);
+    for await (const v of readJsonl<Verdict>(file, skip.bad, verdictRecordCheck(file), skip.end)) {
+      const slot = this.store.idSlots.find(v.trajectory_id);
+      if (slot === -1 || slot >= this.openSize) continue;
+      if (gone[slot] === 0) {
+        const src = this.store.trajectorySource(v.trajectory_id)?.replace(/:\d+$/, "");
+        gone[slot] = src !== undefined && src !== "" && !this.there(src) ? 1 : 2;
+      }
+      if (gone[slot] !== 1) continue;
+      let m = out.get(v.trajectory_id);
+      if (!m) out.set(v.trajectory_id, (m = new Map()));
+      m.set(currentVerdictKey(v), v);
+    }
+    return (this.goneVerdicts = out);
+  }
+}
+
+/** A stored verdict of a moved trajectory, under its new id and row: no request made now (module docstring). */
+function movedVerdict(v: Verdict, t: TrajectoryIndexRow): Verdict {
+  const out: Verdict = { ...v, trajectory_id: t.id, carried_from: v.trajectory_id, cost_usd: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } };
+  // the fields copied from the trajectory follow its row now (a renamed model folder can rename its agent model)
+  for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
+    const now = t[k];
+    if (typeof now === "string") out[k] = now;
+  }
+  return out;
+}

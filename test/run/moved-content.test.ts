@@ -1,0 +1,160 @@
+/**
+ * A renamed or moved run folder (red team 39, high), through the built CLI: in AgentDojo layout the model folder's
+ * name is part of every trajectory id, so a renamed folder made every trajectory new: judged again (paid again with an
+ * LLM judge) and, given the renamed folder with relative paths, counted twice in every figure with no warning. Now the
+ * resume carries the stored verdicts over (no judge call) and leaves the old ids out; a real copy (both folders there)
+ * is judged and counted, and every figure command says it (`same_content`) in text and in `--json`.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { SAMPLES } from "../helpers/paths.js";
+import { sameContentWarning } from "../../src/run/same-content.js";
+import { loadViewRun } from "../../src/view/run-data.js";
+import { IdSlots } from "../../src/store/id-slots.js";
+import { HashColumn } from "../../src/store/compact.js";
+import type { TrajectoryIndexRow } from "../../src/store/records.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "moved-content-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const MODEL = "gemini-1.5-pro-001";
+const files = (dir: string) => fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json"));
+
+/** A work folder holding `runs/<model>/...` (a copy of the vendored sample), and `label` / figure commands run in it. */
+function work(name: string) {
+  const w = path.join(tmp, name);
+  fs.cpSync(path.join(SAMPLES, "runs", MODEL), path.join(w, "runs", MODEL), { recursive: true });
+  const cli = async (args: string[]) => {
+    const r = await runCli([...args, "--run", "r", "--labels-dir", "L"], { cwd: w });
+    expect(r.code, r.stderr).toBe(0);
+    return r;
+  };
+  const label = async (input: string) => JSON.parse((await cli(["label", input, "--judge", "signature", "--json"])).stdout);
+  return { w, cli, label, n: files(path.join(w, "runs", MODEL)).length };
+}
+
+describe("a renamed model folder", () => {
+  it("is not judged again: the verdicts are carried over, the old ids leave the figures, and nothing is counted twice", async () => {
+    const { w, cli, label, n } = work("rename");
+    const first = await label(path.join("runs", MODEL));
+    expect(first.trajectories).toBe(n);
+    const attacked = first.attacked;
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    // the renamed folder given alone, with a relative path: the old folder's place cannot be told from the paths
+    const again = await label(path.join("runs", "renamed"));
+    expect(again.this_run.judged).toBe(0);
+    expect(again.this_run.sent_by_judge ?? {}).toEqual({});
+    expect(again.trajectories).toBe(n);
+    expect(again.attacked).toBe(attacked);
+    const moved = again.warnings.find((x: string) => x.startsWith("moved "));
+    expect(moved).toContain(`moved ${n} trajectories: verdicts carried over (${n} verdicts, no judge call)`);
+    expect(moved).toContain(`${path.join("runs", MODEL)}${path.sep}`);
+    expect(moved).toContain(` -> ${path.join("runs", "renamed")}${path.sep}`);
+    expect(again.warnings.join("\n")).not.toContain("same_content");
+    expect(again.warnings.join("\n")).not.toContain("cannot tell where that folder is now");
+    expect(again.inputs_removed).toMatchObject({ count: n });
+    // the carried verdicts name their old id, and cost nothing now
+    const lines = fs.readFileSync(path.join(w, "L", "r", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const carried = lines.filter((v) => v.carried_from !== undefined);
+    expect(carried.length).toBe(n);
+    expect(carried.every((v) => v.trajectory_id.startsWith("renamed/") && v.carried_from.startsWith(`${MODEL}/`) && v.cost_usd === 0)).toBe(true);
+    expect(fs.existsSync(path.join(w, "L", "r", "same-content.json"))).toBe(false);
+    // every figure: the attacked n once, no same_content
+    const compare = JSON.parse((await cli(["compare", "--json"])).stdout);
+    expect(compare.n_observations).toBe(attacked);
+    expect(compare.warnings.join("\n")).not.toContain("same_content");
+    // a third resume: nothing to do, nothing carried again
+    const third = await label(path.join("runs", "renamed"));
+    expect(third.this_run.judged).toBe(0);
+    expect(third.warnings.join("\n")).not.toMatch(/^moved /m);
+    expect(third.trajectories).toBe(n);
+  });
+
+  it("a real copy (both folders there) is judged and counted, and every figure command says so in text and in --json", async () => {
+    const { w, cli, label, n } = work("copy");
+    const first = await label("runs");
+    fs.cpSync(path.join(w, "runs", MODEL), path.join(w, "runs", "copy"), { recursive: true });
+    const again = await label("runs");
+    expect(again.this_run.judged).toBe(n); // a copy, not a move: judged (the old file is there)
+    expect(again.trajectories).toBe(2 * n);
+    expect(again.warnings.join("\n")).not.toMatch(/^moved /m);
+    expect(again.warnings.find((x: string) => x.startsWith("same_content:"))).toContain(`(${n} groups; ${n} more than once counted)`);
+    const record = JSON.parse(fs.readFileSync(path.join(w, "L", "r", "same-content.json"), "utf8"));
+    expect(record).toMatchObject({ count: 2 * n, extra: n, groups: n, folders: [path.join("runs", "copy"), path.join("runs", MODEL)] });
+    const said = `same_content: ${n} trajectories are counted more than once in every figure of this run`;
+    const commands: string[][] = [
+      ["compare"],
+      ["estimate", "--table"],
+      ["agree", "--reference", "security"],
+      ["committee"],
+      ["sample", "--random", "4", "--seed", "1", "--out", "s1"],
+      ["report", "--out", "rep.html"],
+    ];
+    for (const c of commands) {
+      const text = await cli(c);
+      expect(text.stderr, c.join(" ")).toContain(said);
+      expect(text.stderr, c.join(" ")).toContain(`"${path.join("runs", "copy")}"`);
+      const out = c[0] === "sample" ? ["sample", "--random", "4", "--seed", "1", "--out", "s2"] : c[0] === "report" ? ["report", "--out", "rep2.html"] : c;
+      const json = JSON.parse((await cli([...out, "--json"])).stdout);
+      // a warning record of the command's JSON (estimate --table's are its `notes`)
+      const warnings: unknown[] = json.warnings ?? json.summary?.warnings ?? json.notes;
+      expect(warnings.some((x) => JSON.stringify(x).includes(said)), c.join(" ")).toBe(true);
+    }
+    // view's data: its warnings (shown on the page and at start-up)
+    const view = await loadViewRun(path.join(w, "L", "r"));
+    expect(view.rows.length).toBe(2 * n);
+    expect(view.warnings.join("\n")).toContain(said);
+    expect(first.attacked * 2).toBe(JSON.parse((await cli(["compare", "--json"])).stdout).n_observations);
+    // the copy removed and the run labelled again: the record goes, and the figures say nothing more
+    fs.rmSync(path.join(w, "runs", "copy"), { recursive: true });
+    const back = await label("runs");
+    expect(back.trajectories).toBe(n);
+    expect(fs.existsSync(path.join(w, "L", "r", "same-content.json"))).toBe(false);
+    expect((await cli(["compare"])).stderr).not.toContain("same_content");
+  });
+});
+
+describe("a renamed model folder with an LLM judge (a loopback server on 127.0.0.1)", () => {
+  let fake: FakeOpenAI | undefined;
+  afterAll(async () => fake?.close());
+
+  it("sends no request on the resume, and the dry run counts none", async () => {
+    fake = await startFakeOpenAI(() => completion(JSON.stringify({ findings: [], label: "unaffected", rationale: "nothing done" })));
+    const { w, n } = work("llm");
+    const judges = path.join(w, "judges.json");
+    fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "llm", model: "m", family: "openai", base_url: fake.url, concurrency: 4, output_mode: "json_object" }] }));
+    const label = (input: string, more: string[] = []) => runCli(["label", input, "--judges", judges, "--run", "r", "--labels-dir", "L", "--json", ...more], { cwd: w });
+    await label(path.join("runs", MODEL));
+    const sent = fake.requests.length;
+    expect(sent).toBeGreaterThanOrEqual(n);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    const dry = JSON.parse((await label(path.join("runs", "renamed"), ["--dry-run"])).stdout);
+    expect(dry.moved).toBe(n);
+    expect(dry.judges[0]).toMatchObject({ requests: 0, already_stored: n });
+    const again = JSON.parse((await label(path.join("runs", "renamed"))).stdout);
+    expect(fake.requests.length).toBe(sent);
+    expect(again.this_run.judged).toBe(0);
+    expect(again.trajectories).toBe(n);
+    expect(again.warnings.find((x: string) => x.startsWith("moved "))).toContain(`moved ${n} trajectories: verdicts carried over`);
+  }, 60_000);
+});
+
+describe("same_content names a recorded file that is no longer there as such", () => {
+  it("says 'recorded from ..., not there now' instead of naming it as the place now", async () => {
+    const idSlots = new IdSlots();
+    const hashes = new HashColumn();
+    for (const id of ["a", "b"]) hashes.set(idSlots.slot(id), "ab".repeat(32));
+    const here = path.join(tmp, "here.json");
+    fs.writeFileSync(here, "{}");
+    const src: Record<string, string> = { a: path.join(tmp, "gone", "a.json"), b: here };
+    const store = { idSlots, hashes, trajectorySource: (id: string) => src[id], trajectorySourceRelative: () => false };
+    const w = await sameContentWarning(["a", "b"], store, async (wanted, each) => {
+      for (const id of ["a", "b"]) if (wanted.has(id)) each({ id, agent_model: "m" } as TrajectoryIndexRow);
+    });
+    expect(w).toContain(`"a" (recorded from ${src.a}, not there now) = "b" (${here})`);
+  });
+});
