@@ -235,6 +235,17 @@ export interface Verdict {
   raw_replies: string[];
   created_at: string;
   /**
+   * The verification rules its label was decided under (`VERIFY_RULES_VERSION`, src/rubric/verify-rules.ts). Absent:
+   * stored by an older build (its label may differ from what today's rules give; `label` re-verifies it).
+   */
+  verify_rules?: number;
+  /**
+   * Set on a verdict `label` re-verified from its stored findings under newer rules, with no judge call
+   * (src/run/reverify.ts): the rules it was verified under before (null: not recorded), its label and status then, and
+   * when. Its findings, label and the fields derived from them are today's; usage, cost and raw replies the original's.
+   */
+  reverified?: { from_rules: number | null; label_before: Bucket | null; status_before: VerdictStatus; at: string };
+  /**
    * The judge's first decided reply, before any feedback turn (new user 30, M2; `src/verdict/first-reply.ts`): the
    * quotes checked (those of a `not_exposed` finding are not) and how many did not verify. Absent when no reply could
    * be decided, and on verdicts stored before the field (then not known, never 0).

@@ -124,6 +124,11 @@ export interface DryRunResult {
   /** Under `--batch`: the chunks in flight label would poll instead of sending their items again (absent when none). */
   batches_to_poll?: string;
   /**
+   * Current stored verdicts verified under older rules (`../rubric/verify-rules.ts`): label re-verifies its LLM judges'
+   * with no judge call (`./reverify.ts`) and judges the signature judge's again (absent when none).
+   */
+  older_rules?: number;
+  /**
    * Trajectories read from the input (before `--where`; with `--limit`, up to where the limit stopped reading): the
    * `read` of `label`'s `this_run` (src/run/label.ts ThisRun).
    */
@@ -245,6 +250,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse") || flyingWithoutBatch !== undefined,
     ...(flyingWithoutBatch !== undefined ? { batches_in_flight: flyingWithoutBatch } : {}),
     ...(awaitedText(awaited) !== undefined ? { batches_to_poll: awaitedText(awaited) } : {}),
+    ...(ledger.verifiedUnderOlderRules ? { older_rules: ledger.verifiedUnderOlderRules } : {}),
     read: whereTally ? whereTally.statement("trajectories read").statement.of : read,
     trajectories: read,
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
@@ -500,6 +506,8 @@ export function formatDryRun(r: DryRunResult): string {
   if (r.moved) lines.push(`note: ${r.moved} trajectories were moved or renamed (their content is stored under an id whose file is gone): label would carry their verdicts over, counted as already stored; nothing is judged again for them`);
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);
+  if (r.older_rules)
+    lines.push(`note: ${r.older_rules} stored verdict(s) were verified under older rules: label re-verifies those of its LLM judges from their stored findings with no judge call (no cost; not counted above), and the signature judge's are judged again offline under --on-config-change rejudge`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped${j.awaiting_batch ? `; ${j.awaiting_batch} item(s) awaited from Batch API chunks in flight, not sent again` : ""})`);
     const builtIn = j.assumed_output_tokens_per_request === 0 && j.prompt_tokens === 0;

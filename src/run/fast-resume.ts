@@ -94,7 +94,7 @@ export function activeJudges(rs: Pick<LabelRunState, "stopped">, opts: Pick<Labe
  * found (`UnchangedHit.repeats`) goes with the item to the reading loop, which takes it on while no judge stopped since.
  */
 export function unchangedCheck(
-  rs: Pick<LabelRunState, "store" | "stopped" | "configs">,
+  rs: Pick<LabelRunState, "store" | "stopped" | "configs" | "reverify">,
   opts: LabelOptions,
   ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; inBatch?: InBatch },
 ): UnchangedFile | undefined {
@@ -103,7 +103,8 @@ export function unchangedCheck(
     const hit = rs.store.unchangedFile(file, stamp, named);
     if (hit === undefined) return undefined;
     const open = repeatsOpen(rs, opts, hit.id, hit.content_sha256, ctx);
-    if (open.left > 0) return undefined;
+    // a trajectory with a stored verdict to verify again under today's rules is read (./reverify.ts)
+    if (open.left > 0 || rs.reverify?.wants(hit.id)) return undefined;
     // the id's slot (the read shares the store's id slots: `ids`), and the count the reading loop takes on
     return { id: hit.id, layout: hit.layout, warnings: hit.warnings, slot: hit.slot, slots: rs.store.idSlots, repeats: { awaited: open.awaited, judges: activeJudges(rs, opts) } };
   };

@@ -4,6 +4,7 @@
  * cap, the configuration hash each verdict gets, progress reports and running judge health). `labelRun`
  * (`./label.ts`) builds it, reads and schedules the items, and ends the run.
  */
+import type { StoredReverifier } from "./reverify.js";
 import type { BatchUnfinished } from "./batch-types.js";
 import { IdBits } from "../store/id-bits.js";
 import type { RunStore } from "../store/run-store.js";
@@ -105,6 +106,11 @@ export interface LabelRunState {
    * run held ~100 MB of ids in a `Set`); identity is kept so that a trajectory is counted once across its repeats.
    */
   readonly leftByStoppedJudge: Map<string, IdBits>;
+  /**
+   * The re-verifier of stored verdicts verified under older rules (`./reverify.ts`): set when the run holds some of a
+   * judge this invocation runs; the reading loop hands it each prepared trajectory, the fast path reads their files.
+   */
+  reverify?: StoredReverifier;
   /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
   wake: (() => void) | undefined;
   /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */

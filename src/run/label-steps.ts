@@ -288,6 +288,7 @@ export async function readAndSchedule(
       beforeFirstSend = undefined;
     }
     scheduleRepeats(rs, opts, t, row.content_sha256, ctx);
+    rs.reverify?.take(t, row.content_sha256); // its stored verdicts verified under older rules, verified again (./reverify.ts)
     report();
     while (rs.pending.size >= online.maxPending || (rs.pending.size >= online.minPendingForChars && rs.pendingChars >= online.maxPendingChars)) await new Promise<void>((r) => (rs.wake = r));
     if (opts.judges.every((j) => stopped[j.id])) break;
@@ -403,7 +404,6 @@ export function scheduleRepeats(
     for (const { repeat: r } of todo) {
       const batcher = batchers.get(judge.id);
       if (batcher) {
-        // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
         // the Batch API's bookkeeping keys conversations without the configuration hash
         // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice; a new one is
         // reserved by the cost cap at the price the batch bills (./batch-cap.ts)

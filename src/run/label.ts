@@ -30,6 +30,7 @@ import { MovedContent } from "./moved-content.js";
 import { RemovedInputs } from "./removed-inputs.js";
 import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
+import { reverifyWarnings, StoredReverifier } from "./reverify.js";
 import { openForLabel, stopIfNothingRead } from "./before-reading.js";
 import { warnOldGroupNames } from "./old-group-names.js";
 import type { LabelOptions } from "./label-options.js";
@@ -275,10 +276,10 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   };
   try {
     await openInvocation(runState, opts, { repeats, onChange });
+    runState.reverify = await StoredReverifier.open(runState, opts.judges, onChange); // verdicts under older rules (./reverify.ts)
     stopIfNothingRead(store, opts, "counting the inputs"); // a stop so far leaves the run as it was (./before-reading.ts, and loadCheck)
     warnOldGroupNames(store, opts); // rows stored before group names were normalized keep them: said once
-    // Batch API judges (--batch): their items go into request files instead of being sent one by one (./batch.ts);
-    // the others are judged one request at a time (./online.ts).
+    // Batch API judges (--batch): their items go into request files, not sent one by one (./batch.ts); others one at a time (./online.ts)
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);
     batchJudges = batchers.size;
     // the cap reserves the worst case of the chunks an earlier invocation left in flight before anything new
@@ -331,7 +332,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
-  for (const w of runState.batchWarnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
+  for (const w of [...runState.batchWarnings, ...reverifyWarnings(runState.reverify, store)]) if (!summary.warnings.includes(w)) summary.warnings.push(w);
   summary.warnings.unshift(...[moved.statement()].filter((w) => w !== undefined));
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;

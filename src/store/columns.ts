@@ -21,6 +21,7 @@ import { IdTable } from "./id-table.js";
 import { lines, parseLine, type ReadProgress } from "./lean-read.js";
 import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { OlderRules } from "./old-rules.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
@@ -187,6 +188,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   const bySlot = new Map<string, Int32Array>(); // (judge, repeat) -> trajectory slot -> position + 1
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
+  const olderRules = new OlderRules(); // current verdicts verified under older rules (./old-rules.ts)
   const gone = removedIds(runDir);
   const check = verdictRecordCheck(path.join(runDir, "verdicts.jsonl"));
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
@@ -219,6 +221,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
     at[slot] = vSlot.n + 1;
     const r = applyUnattackedRule(v, v.attacked ?? (slot < nRows ? rows[rowCode[slot]].attacked : undefined));
     if (r.relabelled) relabelled.push(vSlot.n);
+    olderRules.see(v, vSlot.n);
     const { trajectory_id: _id, ...rest } = slimVerdict(r.verdict) as unknown as Record<string, unknown>;
     for (const k of omit) delete rest[k];
     vSlot.push(slot);
@@ -233,6 +236,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   bySlot.clear();
   stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => vCode.a[i] !== DEAD).length);
+  olderRules.noteCurrent(runDir, (i) => vCode.a[i] !== DEAD);
   let n = vSlot.n;
   if (superseded) {
     let j = 0;

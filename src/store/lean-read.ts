@@ -17,6 +17,7 @@ import readline from "node:readline";
 import type { Verdict } from "../types.js";
 import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { OlderRules } from "./old-rules.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import { contentCode } from "./content-code.js";
@@ -140,6 +141,7 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
   const gone = removedIds(runDir);
   const stale = new StaleVerdicts();
+  const olderRules = new OlderRules(); // current verdicts verified under older rules (./old-rules.ts)
   const rowContent = (id: string): number => o.contentCodes?.get(id) ?? contentCode(o.index?.get(id)?.content_sha256);
   const check = verdictRecordCheck(path.join(runDir, "verdicts.jsonl"));
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
@@ -169,6 +171,7 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     slot.set(id, out.length);
     const r = applyUnattackedRule(v, v.attacked ?? o.index?.get(v.trajectory_id)?.attacked);
     if (r.relabelled) relabelled.push(out.length);
+    olderRules.see(v, out.length);
     out.push(leanVerdict(r.verdict, id, it));
   }
   for (const [key, slot] of slots) {
@@ -177,6 +180,7 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   }
   stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => out[i] !== null).length);
+  olderRules.noteCurrent(runDir, (i) => out[i] !== null);
   noteRemovedLeftOut(runDir, gone);
   const current = superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
   const index = o.index;

@@ -7,6 +7,7 @@
  */
 import type { Verdict } from "../types.js";
 import { FloatColumn, HashColumn, HashPool, IdSlots, IntColumn, Interner, PairTable } from "./compact.js";
+import { verifiedUnderOlderRules } from "../rubric/verify-rules.js";
 
 /**
  * What a stored verdict is for resuming. A conversation the run's stop cut short after some of its replies came
@@ -57,6 +58,10 @@ export class VerdictLedger {
   private readonly status = new IntColumn();
   private readonly cost = new FloatColumn();
   private readonly attempts = new IntColumn(0);
+  /** record -> 1 when the verdict held was verified under older rules (`verifiedUnderOlderRules`) */
+  private readonly olderRules = new IntColumn(0);
+  /** latest verdicts verified under older rules (records whose {@link olderRules} is 1) */
+  private olderCount = 0;
   private readonly content: HashColumn;
   private records = 0;
   /** record -> the storage ordinal of the verdict held ({@link stored} when it was added) */
@@ -98,6 +103,14 @@ export class VerdictLedger {
     this.cost.set(r, typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd) ? v.cost_usd : NaN);
     this.attempts.set(r, typeof v.attempts === "number" ? v.attempts : 0);
     this.seq.set(r, this.stored++);
+    // a field comparison per line (issue 26: nothing more at a million verdicts); counted over the latest per key
+    const older = verifiedUnderOlderRules(v) ? 1 : 0;
+    const was = this.olderCount === 0 ? 0 : this.olderRules.get(r);
+    // the column is written only where a verdict is (or was) older: an up-to-date run keeps it empty
+    if (older !== was) {
+      this.olderCount += older - was;
+      this.olderRules.set(r, older);
+    }
     if (typeof v.content_sha256 === "string" && v.content_sha256 !== "") this.content.set(r, v.content_sha256);
     else this.content.clear(r);
   }
@@ -239,6 +252,21 @@ export class VerdictLedger {
       if (c.rubric && !out.rubrics.includes(c.rubric)) out.rubrics.push(c.rubric);
     }
     return out;
+  }
+
+  /** How many latest verdicts (per trajectory, judge and repeat) were verified under older rules (`../rubric/verify-rules.ts`). */
+  get verifiedUnderOlderRules(): number {
+    return this.olderCount;
+  }
+
+  /** Whether the latest stored verdict of (trajectory, judge, repeat) was verified under older rules; false without one. */
+  olderRulesOf(trajectoryId: string, judgeId: string, repeat: number): boolean {
+    if (this.olderCount === 0) return false;
+    const slot = this.ids.find(trajectoryId);
+    const key = this.keyCodes.find(`${judgeId}\u0000${repeat}`);
+    if (slot === -1 || key === -1) return false;
+    const r = this.latest.get(slot, key);
+    return r !== -1 && this.olderRules.get(r) === 1;
   }
 
   /** Whether the run holds any verdict of this judge. */

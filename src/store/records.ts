@@ -7,6 +7,8 @@ import path from "node:path";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips, noteUnattackedRelabels } from "./skipped-lines.js";
+import { OlderRules } from "./old-rules.js";
+import { verifiedUnderOlderRules } from "../rubric/verify-rules.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import type { FileStamp } from "./file-stamp.js";
@@ -130,6 +132,7 @@ export async function readVerdicts(runDir: string, opts: ReadVerdictsOptions = {
   const gone = removedIds(runDir);
   const now = opts.includeStale ? undefined : await contentNow(runDir);
   const staleOnly = new Map<string, { judge: string; id: string }>(); // keys with no verdict on the text now
+  const older = new Map<Verdict, string>(); // current verdicts verified under older rules, with their judge (./old-rules.ts)
   for await (const stored of readJsonl<Verdict>(file, skip.bad, verdictRecordCheck(file), skip.end)) {
     if (gone.has(stored.trajectory_id)) continue;
     const k = opts.allPrompts ? verdictKey(stored) : currentVerdictKey(stored);
@@ -142,6 +145,9 @@ export async function readVerdicts(runDir: string, opts: ReadVerdictsOptions = {
     const r = applyUnattackedRule(stored, stored.attacked);
     const v = opts.slim ? slimVerdict(r.verdict) : r.verdict;
     if (r.relabelled) relabelled.add(v);
+    const prev = older.size ? byKey.get(k) : undefined;
+    if (prev !== undefined) older.delete(prev);
+    if (verifiedUnderOlderRules(stored)) older.set(v, stored.judge_id);
     byKey.delete(k); // keep file order = storage order
     byKey.set(k, v);
   }
@@ -152,6 +158,9 @@ export async function readVerdicts(runDir: string, opts: ReadVerdictsOptions = {
     stale.note(runDir);
   }
   noteUnattackedRelabels(runDir, relabelled.size ? out.filter((v) => relabelled.has(v)).length : 0);
+  const olderRules = new OlderRules();
+  for (const judge of older.values()) olderRules.see({ status: "ok", judge_id: judge });
+  olderRules.note(runDir);
   noteRemovedLeftOut(runDir, gone);
   return out;
 }

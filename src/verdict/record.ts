@@ -9,6 +9,7 @@ import type { Decision } from "./decide.js";
 import { isAttacked } from "./exposure.js";
 import { blockedAttempt } from "./blocked.js";
 import { labelNote } from "./label-note.js";
+import { VERIFY_RULES_VERSION } from "../rubric/verify-rules.js";
 
 /**
  * Caps that keep one verdict line bounded whatever the judge sent (a 200 reply of 84 MB kept 7 times made
@@ -153,7 +154,7 @@ export interface BuildVerdictArgs {
  *   DESIGN section 1), decided by code from the evidence's tool call and its result.
  * - `compliance_evidence` = `decision.complianceEvidence` on a labelled verdict (`./compliance-evidence.ts`: a
  *   compliance label resting on injected text echoed by the agent or moved onto a call).
- * - `created_at` = ISO-8601 time (`Date.toISOString`).
+ * - `created_at` = ISO-8601 time (`Date.toISOString`); `verify_rules` = `VERIFY_RULES_VERSION` (`../rubric/verify-rules.ts`).
  * - `first_reply` and `feedback_turns` as given (`./first-reply.ts`: what the feedback turn fixed); absent when not given.
  * - `rationale` = the judge's rationale, after a note written by code when the final label is not the claimed one
  *   (`labelNote` of `./label-note.ts`: the final label, the claim, and why: downgraded, refused call, unattacked rule,
@@ -199,6 +200,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     truncated: args.truncated ?? false,
     raw_replies: capRaw((args.raw_replies ?? []).map(scrub)),
     created_at: (args.now ?? new Date()).toISOString(),
+    // the rules this label was verified under (../rubric/verify-rules.ts): an older one is re-verified by `label`
+    verify_rules: VERIFY_RULES_VERSION,
   };
   if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
   if (decision) v.label_basis = decision.basis;

@@ -11,10 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readErrors, readTrajectoryIndex, readVerdicts } from "../../src/store/records.js";
 import { readFullVerdicts, readIndexRows, readLeanRun } from "../../src/store/lean-read.js";
 import { RunStore } from "../../src/store/run-store.js";
+import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
 import { clearJournalSkips, formatSkipped, journalWarningsNow, noteRunLevel, skippedLines, takeJournalWarnings } from "../../src/store/skipped-lines.js";
 
 const verdict = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ trajectory_id: id, judge_id: "j", repeat: 0, prompt_sha256: "p", status: "ok", label: "unaffected", attacked: true, ...extra });
+  JSON.stringify({ trajectory_id: id, judge_id: "j", repeat: 0, prompt_sha256: "p", status: "ok", label: "unaffected", attacked: true, verify_rules: VERIFY_RULES_VERSION, ...extra });
 const row = (id: string) => JSON.stringify({ id, content_sha256: `sha-${id}`, attacked: true, agent_model: "m", n_messages: 2 });
 
 let dir: string;

@@ -13,6 +13,7 @@ import { readFullVerdicts, readLeanRun } from "../../src/store/lean-read.js";
 import { RunStore } from "../../src/store/run-store.js";
 import { clearJournalSkips, takeJournalWarnings } from "../../src/store/skipped-lines.js";
 import { verdictProblem } from "../../src/store/verdict-check.js";
+import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
 
 const q = (verified: boolean) => ({ message_index: 1, quote: "a quote of twelve chars or more", verified });
 const full = { bucket: "full_compliance", holds: true, evidence: [q(true)] };
@@ -28,6 +29,7 @@ const v = (over: Record<string, unknown> = {}) => ({
   compromised: true,
   attacked: true,
   findings: [full, unaff],
+  verify_rules: VERIFY_RULES_VERSION,
   ...over,
 });
 

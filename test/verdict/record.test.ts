@@ -4,6 +4,7 @@ import { decide } from "../../src/verdict/decide.js";
 import { evidenceContext } from "../../src/evidence/context.js";
 import type { Trajectory } from "../../src/types.js";
 import { emailTrajectory } from "../evidence/fixtures.js";
+import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
 
 const judge: JudgeIdentity = { id: "j1", model: "gpt-x", family: "openai", rubricVersion: "r1", promptSha256: "ab".repeat(32) };
 const now = new Date("2025-01-02T03:04:05.678Z");
@@ -42,6 +43,7 @@ describe("buildVerdict", () => {
       truncated: false,
       raw_replies: ["{}"],
       created_at: "2025-01-02T03:04:05.678Z",
+      verify_rules: VERIFY_RULES_VERSION,
       agent_model: "claude-3-5",
       agent_family: "anthropic",
       suite: "workspace",

@@ -1,0 +1,34 @@
+/**
+ * The version of the rules that turn a judge's findings into a label (quote verification, `../evidence/`; the decision,
+ * `../verdict/decide.ts`, `blocked.ts`, `attacker-result.ts`, `carry.ts`, `exposure.ts`, `compliance-evidence.ts`; the
+ * rubric's rules here; the parts a trajectory is cut into, `../serialize/parts.ts`), written on every verdict as
+ * `verify_rules` (`../verdict/record.ts`). Here, below `store/`, so that the store's readers can compare it.
+ *
+ * Why: a verdict's resume key holds its prompt's hash and its judge's configuration, not the code's version, so an LLM
+ * judge's verdict stored by an older build kept the label the older rules gave it for good, and a run resumed after an
+ * upgrade mixed labels verified under two rule sets that every figure read as one. With the version on the line:
+ * - `label` re-verifies a stored LLM verdict of an older version from its stored findings and trajectory, with no judge
+ *   call (`../run/reverify.ts`, `../verdict/reverify.ts`), keeping the old label in `reverified`;
+ * - the signature judge's `promptSha256` includes it (`../judges/signature/index.ts`): when it changes, its verdicts
+ *   are judged again (offline, no cost) by `label --on-config-change rejudge` (a changed prompt is refused by default);
+ * - every reader of a run's figures counts the current verdicts of an older version and says so, per judge
+ *   (`../store/old-rules.ts`).
+ *
+ * RAISE IT when a change to those files can change the label of the same stored findings on the same trajectory.
+ * `test/rubric/verify-rules.test.ts` pins their source's hash to the version: a change fails there until it is raised,
+ * or the new hash pinned under the same version (a change that cannot move a label).
+ * History (verdicts without the field: any earlier build):
+ * 1. session 40: first recorded; the rules as of session 39 (quote rules "B" cut-escape letters and "E" call values,
+ *    the refused-call rules, the attacker's-host rule, the attacker's own answer is no refusal) and red team 39 F (a
+ *    provider's or harness's note beside a message is a `harness_note` part, evidence for no bucket).
+ */
+export const VERIFY_RULES_VERSION = 1;
+
+/**
+ * Whether a stored verdict's label was verified under older rules than {@link VERIFY_RULES_VERSION}: a labelled
+ * (`ok`) or `unverified` verdict whose `verify_rules` is not the current version (absent: an older build). Verdicts
+ * without a decided reply (errors, refusals, unjudgeable) carry no verified label and never count. A field comparison.
+ */
+export function verifiedUnderOlderRules(v: { status?: unknown; verify_rules?: unknown }): boolean {
+  return (v.status === "ok" || v.status === "unverified") && v.verify_rules !== VERIFY_RULES_VERSION;
+}

@@ -1,0 +1,61 @@
+/**
+ * A guard for the verification-rules version (src/rubric/verify-rules.ts): the source of the rules that turn stored
+ * findings into a label is pinned by hash to the version. A change to those files fails here until its author decides:
+ * if it can change the label of the same stored findings on the same trajectory, raise VERIFY_RULES_VERSION (and add
+ * its history line), so `label` re-verifies older verdicts and every figure command warns until it has; if it cannot
+ * (a comment, a rename, a speed-up), pin the new hash with the same version. Either way the choice is made, not missed
+ * (session 40: quote rules B and E, the refused-call and attacker-host rules changed labels with no version to say so).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
+import { ROOT } from "../helpers/paths.js";
+import { SIGNATURE_RULES_DESCRIPTION } from "../../src/judges/signature/index.js";
+
+/** The files whose code decides a label from stored findings (what `src/verdict/reverify.ts` runs). */
+const RULE_FILES = [
+  "src/evidence/call-values.ts",
+  "src/evidence/context.ts",
+  "src/evidence/html.ts",
+  "src/evidence/normalize.ts",
+  "src/evidence/units.ts",
+  "src/evidence/verify.ts",
+  "src/verdict/attacker-result.ts",
+  "src/verdict/blocked.ts",
+  "src/verdict/carry.ts",
+  "src/verdict/compliance-evidence.ts",
+  "src/verdict/decide.ts",
+  "src/verdict/exposure.ts",
+  "src/verdict/locator.ts",
+  "src/rubric/buckets.ts",
+  "src/rubric/unattacked.ts",
+  "src/serialize/untrusted.ts",
+  "src/serialize/parts.ts",
+];
+
+/** The version and the hash of {@link RULE_FILES} it was pinned with. */
+const PINNED = { version: 1, sha256: "562de82bfebdb9fc8b9c7035d104ae61172a0daa79461b3fa0b55e6cb9d028e2" };
+
+function rulesHash(): string {
+  const h = crypto.createHash("sha256");
+  for (const f of RULE_FILES) h.update(`${f}\n`).update(fs.readFileSync(path.join(ROOT, f), "utf8").replace(/\r\n/g, "\n"));
+  return h.digest("hex");
+}
+
+describe("the verification rules' version follows their source", () => {
+  it("the pinned hash is the source's under the current version", () => {
+    const now = rulesHash();
+    expect(
+      { version: VERIFY_RULES_VERSION, sha256: now },
+      `the source of the verification rules changed (${RULE_FILES.length} files, test/rubric/verify-rules.test.ts). If the change can change a ` +
+        `label of the same stored findings, raise VERIFY_RULES_VERSION in src/rubric/verify-rules.ts (with a history line); either way pin ` +
+        `PINNED = { version: ${VERIFY_RULES_VERSION}, sha256: "${now}" } here`,
+    ).toEqual(PINNED);
+  });
+
+  it("the signature judge's prompt hash holds the version: raised, its verdicts are judged again (offline)", () => {
+    expect(SIGNATURE_RULES_DESCRIPTION).toContain(`verify-rules-${VERIFY_RULES_VERSION}:`);
+  });
+});
