@@ -98,7 +98,8 @@ describe("agree --reference reports the committee beside each judge", () => {
     await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
     const t = await cli(["agree", "--run", fx.run, "--reference", "security"]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^rater\s+n\s+kappa asr_goal \(full_compliance\)\s+kappa asr_behaviour \(compromised\)/m);
+    // the rater table's header on two lines (min40: 112 -> 69 columns): names, then what each kappa compares
+    expect(t.stdout).toMatch(/^rater\s+n\s+kappa asr_goal\s+kappa asr_behaviour\s+asr_goal vs\n\s+\(full_compliance\)\s+\(compromised\)\s+security rate$/m);
     // the committee row named with its members (new user 30)
     for (const j of ["lenient-a", "signature", "strict-b", "committee \\(lenient-a, signature, strict-b; quorum 2\\)"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
     expect(t.stdout).toContain("== judge committee (lenient-a, signature, strict-b; quorum 2) vs the benchmark's security verdict ==");
