@@ -39,7 +39,8 @@ export interface RunState {
   mixed_configurations: string[];
 }
 
-function readJson(file: string): Record<string, unknown> | null {
+/** A JSON file's object (`summary.json`, `store.json`), or null when it is missing, unreadable or not an object. */
+export function readJson(file: string): Record<string, unknown> | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, "utf8"));
     return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;

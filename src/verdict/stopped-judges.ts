@@ -8,21 +8,11 @@
  * throws the error the CLI maps to exit 3 (`StoppedJudgesError`), naming each judge and why. A judge with no verdict
  * whose last label run finished normally is none of these (the caller's own message stands).
  */
-import fs from "node:fs";
 import path from "node:path";
 import { StoppedJudgesError } from "../errors.js";
-import { readRunState } from "../store/run-state.js";
+import { readJson, readRunState } from "../store/run-state.js";
 import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { crashBroken, type BrokenJudge } from "./broken-judge.js";
-
-function readJson(file: string): Record<string, unknown> | null {
-  try {
-    const v = JSON.parse(fs.readFileSync(file, "utf8"));
-    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
