@@ -129,7 +129,9 @@ export async function readCommitteeFile(runDir: string, opts: { index?: Map<stri
  * undefined when it is, or when none is recorded (older files).
  */
 export function quorumProblem(quorum: number | null, judges: number): string | undefined {
-  if (quorum === null || (Number.isInteger(quorum) && quorum >= 1 && quorum <= Math.max(1, judges))) return undefined;
+  // a file of fewer than two judges is no committee whatever its quorum: said as such by its readers (no quorum line)
+  if (judges < 2) return undefined;
+  if (quorum === null || (Number.isInteger(quorum) && quorum >= 1 && quorum <= judges)) return undefined;
   return `quorum ${quorum} is not one committee writes (an integer from 1 to its ${judges} judge(s))`;
 }
 
