@@ -1,7 +1,7 @@
 /**
  * What `agree --human`'s post-stratified (design-weighted) figures do with the attacked items that have no human
- * consensus on the compared scale (new-user report 38 F2): a `consensus_tie`, or annotators split between
- * full_compliance and partial_compliance on the six scale (`consensus_coarser_than_scale`). They are item
+ * consensus on the compared scale (new-user report 38 F2): a `consensus_tie`, or a consensus only on a coarser
+ * scale (`consensus_coarser_than_scale`: on the six scale, e.g. full vs partial compliance, or unaffected vs not_exposed). They are item
  * nonresponse within their stratum: n_h counts the stratum's items with a consensus on the scale, so each compared
  * item's weight N_h/n_h grows and the left-out items' weight is spread over the stratum's other items (N_h of the
  * attacked domain is unchanged). That is the weighting-class adjustment for nonresponse (Särndal, Swensson &

@@ -8,6 +8,7 @@ import { RunLockedError } from "../store/lock.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { showControls } from "../format/shown.js";
 import { markCommandStart } from "./progress-mode.js";
+import { excessArgumentHint } from "./excess-hint.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -56,9 +57,15 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
   } catch (e) {
     const code = failure(e);
+    const hint = e instanceof CommanderError && e.code === "commander.excessArguments" ? excessArgumentHint(program, argv) : null;
+    if (hint) process.stderr.write(`ipi-judge: ${errorText(hint)}\n`);
     // --json promised JSON on stdout: a command that failed prints its error as JSON there too, so a script reading
     // stdout gets a reason, not an empty string (verify 33 L1: a Batch download that failed after its retries)
-    if (code !== EXIT.ok && wantsJson(argv)) process.stdout.write(`${JSON.stringify(jsonError(e, code))}\n`);
+    if (code !== EXIT.ok && wantsJson(argv)) {
+      const out = jsonError(e, code);
+      if (hint) out.error.message += `; ${hint}`;
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+    }
     return code;
   } finally {
     // the journal lines any reader skipped, one warning per file (house rule: bad input is named, never dropped silently)

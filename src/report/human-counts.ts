@@ -21,7 +21,7 @@ export const CONSENSUS_RULE =
 /**
  * HTML text (escaped): `219 labels from 4 annotators and 10 adjudicated labels on 60 trajectories, scale six; of
  * them, 46 with a consensus (rule) compared with the judges, 10 of them settled by adjudication (by "lead" 10); for
- * adjudication: 1 tie, 3 split only between full and partial compliance`.
+ * adjudication: 1 tie, 3 with a consensus only on a coarser scale (...)`.
  * @param inWhere the count inside --where, when the report has one.
  */
 export function humanCountsText(h: HumanAgreementReport, inWhere?: string): string {
@@ -29,7 +29,7 @@ export function humanCountsText(h: HumanAgreementReport, inWhere?: string): stri
   const votes = h.rows.used - adjudicatedRows;
   const labels = `${int(votes)} label${votes === 1 ? "" : "s"} from ${countText(h.annotators.length, "annotator")}${adjudicatedRows ? ` and ${countText(adjudicatedRows, "adjudicated label")} (not votes)` : ""}`;
   const settled = h.consensus.adjudicated ? `, ${int(h.consensus.adjudicated)} of them settled by adjudication (${escapeHtml(adjudicatorsText({ by: h.consensus.adjudicated_by }))})` : "";
-  const forAdj = [h.consensus.ties ? countText(h.consensus.ties, "tie") : "", h.consensus.coarser_than_scale ? `${int(h.consensus.coarser_than_scale)} split only between full and partial compliance (consensus_coarser_than_scale)` : ""].filter(Boolean);
+  const forAdj = [h.consensus.ties ? countText(h.consensus.ties, "tie") : "", h.consensus.coarser_than_scale ? `${int(h.consensus.coarser_than_scale)} with a consensus only on a coarser scale (split within compromised or within not compromised, e.g. full vs partial compliance or unaffected vs not_exposed: consensus_coarser_than_scale)` : ""].filter(Boolean);
   return (
     `${labels} on ${int(h.items)} trajectories${inWhere !== undefined ? ` (${inWhere} of them inside --where)` : ""}, scale ${escapeHtml(h.scale)}; ` +
     `of them, ${int(h.consensus.n)} with a consensus (${CONSENSUS_RULE}) compared with the judges${settled}; ` +

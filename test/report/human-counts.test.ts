@@ -35,7 +35,15 @@ describe("report: the human section's counts and rule (F4)", () => {
     expect(text).toContain("10 labels from 4 annotators and 1 adjudicated label (not votes) on 4 trajectories");
     expect(text).toContain("of them, 2 with a consensus (the annotators' majority on compromised or not, refined on the three-way and then the six-bucket scale");
     expect(text).toMatch(/1 of them settled by adjudication \((<bdi>)?by &quot;lead&quot; 1/);
-    expect(text).toContain("for adjudication: 1 tie, 1 split only between full and partial compliance");
+    expect(text).toContain("for adjudication: 1 tie, 1 with a consensus only on a coarser scale (split within compromised or within not compromised");
+  });
+
+  it("a split within not compromised is not called a full/partial split (new user 40: unaffected vs not_exposed read 'split only between full and partial compliance')", () => {
+    const f2: HumanLabelFile = { ...file, rows: [L("t1", "a", "unaffected", 1), L("t1", "b", "not_exposed", 2), L("t2", "a", "task_refusal", 3), L("t2", "b", "unaffected", 4)] };
+    const r2 = humanAgreement(f2, ["t1", "t2"].map((t) => v(t, "unaffected")), index, { scale: "six", bootstrap: { B: 0, seed: 1 } });
+    const text = humanCountsText(r2);
+    expect(text).toContain("for adjudication: 2 with a consensus only on a coarser scale");
+    expect(text).not.toContain("split only between full and partial");
     expect(text).not.toContain("unique most frequent");
   });
 });
