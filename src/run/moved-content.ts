@@ -82,6 +82,10 @@ export class MovedContent {
         // a verdict the new id holds already (another judge's, stored before an interruption; one on its earlier
         // content) is never replaced: what is missing is judged
         if (this.store.ledger.latestOf(t.id, v.judge_id, v.repeat) !== undefined) continue;
+        // only a verdict made on this content: the old id's verdict of a judge this invocation does not run can be on
+        // its earlier content (the file edited, then judged again by other judges only); carried, it read as a verdict
+        // of this content under the new id (brk40)
+        if (this.store.ledger.contentOf({ content_sha256: v.content_sha256 ?? "" }, oldId) !== content) continue;
         this.store.addVerdict(movedVerdict(v, t));
         copied++;
       }
