@@ -200,6 +200,37 @@ describe("a move seen by a read cut short, and a move of several judges (brk40)"
     expect(carried.filter((v) => v.trajectory_id !== changedId && v.judge_id === "b").length).toBeGreaterThan(0);
     for (const v of carried) expect(v.content_sha256).toBeDefined();
   }, 60_000);
+
+  it("a judge or repeat the old id has no verdict of is judged, and what it has is carried, not paid again (dry run alike)", async () => {
+    const { w, n } = work("partial");
+    const both = path.join(w, "both.json");
+    const one = path.join(w, "one.json");
+    const judge = (id: string) => ({ id, model: "m", family: "openai", base_url: fake!.url, concurrency: 4, output_mode: "json_object" });
+    fs.writeFileSync(both, JSON.stringify({ judges: [judge("a"), judge("b")] }));
+    fs.writeFileSync(one, JSON.stringify({ judges: [judge("a")] }));
+    const label = async (judges: string, more: string[] = []) => {
+      const r = await runCli(["label", "runs", "--judges", judges, "--run", "r", "--labels-dir", "L", "--json", ...more], { cwd: w });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    await label(one);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    // a held repeat 0 of judge a: a's repeat 1 and b's two repeats are what is left
+    const dry = await label(both, ["--repeats", "2", "--dry-run"]);
+    expect(dry.moved).toBe(n);
+    expect(dry.judges.find((j: { id: string }) => j.id === "a")).toMatchObject({ requests: n, already_stored: n });
+    expect(dry.judges.find((j: { id: string }) => j.id === "b")).toMatchObject({ requests: 2 * n, already_stored: 0 });
+    const again = await label(both, ["--repeats", "2"]);
+    expect(again.this_run.judged).toBe(3 * n);
+    expect(again.warnings.find((x: string) => x.startsWith("moved "))).toContain(`moved ${n} trajectories: verdicts carried over (${n} verdicts, no judge call)`);
+    expect(again.trajectories).toBe(n);
+    const lines = fs.readFileSync(path.join(w, "L", "r", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const carried = lines.filter((v) => v.carried_from !== undefined);
+    expect(carried.every((v) => v.judge_id === "a" && v.repeat === 0 && v.cost_usd === 0)).toBe(true);
+    expect(carried.length).toBe(n);
+    // judge a's repeat 0 of the new ids: only the carried one (not judged and paid again)
+    expect(lines.filter((v) => v.judge_id === "a" && v.repeat === 0 && v.trajectory_id.startsWith("renamed/")).length).toBe(n);
+  }, 60_000);
 });
 
 describe("same_content names a recorded file that is no longer there as such", () => {
