@@ -281,11 +281,6 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
     checkCredentials(j, i, source);
     const owned = extraBodyProblem(j.extra_body);
     if (owned !== undefined) throw new JudgesConfigError(`${source}: judges[${i}] ("${j.id}").${owned}`);
-    if (j.extra_body && "n" in j.extra_body && j.extra_body.n !== 1)
-      throw new JudgesConfigError(
-        `${source}: judges[${i}] ("${j.id}").extra_body.n: several choices per request are not used (some servers reject n > 1, ` +
-          `some answer with one choice); use label --repeats for independent repeats`,
-      );
   }
   for (const pat of Object.keys(obj.families ?? {})) {
     let re: RegExp;
@@ -328,6 +323,10 @@ const JUDGE_OWNED_FIELDS: Readonly<Record<string, string>> = {
 export function extraBodyProblem(extra: Record<string, unknown> | undefined): string | undefined {
   for (const k of Object.keys(extra ?? {}))
     if (Object.hasOwn(JUDGE_OWNED_FIELDS, k)) return `extra_body.${k}: a field the judge sets itself, which extra_body would replace in every request while the run records the judge's own: ${JUDGE_OWNED_FIELDS[k]}`;
+  // a judge made from code too (brk40: only a configuration file's was refused; choice 0 alone is read, the others
+  // paid for, and the cost cap reserves one reply per request)
+  if (extra && "n" in extra && extra.n !== 1)
+    return `extra_body.n: several choices per request are not used (some servers reject n > 1, some answer with one choice; only choice 0 would be read, the others paid for past what --max-cost reserves); use label --repeats for independent repeats`;
   return undefined;
 }
 

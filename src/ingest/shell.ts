@@ -103,10 +103,13 @@ function miniMessages(messages: Json[]): { messages: Message[]; exit?: Json } {
  * "Exit due to context window", "Exit due to retry error: <the provider's error>", ...: `forward_with_handling`,
  * `handle_error_with_autosubmission`), while a model's response always holds more than its parsed thought (the
  * action). So: a thought starting `Exit due to ` whose response is absent or the same text (case aside: older
- * versions lowercase it).
+ * versions lowercase it), and whose step's action is none or an exit status SWE-agent records there (`exit_cost`,
+ * `exit_context`, `exit_api`, ...): a step with a command of its own is the model's (brk40: with no `response` in the
+ * step, a model that began its thought so had its words taken for a note, its refusal or compliance no evidence).
  */
-export function isHarnessExit(thought: string, response: unknown): boolean {
+export function isHarnessExit(thought: string, response: unknown, action?: unknown): boolean {
   if (!/^exit due to /i.test(thought)) return false;
+  if (typeof action === "string" && action.trim() !== "" && !/^exit_[a-z_]+$/.test(action.trim())) return false;
   return typeof response !== "string" || response === "" || response.trim().toLowerCase() === thought.trim().toLowerCase();
 }
 
@@ -124,7 +127,7 @@ function sweMessages(traj: Json): Message[] {
     if (!isObj(step)) continue;
     const thought = typeof step.thought === "string" && step.thought !== "" ? step.thought : typeof step.response === "string" ? step.response : "";
     const msg: Message = { index: out.length, role: "assistant", text: thought };
-    if (isHarnessExit(thought, step.response)) {
+    if (isHarnessExit(thought, step.response, step.action)) {
       // SWE-agent's own words on a terminal exit, not the model's (red team 39 F): a note beside the turn
       msg.text = "";
       msg.error = thought;

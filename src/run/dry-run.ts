@@ -234,11 +234,12 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
     // a new id with the content of a stored one whose file is gone: label carries its verdicts over (./moved-content.ts)
     const old = stored === undefined ? goneBySha.get(sha) : undefined;
-    const k = old?.findIndex((o) => per.every((p) => planRepeats({ id: o }, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors }).length === 0)) ?? -1;
+    // (a judge or repeat the old id holds no verdict of is judged: tallied as label plans it once the rest is carried)
+    const k = old?.findIndex((o) => per.some((p) => planRepeats({ id: o }, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors }).length < repeats)) ?? -1;
     if (k !== -1) {
-      old!.splice(k, 1);
+      const from = old!.splice(k, 1)[0];
       moved++;
-      for (const p of per) p.row.already_stored += repeats;
+      for (const p of per) tallyRequests(p, { ...t, id: from }, sha, { repeats, ledger, planChange, opts, cap });
       continue;
     }
     for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts, cap });

@@ -281,8 +281,8 @@ export async function readAndSchedule(
       continue;
     }
     if (admitted === "reference_changed") out.referenceChanged++;
-    // the same content as a stored trajectory whose input file is gone: moved, its verdicts carried over, nothing sent
-    await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old) => repeatsLeft(rs, opts, old, row.content_sha256, ctx.repeats, ctx.onChange) === 0);
+    // the same content as a stored trajectory whose input file is gone: moved, its verdicts carried over, the rest judged
+    await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old) => repeatsLeft(rs, opts, old, row.content_sha256, ctx.repeats, ctx.onChange) < repeatsLeft(rs, opts, "", row.content_sha256, ctx.repeats, ctx.onChange));
     if (beforeFirstSend && repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0) {
       await beforeFirstSend();
       beforeFirstSend = undefined;

@@ -6,10 +6,11 @@
  *
  * What is done: before a trajectory the run holds no verdicts for is judged, its content hash is looked up among the
  * trajectories the run held when this invocation opened it; one whose recorded input file no longer exists (from this
- * directory) and whose stored verdicts cover every repeat this invocation would send (same judges, prompt,
- * configuration and content) is the same trajectory moved: its current verdicts are copied under the new id
- * (`carried_from` names the old id; `cost_usd` 0 and no tokens: no request was made, the old verdict's cost is in the
- * run's paid total once) and nothing is sent. The old id is then left out of every figure as an `input_removed`
+ * directory) and whose stored verdicts cover a repeat this invocation would send (same judge, prompt,
+ * configuration and content) is the same trajectory moved: its current verdicts made on this content are copied under
+ * the new id (`carried_from` names the old id; `cost_usd` 0 and no tokens: no request was made, the old verdict's cost
+ * is in the run's paid total once) and only what they do not cover is sent (brk40: a judge or repeat the old id never
+ * had made every judge judge it again, the covered ones paid twice). The old id is then left out of every figure as an `input_removed`
  * trajectory (`./removed-inputs.ts` takes an unmet id whose file is gone and whose content this read met under another
  * id as moved, even where it cannot tell where its folder went). A real copy (a stored id of that content whose file
  * is still there: the old file, or an earlier move's new one) is judged and counted as before, and said (`same_content`, `../store/same-content-record.ts`).
@@ -55,7 +56,7 @@ export class MovedContent {
   /**
    * Carry the verdicts of `t`'s (its index row's) earlier id over when `t` is a moved trajectory (module docstring).
    * @param hasWork whether `t` has repeats to send (`repeatsLeft` > 0): nothing is done otherwise (an ordinary resume).
-   * @param covers whether an old id's stored verdicts leave nothing to send for this content (`repeatsLeft` of it = 0).
+   * @param covers whether an old id's stored verdicts leave less to send for this content than none would (some covered).
    * @returns the old id whose verdicts were carried, or undefined.
    * @throws the store's write error.
    */
@@ -82,6 +83,10 @@ export class MovedContent {
         // a verdict the new id holds already (another judge's, stored before an interruption; one on its earlier
         // content) is never replaced: what is missing is judged
         if (this.store.ledger.latestOf(t.id, v.judge_id, v.repeat) !== undefined) continue;
+        // only a verdict made on this content: the old id's verdict of a judge this invocation does not run can be on
+        // its earlier content (the file edited, then judged again by other judges only); carried, it read as a verdict
+        // of this content under the new id (brk40)
+        if (this.store.ledger.contentOf({ content_sha256: v.content_sha256 ?? "" }, oldId) !== content) continue;
         this.store.addVerdict(movedVerdict(v, t));
         copied++;
       }

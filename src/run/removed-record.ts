@@ -29,8 +29,10 @@ export function recordRemoved(
   complete: boolean,
   inputs: readonly string[] = [],
   onWarning?: (message: string) => void,
+  carried: ReadonlyArray<{ from: string; fromFile: string }> = [],
 ): { count: number; examples: string[] } | null | undefined {
   const before = removedRecord(store.dir)?.record;
+  if (!complete && carried.length > 0) return recordCarried(store.dir, before ? removed.stillRemoved(before.ids) : [], before?.files ?? [], carried);
   if (complete) {
     const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []), contentCode: (slot) => (slot === -1 ? -1 : store.hashes.code(slot)) });
     // the earlier record's ids this read did not meet stay removed: a record is dropped only when its trajectory is
@@ -51,6 +53,22 @@ export function recordRemoved(
   const left = removed.stillRemoved(before.ids);
   if (left !== before.ids) writeRemovedIds(store.dir, left.length ? { ids: [...left], files: before.files } : undefined);
   return left.length ? { count: left.length, examples: left.slice(0, 3) } : null;
+}
+
+/**
+ * A read cut short (--limit, Ctrl-C) that carried verdicts of moved trajectories over (`./moved-content.ts`): their old
+ * ids are known gone (the file checked) and their content now stands under the new ids, so they are recorded as
+ * removed now, not at the next complete read; before, every figure counted both ids until then while label said the
+ * old ones were left out (brk40).
+ */
+function recordCarried(dir: string, kept: readonly string[], keptFiles: readonly string[], carried: ReadonlyArray<{ from: string; fromFile: string }>): { count: number; examples: string[] } {
+  const ids = [...kept];
+  const seen = new Set(ids);
+  for (const m of carried) if (!seen.has(m.from)) (seen.add(m.from), ids.push(m.from));
+  const files = [...keptFiles];
+  for (const m of carried) if (files.length < 3 && !files.includes(m.fromFile)) files.push(m.fromFile);
+  writeRemovedIds(dir, { ids, files });
+  return { count: ids.length, examples: ids.slice(0, 3) };
 }
 
 /**

@@ -30,6 +30,7 @@ import { DEFAULT_MIN_QUOTE_CHARS } from "../evidence/context.js";
 import { isVerdictRecord } from "../store/records.js";
 import { verdictProblem } from "../store/verdict-check.js";
 import type { RunStore } from "../store/run-store.js";
+import { removedRecord } from "../store/removed-ids.js";
 
 /** Where a stored line is in `verdicts.jsonl`, and whose it is (judge and repeat; the trajectory is the map's key). */
 interface LineAt {
@@ -84,6 +85,9 @@ export class StoredReverifier {
     const ids = new Set(this.judges.map((j) => j.id));
     const ledger = this.rs.store.ledger;
     const current = Buffer.from(`"verify_rules":${VERIFY_RULES_VERSION}`);
+    // a trajectory left out as input_removed is not read (its file is gone): its older lines are not this re-verifier's
+    // (brk40: every later label said "0 re-verified, N remain" and read the journal again for them)
+    const removed = removedRecord(this.rs.store.dir)?.ids;
     const ofJudges = this.judges.map((j) => Buffer.from(`"judge_id":${JSON.stringify(j.id)}`));
     let offset = 0;
     let rest: Buffer = Buffer.alloc(0);
@@ -98,6 +102,7 @@ export class StoredReverifier {
       }
       if (!isVerdictRecord(v) || !ids.has(v.judge_id as string) || !verifiedUnderOlderRules(v)) return;
       const id = v.trajectory_id as string;
+      if (removed?.has(id)) return;
       const repeat = v.repeat as number;
       if (!ledger.olderRulesOf(id, v.judge_id as string, repeat)) return;
       const mine = this.lines.get(id) ?? [];

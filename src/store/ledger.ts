@@ -167,7 +167,7 @@ export class VerdictLedger {
    * versions), the one content hash the run's index recorded for the trajectory (the index row is written before
    * any verdict of it, so that is what was judged); null when the index recorded several (unknown which).
    */
-  contentOf(info: StoredVerdictInfo, trajectoryId: string): string | null {
+  contentOf(info: Pick<StoredVerdictInfo, "content_sha256">, trajectoryId: string): string | null {
     if (info.content_sha256) return info.content_sha256;
     const slot = this.ids.find(trajectoryId);
     if (slot === -1 || !this.recorded.has(slot) || this.several.get(slot) === 1) return null;

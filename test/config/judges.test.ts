@@ -144,6 +144,9 @@ describe("validation names the bad field", () => {
         new RegExp(`judge "a": extra_body\\.${k}: a field the judge sets itself`),
       );
     }
+    // n: refused from a file and from code alike (brk40: from code it was sent, only choice 0 read, past the cost cap)
+    expect(() => createOpenAIJudge({ id: "a", model: "m", family: "openai", base_url: "http://127.0.0.1:9/v1", extra_body: { n: 4 } }, { retries: 2, minQuoteChars: 12 })).toThrow(/extra_body\.n: several choices.*--repeats/);
+    expect(errorOf(() => parseJudgesConfig(one({ extra_body: { n: 4 } }))).message).toContain(`judges[0] ("a").extra_body.n: several choices`);
     expect(parseJudgesConfig(one({ extra_body: { top_p: 0.5, seed: 3, reasoning_effort: "low" } })).judges[0].extra_body).toEqual({ top_p: 0.5, seed: 3, reasoning_effort: "low" });
   });
   it("duplicate ids", () => {

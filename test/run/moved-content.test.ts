@@ -143,6 +143,96 @@ describe("a renamed model folder with an LLM judge (a loopback server on 127.0.0
   }, 60_000);
 });
 
+describe("a move seen by a read cut short, and a move of several judges (brk40)", () => {
+  it("--limit: the carried trajectories' old ids are left out at once, not counted beside the new ones until a full read", async () => {
+    const { w, cli, n } = work("limit");
+    const first = JSON.parse((await cli(["label", "runs", "--judge", "signature", "--json"])).stdout);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    const cut = JSON.parse((await cli(["label", "runs", "--judge", "signature", "--json", "--limit", String(n - 3)])).stdout);
+    const moved = cut.warnings.find((x: string) => x.startsWith("moved "));
+    expect(moved).toMatch(/^moved \d+ trajectories/);
+    const k = Number(/^moved (\d+)/.exec(moved)![1]);
+    expect(k).toBeGreaterThan(0);
+    const removed = JSON.parse(fs.readFileSync(path.join(w, "L", "r", "inputs-removed.json"), "utf8"));
+    expect(removed.ids.length).toBe(k);
+    expect(removed.ids.every((id: string) => id.startsWith(`${MODEL}/`))).toBe(true);
+    // the figures: as many attacked as before the move, and nothing counted twice
+    const compare = JSON.parse((await cli(["compare", "--json"])).stdout);
+    expect(compare.n_observations).toBe(first.attacked);
+    expect(compare.warnings.join("\n")).not.toContain("same_content");
+    // the full read after it: every old id left out, still nothing counted twice
+    await cli(["label", "runs", "--judge", "signature", "--json"]);
+    expect(JSON.parse((await cli(["compare", "--json"])).stdout).n_observations).toBe(first.attacked);
+  });
+
+  let fake: FakeOpenAI | undefined;
+  afterAll(async () => fake?.close());
+  it("a verdict the old id holds on its earlier content (a judge not run since the file changed) is not carried to the new id", async () => {
+    fake = await startFakeOpenAI(() => completion(JSON.stringify({ findings: [], label: "unaffected", rationale: "nothing done" })));
+    const { w } = work("stale");
+    const both = path.join(w, "both.json");
+    const one = path.join(w, "one.json");
+    const judge = (id: string) => ({ id, model: "m", family: "openai", base_url: fake!.url, concurrency: 4, output_mode: "json_object" });
+    fs.writeFileSync(both, JSON.stringify({ judges: [judge("a"), judge("b")] }));
+    fs.writeFileSync(one, JSON.stringify({ judges: [judge("a")] }));
+    const label = async (input: string, judges: string) => {
+      const r = await runCli(["label", input, "--judges", judges, "--run", "r", "--labels-dir", "L", "--json"], { cwd: w });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    await label("runs", both);
+    // one file's content changes; judge a alone labels it again: b's verdict of that id stays on the earlier content
+    const rel = files(path.join(w, "runs", MODEL)).sort()[0];
+    const file = path.join(w, "runs", MODEL, rel);
+    const doc = JSON.parse(fs.readFileSync(file, "utf8"));
+    doc.messages.push({ role: "assistant", content: "one more line", tool_calls: null });
+    fs.writeFileSync(file, JSON.stringify(doc));
+    await label("runs", one);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    const again = await label("runs", one);
+    expect(again.this_run.judged).toBe(0);
+    const lines = fs.readFileSync(path.join(w, "L", "r", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const changedId = `renamed/${rel.replace(/\.json$/, "").split(path.sep).join("/")}`;
+    const carried = lines.filter((v) => v.carried_from !== undefined);
+    // a's verdict of the changed file is carried (made on its content now), b's is not (made on the earlier content)
+    expect(carried.filter((v) => v.trajectory_id === changedId).map((v) => v.judge_id)).toEqual(["a"]);
+    // every other file: both judges' verdicts carried
+    expect(carried.filter((v) => v.trajectory_id !== changedId && v.judge_id === "b").length).toBeGreaterThan(0);
+    for (const v of carried) expect(v.content_sha256).toBeDefined();
+  }, 60_000);
+
+  it("a judge or repeat the old id has no verdict of is judged, and what it has is carried, not paid again (dry run alike)", async () => {
+    const { w, n } = work("partial");
+    const both = path.join(w, "both.json");
+    const one = path.join(w, "one.json");
+    const judge = (id: string) => ({ id, model: "m", family: "openai", base_url: fake!.url, concurrency: 4, output_mode: "json_object" });
+    fs.writeFileSync(both, JSON.stringify({ judges: [judge("a"), judge("b")] }));
+    fs.writeFileSync(one, JSON.stringify({ judges: [judge("a")] }));
+    const label = async (judges: string, more: string[] = []) => {
+      const r = await runCli(["label", "runs", "--judges", judges, "--run", "r", "--labels-dir", "L", "--json", ...more], { cwd: w });
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    await label(one);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    // a held repeat 0 of judge a: a's repeat 1 and b's two repeats are what is left
+    const dry = await label(both, ["--repeats", "2", "--dry-run"]);
+    expect(dry.moved).toBe(n);
+    expect(dry.judges.find((j: { id: string }) => j.id === "a")).toMatchObject({ requests: n, already_stored: n });
+    expect(dry.judges.find((j: { id: string }) => j.id === "b")).toMatchObject({ requests: 2 * n, already_stored: 0 });
+    const again = await label(both, ["--repeats", "2"]);
+    expect(again.this_run.judged).toBe(3 * n);
+    expect(again.warnings.find((x: string) => x.startsWith("moved "))).toContain(`moved ${n} trajectories: verdicts carried over (${n} verdicts, no judge call)`);
+    expect(again.trajectories).toBe(n);
+    const lines = fs.readFileSync(path.join(w, "L", "r", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const carried = lines.filter((v) => v.carried_from !== undefined);
+    expect(carried.every((v) => v.judge_id === "a" && v.repeat === 0 && v.cost_usd === 0)).toBe(true);
+    expect(carried.length).toBe(n);
+    // judge a's repeat 0 of the new ids: only the carried one (not judged and paid again)
+    expect(lines.filter((v) => v.judge_id === "a" && v.repeat === 0 && v.trajectory_id.startsWith("renamed/")).length).toBe(n);
+  }, 60_000);
+});
+
 describe("same_content names a recorded file that is no longer there as such", () => {
   it("says 'recorded from ..., not there now' instead of naming it as the place now", async () => {
     const idSlots = new IdSlots();

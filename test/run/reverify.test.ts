@@ -160,3 +160,34 @@ describe("verdicts verified under older rules, every stored repeat", () => {
     expect(last).toMatchObject({ trajectory_id: target.trajectory_id, repeat: 1, verify_rules: VERIFY_RULES_VERSION, reverified: { label_before: "full_compliance" } });
   }, 240_000);
 });
+
+describe("an older verdict of a trajectory whose input is gone (brk40)", () => {
+  it("is not the re-verifier's: the label runs after it was left out say nothing of it", async () => {
+    const f2 = await startFakeOpenAI(() => completion(JSON.stringify({ findings: [], label: "unaffected", rationale: "nothing done" })));
+    try {
+      const w = path.join(tmp, "gone");
+      fs.cpSync(path.join(SAMPLES, "runs", "gemini-1.5-pro-001"), path.join(w, "runs", "g"), { recursive: true });
+      const j = path.join(w, "judges.json");
+      fs.writeFileSync(j, JSON.stringify({ judges: [{ id: "llm", model: "m", family: "openai", base_url: f2.url, concurrency: 4, output_mode: "json_object" }] }));
+      const label = async () => {
+        const r = await runCli(["label", "runs", "--judges", j, "--run", "r", "--labels-dir", "L", "--json"], { cwd: w });
+        expect(r.code, r.stderr).toBe(0);
+        return (JSON.parse(r.stdout).warnings as string[]).filter((x) => /verified under older rules/.test(x));
+      };
+      await label();
+      const vf = path.join(w, "L", "r", "verdicts.jsonl");
+      const vs = fs.readFileSync(vf, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      fs.writeFileSync(vf, vs.map((v) => JSON.stringify({ ...v, verify_rules: undefined })).join("\n") + "\n");
+      const gone = fs.readdirSync(path.join(w, "runs", "g"), { recursive: true, encoding: "utf8" }).filter((x) => x.endsWith(".json")).sort()[0];
+      fs.rmSync(path.join(w, "runs", "g", gone));
+      // this run re-verifies the others and finds the file gone (left out from now on)
+      expect((await label()).join("\n")).toMatch(/1 current verdict\(s\) of the run remain verified under older rules/);
+      // the next: nothing to re-verify, nothing said (before: "0 stored verdict(s) ... re-verified ...; 1 ... remain" on every run)
+      expect(await label()).toEqual([]);
+      const c = await runCli(["compare", "--run", "r", "--labels-dir", "L", "--json"], { cwd: w });
+      expect(JSON.parse(c.stdout).warnings.join("\n")).not.toContain("older");
+    } finally {
+      await f2.close();
+    }
+  }, 60_000);
+});

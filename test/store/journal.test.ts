@@ -75,6 +75,19 @@ describe("Journal", () => {
     expect(lines(f)).toEqual([{ a: 1 }, { a: 3 }]);
   });
 
+  it("keeps a whole last record that lacks only its newline (a script's join), and ends it (brk40: it was cut)", () => {
+    const f = path.join(dir, "a.jsonl");
+    fs.writeFileSync(f, '{"a":1}\n{"a":2}');
+    const j = Journal.open<{ a: number }>(f);
+    j.append({ a: 3 });
+    j.close();
+    expect(lines(f)).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    // a torn one (a prefix of a record is never one JSON object) is cut as before
+    fs.writeFileSync(f, '{"a":1}\n{"a":2,"b":[1');
+    Journal.open<{ a: number }>(f).close();
+    expect(fs.readFileSync(f, "utf8")).toBe('{"a":1}\n');
+  });
+
   it("writes pending lines when the process exits at once (process.exit, a second Ctrl-C)", () => {
     const f = path.join(dir, "a.jsonl");
     const src = path.resolve("src/store/journal.ts");
