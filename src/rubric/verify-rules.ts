@@ -26,9 +26,14 @@ export const VERIFY_RULES_VERSION = 1;
 
 /**
  * Whether a stored verdict's label was verified under older rules than {@link VERIFY_RULES_VERSION}: a labelled
- * (`ok`) or `unverified` verdict whose `verify_rules` is not the current version (absent: an older build). Verdicts
+ * (`ok`) or `unverified` verdict whose `verify_rules` is absent (an older build), not a whole number, or below the
+ * current version; a newer build's higher version is not older (never re-verified down). Verdicts
  * without a decided reply (errors, refusals, unjudgeable) carry no verified label and never count. A field comparison.
  */
 export function verifiedUnderOlderRules(v: { status?: unknown; verify_rules?: unknown }): boolean {
-  return (v.status === "ok" || v.status === "unverified") && v.verify_rules !== VERIFY_RULES_VERSION;
+  if (v.status !== "ok" && v.status !== "unverified") return false;
+  // a newer build's version is not older: this build would re-verify it down to its own rules (brk40), and the newer
+  // build back up again
+  const r = v.verify_rules;
+  return !(typeof r === "number" && Number.isInteger(r) && r >= VERIFY_RULES_VERSION);
 }
