@@ -11,10 +11,12 @@ export const SERVED_MODEL_NOTE = "the reply names another model than the request
 
 /**
  * What a served name may add to the asked one and still be that model: a date or version snapshot
- * (`gpt-4o` -> `gpt-4o-2024-08-06`, `claude-3-5-sonnet` -> `...-20240620`, `-0613`, `-latest`, `-v1:0`) or a tag
- * (`llama3.1` -> `llama3.1:latest`, `@001`). Not another size or variant (`gpt-4o` -> `gpt-4o-mini` differs).
+ * (`gpt-4o` -> `gpt-4o-2024-08-06`, `claude-3-5-sonnet` -> `...-20240620`, `-0613`, Google's `-001`, `-latest`,
+ * Bedrock's `-v1:0`, Vertex's `@20240620`) or the default tag (`llama3.1` -> `llama3.1:latest`). Not another size or
+ * variant: `gpt-4o` -> `gpt-4o-mini`, `llama3.1` -> `llama3.1:70b` (an Ollama tag names a size or quantization),
+ * `claude-3-5-sonnet` -> `claude-3-5-sonnet-v2` (brk40: the last two were taken as the same model).
  */
-const SNAPSHOT_SUFFIX = /^(-\d{4}-\d{2}-\d{2}|-\d{4}|-\d{8}|-latest|-v\d+(:\d+)?|:[\w.-]+|@[\w.-]+)$/;
+const SNAPSHOT_SUFFIX = /^(-\d{4}-\d{2}-\d{2}|-\d{3}|-\d{4}|-\d{8}|-latest|-v\d+:\d+|:latest|@\d{3,8}|@latest)$/;
 
 /**
  * Whether a served model name is the asked one: equal ignoring case and a provider prefix (`openai/gpt-4o`,

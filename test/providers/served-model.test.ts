@@ -34,6 +34,11 @@ describe("sameModel", () => {
       ["llama3.1", "llama3.1:latest"],
       ["GPT-4o", "gpt-4o"],
       ["gpt-4o-2024-08-06", "gpt-4o"],
+      // brk40: Google's three-digit snapshots, Bedrock's and Vertex's version forms
+      ["gemini-1.5-pro", "gemini-1.5-pro-002"],
+      ["gemini-1.5-flash", "models/gemini-1.5-flash-001"],
+      ["anthropic.claude-3-5-sonnet-20240620", "anthropic.claude-3-5-sonnet-20240620-v1:0"],
+      ["claude-3-5-sonnet", "claude-3-5-sonnet@20240620"],
     ])
       expect(sameModel(a, s), `${a} / ${s}`).toBe(true);
     for (const [a, s] of [
@@ -41,6 +46,10 @@ describe("sameModel", () => {
       ["anthropic/claude-3.5-sonnet", "openai/gpt-4o"],
       ["gpt-4o-mini", "fake-model"],
       ["llama3.1:70b", "llama3.1:8b"],
+      // brk40: an Ollama size tag, and a model's second version, are other models
+      ["llama3.1", "llama3.1:70b"],
+      ["llama3.1", "llama3.1:8b-instruct-q4_0"],
+      ["claude-3-5-sonnet", "claude-3-5-sonnet-v2"],
     ])
       expect(sameModel(a, s), `${a} / ${s}`).toBe(false);
     expect(servedModelNote("gpt-4o", { model: "gpt-4o-mini" })).toBe(`${SERVED_MODEL_NOTE}: "gpt-4o-mini" answered a request for "gpt-4o"`);
