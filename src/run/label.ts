@@ -323,7 +323,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     if (w) sayIngest(w);
     if (runState.fatal) throw runState.fatal;
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
-    const inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning, moved.moves);
+    const inputsRemoved = await recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning, moved.moves, opts.where);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run partial only when it stopped the reading (not for fewer trajectories: new-user review)
     store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });

@@ -98,6 +98,7 @@ export class RemovedInputs {
    * @param o `relative`: whether an id's stored source path was relative, and `inputs`: this invocation's input paths;
    *   such a source, resolved from this directory, is judged gone only under those inputs (red team 15); `recorded`:
    *   the ids an earlier read recorded as removed (not counted in {@link unchecked}: they stay left out).
+   *   `inScope`: whether this read speaks for a stored id at all (`label --where`: only those it keeps; default all).
    * @param sourceOf where the run's stored row of an id was read from (`RunStore.trajectorySource`: absolute path,
    *   `:line` for a JSON Lines row), undefined when the run holds no row of it.
    * @returns the statement (every id, a few files), or undefined when the read did not run to the end (it cannot
@@ -105,7 +106,7 @@ export class RemovedInputs {
    */
   find(
     sourceOf: (id: string) => string | undefined,
-    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string>; contentCode?: (slot: number) => number } = {},
+    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string>; contentCode?: (slot: number) => number; inScope?: (id: string) => boolean } = {},
   ): InputsRemoved | undefined {
     if (!this.complete) return undefined;
     // a source recorded as a relative path resolves against this directory, maybe not the one it was read from: it
@@ -128,7 +129,7 @@ export class RemovedInputs {
     for (let s = 0; s < this.slots.size; s++) {
       if (this.metSlot(s)) continue;
       const id = this.slots.id(s);
-      if (this.keptIds.has(id)) continue;
+      if (this.keptIds.has(id) || (o.inScope && !o.inScope(id))) continue;
       const src = sourceOf(id);
       if (src === undefined || src === "") continue;
       const file = src.replace(/:\d+$/, "");

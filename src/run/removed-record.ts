@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { leftOutText, removedRecord, writeRemovedIds } from "../store/removed-ids.js";
 import type { RunStore } from "../store/run-store.js";
-import type { TrajectoryIndexRow } from "../store/records.js";
+import { readTrajectoryIndex, type TrajectoryIndexRow } from "../store/records.js";
+import { matchesWhere, type WhereFilter } from "../store/where.js";
 import type { RunSummary } from "./summary.js";
 import type { IngestError, Verdict } from "../types.js";
 import type { RemovedInputs } from "./removed-inputs.js";
@@ -19,22 +20,29 @@ import type { RemovedInputs } from "./removed-inputs.js";
  *   leaves the record only when a read meets it again, never because a read did not cover its old path.
  * @param inputs this invocation's input paths (as given): a source recorded as a relative path is only judged gone
  *   under them (`RemovedInputs.find`); `onWarning` is told of the ones that cannot be checked ({@link uncheckedText}).
+ * @param where the invocation's `--where`: only stored trajectories it keeps can be found removed now.
  * @returns what `store.json` records (`RunStore.finish`): the count and a few ids; null for none; undefined when
  *   nothing was recorded before and the read cannot tell.
  * @throws the file system's error when `inputs-removed.json` cannot be written.
  */
-export function recordRemoved(
+export async function recordRemoved(
   store: RunStore,
   removed: RemovedInputs,
   complete: boolean,
   inputs: readonly string[] = [],
   onWarning?: (message: string) => void,
   carried: ReadonlyArray<{ from: string; fromFile: string }> = [],
-): { count: number; examples: string[] } | null | undefined {
+  where?: WhereFilter | null,
+): Promise<{ count: number; examples: string[] } | null | undefined> {
   const before = removedRecord(store.dir)?.record;
   if (!complete && carried.length > 0) return recordCarried(store.dir, before ? removed.stillRemoved(before.ids) : [], before?.files ?? [], carried);
   if (complete) {
-    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []), contentCode: (slot) => (slot === -1 ? -1 : store.hashes.code(slot)) });
+    // --where speaks only for the trajectories it keeps: a stored one outside it whose file is gone stays counted (a
+    // renamed folder's new ids outside the filter are not stored by this invocation, so leaving the old ones out
+    // dropped them from every figure until a full read: brk40), and a later read without --where decides
+    const rows = where ? await readTrajectoryIndex(store.dir, { keepRemoved: true }) : undefined;
+    const inScope = rows ? (id: string) => { const r = rows.get(id); return r === undefined || matchesWhere(r, where); } : undefined;
+    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []), contentCode: (slot) => (slot === -1 ? -1 : store.hashes.code(slot)), inScope });
     // the earlier record's ids this read did not meet stay removed: a record is dropped only when its trajectory is
     // read again, never because this read did not look where it was (red team 37 F1: a moved or renamed corpus
     // folder, or one model folder of it, given with relative paths rewrote the record without them and they counted

@@ -119,6 +119,23 @@ describe("a renamed model folder", () => {
 });
 
 describe("a renamed model folder with an LLM judge (a loopback server on 127.0.0.1)", () => {
+  it("--where after a rename: what the filter leaves out stays counted under its old id, not dropped (brk40)", async () => {
+    const { w, cli } = work("where");
+    const first = JSON.parse((await cli(["label", "runs", "--judge", "signature", "--json"])).stdout);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    await cli(["label", "runs", "--judge", "signature", "--json", "--where", "suite=banking"]);
+    const removed = JSON.parse(fs.readFileSync(path.join(w, "L", "r", "inputs-removed.json"), "utf8"));
+    // only the banking runs moved (carried and their old ids left out); the others keep their old ids for now
+    expect(removed.ids.length).toBeGreaterThan(0);
+    expect(removed.ids.every((id: string) => id.startsWith(`${MODEL}/banking/`))).toBe(true);
+    const compare = JSON.parse((await cli(["compare", "--json"])).stdout);
+    expect(compare.n_observations).toBe(first.attacked);
+    expect(compare.warnings.join("\n")).not.toContain("same_content");
+    // a full read then carries the rest: still each run once
+    await cli(["label", "runs", "--judge", "signature", "--json"]);
+    expect(JSON.parse((await cli(["compare", "--json"])).stdout).n_observations).toBe(first.attacked);
+  });
+
   let fake: FakeOpenAI | undefined;
   afterAll(async () => fake?.close());
 
