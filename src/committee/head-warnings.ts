@@ -32,7 +32,8 @@ export function committeeHeadWarnings(a: {
   const families = [...new Set(judges.map((j) => j.family))].sort();
   if (judges.length < 2) {
     // one judge under the default quorum labels nothing (new user 34: 82 "without quorum", exit 0, no way out said)
-    const quorum = a.quorum > judges.length ? `; with --quorum ${a.quorum} it labels nothing: --quorum 1 takes the one judge's labels as the committee's` : "";
+    // (with no judge at all, no quorum helps: min40 saw "--quorum 1 labels nothing: --quorum 1 takes the one judge's labels")
+    const quorum = judges.length === 1 && a.quorum > 1 ? `; with --quorum ${a.quorum} it labels nothing: --quorum 1 takes the one judge's labels as the committee's` : "";
     warnings.push(`the committee has ${judges.length} judge(s): a committee needs at least two (label with --judges FILE listing several)${quorum}`);
   }
   if (families.length < 2)

@@ -10,6 +10,10 @@ describe("committee head warnings (one function for the object and column paths)
     expect(w[1]).toMatch(/^the committee spans 1 judge family \(rule\)/);
     const q1 = committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: [], judges: [{ id: "signature", family: "rule" }], quorum: 1 });
     expect(q1[0]).not.toContain("--quorum");
+    // no judge at all (every one left out): no quorum is offered as the way out (min40: "--quorum 1 labels nothing: --quorum 1 takes ...")
+    const none = committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: ["signature"], judges: [], quorum: 1 });
+    expect(none[0]).toBe("left out of the committee: signature (--exclude-judge)");
+    expect(none[1]).toBe("the committee has 0 judge(s): a committee needs at least two (label with --judges FILE listing several)");
   });
   it("two judges of two families and nothing else: no warning; judges left out are named", () => {
     const judges = [
