@@ -220,6 +220,12 @@ export interface TableBootstrapResult extends BootstrapInterval {
   replicates?: number[];
 }
 
+/** The checks every bootstrap here makes of its replicate count and seed. @throws Error naming the bad one. */
+function checkReplicates(B: number, seed: number): void {
+  if (!Number.isInteger(B) || B < 1) throw new Error(`bootstrap: B must be a positive integer, got ${B}`);
+  if (!Number.isInteger(seed)) throw new Error(`bootstrap: seed must be an integer, got ${seed}`);
+}
+
 /**
  * Percentile bootstrap of a two-rater table statistic, resampling items (the (A, B) pairs) with replacement
  * and recomputing the statistic on the fixed declared category set (test/data/vectors/NOTES.md §1.4 "Percentile
@@ -240,8 +246,7 @@ export function bootstrapTable(
 ): TableBootstrapResult {
   const q = checkTable(table);
   const B = opts.B;
-  if (!Number.isInteger(B) || B < 1) throw new Error(`bootstrap: B must be a positive integer, got ${B}`);
-  if (!Number.isInteger(opts.seed)) throw new Error(`bootstrap: seed must be an integer, got ${opts.seed}`);
+  checkReplicates(B, opts.seed);
   const level = opts.level ?? 0.95;
   const resampling = opts.resampling ?? "multinomial";
   const flat = new Float64Array(q * q);
@@ -361,8 +366,7 @@ export function bootstrapItems<T>(
   opts: Omit<BootstrapOptions, "resampling"> & { keepReplicates?: boolean },
 ): TableBootstrapResult {
   const B = opts.B;
-  if (!Number.isInteger(B) || B < 1) throw new Error(`bootstrap: B must be a positive integer, got ${B}`);
-  if (!Number.isInteger(opts.seed)) throw new Error(`bootstrap: seed must be an integer, got ${opts.seed}`);
+  checkReplicates(B, opts.seed);
   const n = items.length;
   if (n >= 2 ** 21) throw new Error("bootstrapItems: n must be < 2^21");
   const level = opts.level ?? 0.95;
@@ -399,8 +403,7 @@ export function bootstrapCounts(
   opts: Omit<BootstrapOptions, "resampling"> & { keepReplicates?: boolean },
 ): TableBootstrapResult {
   const B = opts.B;
-  if (!Number.isInteger(B) || B < 1) throw new Error(`bootstrap: B must be a positive integer, got ${B}`);
-  if (!Number.isInteger(opts.seed)) throw new Error(`bootstrap: seed must be an integer, got ${opts.seed}`);
+  checkReplicates(B, opts.seed);
   let n = 0;
   for (let k = 0; k < counts.length; k++) {
     if (!Number.isInteger(counts[k]) || counts[k] < 0) throw new Error(`bootstrap: count ${k} = ${counts[k]} is not a non-negative integer`);
