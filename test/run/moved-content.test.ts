@@ -37,6 +37,15 @@ function work(name: string) {
   return { w, cli, label, n: files(path.join(w, "runs", MODEL)).length };
 }
 
+/** compare counts `attacked` runs with no same_content warning, and again after a full `label` of `runs`. */
+async function countedOnceThenAfterFullRead(cli: (args: string[]) => Promise<{ stdout: string }>, attacked: number): Promise<void> {
+  const compare = JSON.parse((await cli(["compare", "--json"])).stdout);
+  expect(compare.n_observations).toBe(attacked);
+  expect(compare.warnings.join("\n")).not.toContain("same_content");
+  await cli(["label", "runs", "--judge", "signature", "--json"]);
+  expect(JSON.parse((await cli(["compare", "--json"])).stdout).n_observations).toBe(attacked);
+}
+
 describe("a renamed model folder", () => {
   it("is not judged again: the verdicts are carried over, the old ids leave the figures, and nothing is counted twice", async () => {
     const { w, cli, label, n } = work("rename");
@@ -128,12 +137,8 @@ describe("a renamed model folder with an LLM judge (a loopback server on 127.0.0
     // only the banking runs moved (carried and their old ids left out); the others keep their old ids for now
     expect(removed.ids.length).toBeGreaterThan(0);
     expect(removed.ids.every((id: string) => id.startsWith(`${MODEL}/banking/`))).toBe(true);
-    const compare = JSON.parse((await cli(["compare", "--json"])).stdout);
-    expect(compare.n_observations).toBe(first.attacked);
-    expect(compare.warnings.join("\n")).not.toContain("same_content");
-    // a full read then carries the rest: still each run once
-    await cli(["label", "runs", "--judge", "signature", "--json"]);
-    expect(JSON.parse((await cli(["compare", "--json"])).stdout).n_observations).toBe(first.attacked);
+    // the figures count each run once, and still after a full read carries the rest
+    await countedOnceThenAfterFullRead(cli, first.attacked);
   });
 
   let fake: FakeOpenAI | undefined;
@@ -173,13 +178,8 @@ describe("a move seen by a read cut short, and a move of several judges (brk40)"
     const removed = JSON.parse(fs.readFileSync(path.join(w, "L", "r", "inputs-removed.json"), "utf8"));
     expect(removed.ids.length).toBe(k);
     expect(removed.ids.every((id: string) => id.startsWith(`${MODEL}/`))).toBe(true);
-    // the figures: as many attacked as before the move, and nothing counted twice
-    const compare = JSON.parse((await cli(["compare", "--json"])).stdout);
-    expect(compare.n_observations).toBe(first.attacked);
-    expect(compare.warnings.join("\n")).not.toContain("same_content");
-    // the full read after it: every old id left out, still nothing counted twice
-    await cli(["label", "runs", "--judge", "signature", "--json"]);
-    expect(JSON.parse((await cli(["compare", "--json"])).stdout).n_observations).toBe(first.attacked);
+    // the figures: as many attacked as before the move, and nothing counted twice, before and after a full read
+    await countedOnceThenAfterFullRead(cli, first.attacked);
   });
 
   let fake: FakeOpenAI | undefined;
