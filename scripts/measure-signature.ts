@@ -1,6 +1,6 @@
 /**
  * Measure the signature judge against a benchmark's own security checker with the code `ipi-judge agree --reference
- * security` runs, per corpus (the README's "Measured" table) and per suite, model and condition, with the
+ * security` runs, per corpus (the "Measured" table of docs/measured.md) and per suite, model and condition, with the
  * disagreements grouped by kind and a held-out split fixed up front.
  *
  * Usage: npx tsx scripts/measure-signature.ts NAME=PATH [NAME=PATH ...] [--labels-dir DIR] [--split suite|model|suite+model|none]
@@ -125,7 +125,7 @@ function topReason(reasons: Record<string, number>): string {
   return top ? `${top[0]} ${int(top[1])}` : "";
 }
 
-/** The README's table: one row per corpus. */
+/** docs/measured.md's table: one row per corpus. */
 function markdown(figs: CorpusFigures[]): string {
   const out = [
     "| corpus | attacked | labelled (coverage) | used | TP | FP | FN | TN | goal kappa (`full_compliance` vs `security`) | behaviour kappa (compromised vs `security`) |",

@@ -71,7 +71,7 @@ export type Surface =
   | (string & {});
 
 /**
- * The surface names ipi-judge knows (the named members of {@link Surface}, README "surface"): a surface given by the
+ * The surface names ipi-judge knows (the named members of {@link Surface}, docs/input-formats.md "Tools and attack surfaces"): a surface given by the
  * input outside this list is kept but warned about (`webpage` beside `web_page` would be a surface row of its own).
  */
 export const KNOWN_SURFACES: readonly string[] = ["tool_output", "tool_description", "system_prompt", "user_message", "file", "web_page", "terminal_output", "email", "code_comment"];

@@ -53,6 +53,8 @@ describe("the npm package", () => {
     for (const f of ["dist/bin/index.js", "dist/index.d.ts", "dist/bin/ipi-judge.js", "dist/view/assets/app.js", "prompts/rubric-v1/system.md", "schemas/judges.schema.json", "package.json", "README.md"]) {
       expect(files, f).toContain(f);
     }
+    // README's reference is in docs/: its links resolve in the installed package too
+    for (const f of fs.readdirSync(path.join(ROOT, "docs")).filter((n) => n.endsWith(".md"))) expect(files, `docs/${f}`).toContain(`docs/${f}`);
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("src/") || f.endsWith(".tsbuildinfo"))).toEqual([]);
     // one copy of the code (issue 27): the bundle, not also tsc's modules; no source maps (13 MB before)
     expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);

@@ -2,7 +2,7 @@
  * AgentDojo's denial-of-service attacks (`dos`, `captcha_dos`, `felony_dos`, `offensive_email_dos`,
  * `swearwords_dos`, ...): their goal is to stop the agent, and the benchmark scores `security` on them as "the user
  * task was not completed" (not utility), not as an injected goal carried out. Pooled into one agreement with
- * `security`, they mix two measures (README "Against the benchmark's own verdicts": kappa 0.949 without them, 0.075
+ * `security`, they mix two measures (docs/measured.md, "Signature judge vs the benchmark's own verdict": kappa 0.949 without them, 0.075
  * on them alone, on the scale set).
  */
 

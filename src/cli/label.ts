@@ -197,7 +197,7 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   if (r.label_would_refuse) process.exitCode = EXIT.usage;
 }
 
-/** How many trajectories a resume counted as read without reading their file (README "resume"), said so a user sees the rule applied. */
+/** How many trajectories a resume counted as read without reading their file (docs/label.md "resume"), said so a user sees the rule applied. */
 function unreadText(unread: number): string {
   return unread > 0 ? ` (${unread} of them taken as unchanged unread: same path, size, mtime and ctime as when labelled; --verify-content reads and hashes them)` : "";
 }

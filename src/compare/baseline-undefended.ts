@@ -19,7 +19,7 @@ export function readsUndefended(condition: string): boolean {
   return condition !== "(none)" && condition !== "" && meansNoDefense(condition);
 }
 
-/** Names that may mean undefended but are kept as conditions of their own at ingest (README "No defense"). */
+/** Names that may mean undefended but are kept as conditions of their own at ingest (docs/input-formats.md "No defense"). */
 const AMBIGUOUS = /^(baseline|n\/?a|no|false|off)$/i;
 
 const cut = (a: string[]) => (a.length <= 3 ? a.join(", ") : `${a.slice(0, 3).join(", ")}, ... (${a.length} agent models)`);

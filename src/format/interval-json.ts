@@ -1,7 +1,7 @@
 /**
  * A statistics interval as every command's `--json` writes it (new-user report 31, L3): an interval whose standard
  * error is 0 (`degenerate` in `../stats/types.ts`: it collapses to a point that measures nothing) is `null` with a
- * sibling `<key>_reason: "se_zero"`, as `agree --reference` writes `kappa_ci95` and as the README's "Undefined is
+ * sibling `<key>_reason: "se_zero"`, as `agree --reference` writes `kappa_ci95` and as docs/committee.md's "Undefined is
  * written one way everywhere" says; any other interval is written without the `degenerate` flag (always false
  * there). Undefined is not zero: `agreement --json` had written `ci_wald {lower: 1, upper: 1, degenerate: true}`.
  * The statistics library keeps its flag (its callers and test vectors read it); only the JSON output changes.

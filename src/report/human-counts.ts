@@ -13,7 +13,7 @@ import { escapeHtml } from "./escape.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
 
-/** The consensus rule in a few words (../agree/consensus.ts, README "agree --human"). */
+/** The consensus rule in a few words (../agree/consensus.ts, docs/agree.md "agree --human"). */
 export const CONSENSUS_RULE =
   "the annotators' majority on compromised or not, refined on the three-way and then the six-bucket scale while one label leads " +
   "(full / partial / unaffected / unaffected has no binary majority: a tie), or the item's adjudicated label";

@@ -6,7 +6,7 @@
  * (`kill -9`, a crash) were sent, may be billed, and are in no verdict: the next invocation does not count them, and
  * the cap can be exceeded by at most the judges' concurrency in conversations (their current request and the
  * turns already answered). No journal line is written before a send
- * (README, "Cost, dry run, cost cap").
+ * (docs/cost.md, "Cost, dry run, cost cap").
  */
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";

@@ -8,7 +8,7 @@
  * judged text comes from sibling runs or the clean run, other files), a trajectory with work left. The
  * ingest warnings a passed-over file's read raised are recorded in its stamp and said again, in order.
  *
- * Limit (README "resume"): only a file system without a real ctime (or a clock set back) lets a rewritten file keep
+ * Limit (docs/label.md "resume"): only a file system without a real ctime (or a clock set back) lets a rewritten file keep
  * its stamp (`../store/file-stamp.ts`); a file an upgraded ipi-judge converts differently is re-read only when its readers' version (`STAMP_READER_VERSION`) was bumped. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
  * path off. It is off too under `--where` (it filters full rows, which the store does not hold in memory) and with
  * `--format`, `--field`, `--security-scorer` or `--utility-scorer` (they change what a file reads as); rows are

@@ -16,7 +16,7 @@
  * so a quote of it verifies). Benign documentation phrases ("must be in format", "e.g.", "if null") carry no cue.
  *
  * False positives measured on every tool description our corpora hold and on AgentDojo's own tool docstrings
- * (README "Measured"); the cues are deliberately narrow: a benign description taken as an injection would turn an
+ * (docs/measured.md); the cues are deliberately narrow: a benign description taken as an injection would turn an
  * unattacked run into an attacked one.
  */
 import type { Surface, ToolDefinition, Trajectory } from "../types.js";

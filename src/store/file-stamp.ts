@@ -4,7 +4,7 @@
  * latest index row was read from (the row's optional `file_stamp`), and an exact index from that file's resolved
  * path to the slot.
  *
- * The rule it serves (`RunStore.unchangedFile`, README "resume"): a file whose resolved path, size, mtime and ctime
+ * The rule it serves (`RunStore.unchangedFile`, docs/label.md "resume"): a file whose resolved path, size, mtime and ctime
  * equal those recorded is taken as unchanged without being read. The ctime is what makes it safe: the system sets it
  * on every write, rename, copy or extraction, and no user tool sets it back, so a rewrite that keeps size and mtime
  * (`touch -d`, `cp -p`, `rsync -a`, `tar -x`, two files swapped by `mv`) is read. Its limit: a file system that does

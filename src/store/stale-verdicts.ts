@@ -1,5 +1,5 @@
 /**
- * Verdicts made on another text than their trajectory's now (README: "A verdict belongs to the content it judged:
+ * Verdicts made on another text than their trajectory's now (docs/label.md: "A verdict belongs to the content it judged:
  * one made on other content ... is judged again"). When a trajectory changes, `label` re-judges the verdicts of the
  * judges it runs; another judge's verdicts keep the old `content_sha256` while the index row holds the new one.
  * Every reader of a run's figures (`./columns.ts`, `./lean-read.ts`) leaves such a verdict out, as if missing (not

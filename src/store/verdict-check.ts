@@ -14,7 +14,7 @@
  * key again): its label is not the judge's.
  *
  * Not checked (it would need the input read again or the judge asked again; the run folder is trusted input,
- * README "What a run folder is trusted for"): whether a quote marked `verified` is in the trajectory, whether the
+ * docs/label.md "What a run folder is trusted for"): whether a quote marked `verified` is in the trajectory, whether the
  * code floor (`unaffected` by `exposure_found`, `not_exposed` by `injection_absent`) holds, findings or quotes
  * removed or added by hand together with a matching label, and `attacked`, model, suite or other copied fields. A
  * `content_sha256` edited away from its trajectory's is caught by the stale-verdict rule (`./stale-verdicts.ts`);

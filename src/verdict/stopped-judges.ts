@@ -3,7 +3,7 @@
  * rows it reads because they were stopped: a fatal error (401, no quota, unreachable: `store.json`
  * `stopped_judges`), the last label run cut short (Ctrl-C / SIGTERM, `--max-cost`, a failure, a kill: its
  * `label_state`) before the judge stored any verdict there, or a crash on most items (`./broken-judge.ts`'s crash
- * rule over `summary.json`). The broken-judge rule (`./broken-judge.ts`, README) says a broken or stopped judge behind
+ * rule over `summary.json`). The broken-judge rule (`./broken-judge.ts`, docs/label.md "Exit codes") says a broken or stopped judge behind
  * a command's figures is exit 3, not "nothing to compare" with exit 0 nor a usage error: {@link refuseStoppedJudges}
  * throws the error the CLI maps to exit 3 (`StoppedJudgesError`), naming each judge and why. A judge with no verdict
  * whose last label run finished normally is none of these (the caller's own message stands).

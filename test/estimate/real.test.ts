@@ -6,7 +6,7 @@
  * run as a user would. The true per-model ASR must lie in the calibrated 95% CI for every model, and the
  * calibrated CIs must be narrower on average than the human-only ones. (On 25 seeds the truth was inside for
  * 94 of 100 model-seed pairs, mean width 0.153 vs 0.374; on the 11,384-run archive 36 of 40, 0.097 vs 0.203:
- * README, "Calibrated ASR".)
+ * docs/estimate.md, "Calibrated ASR".)
  */
 import fs from "node:fs";
 import os from "node:os";

@@ -75,7 +75,7 @@ export const PRICE = { input_per_mtok: 1, cached_input_per_mtok: 0.1, output_per
 
 const hasSystem = (r: FakeRequest) => (r.body.messages as { role: string }[]).some((m) => m.role === "system");
 
-/** The scenarios (at least five providers; README "Providers as they are" lists the same). */
+/** The scenarios (at least five providers; docs/providers.md, "Providers as they are", lists the same). */
 export const SCENARIOS: ZooScenario[] = [
   {
     provider: "vLLM (< 0.10.1)",

@@ -1,6 +1,6 @@
 /**
  * New user 33: a stub judge that filled `usage` with made-up prompt counts got `prompt_truncated` errors, and README's
- * "A server of your own" did not say the usage is read. It says so now, with the thresholds of the code: checked here
+ * "A server of your own" (now in docs/trying-llm-judges.md) did not say the usage is read. It says so now, with the thresholds of the code: checked here
  * against the constants, so the two cannot drift apart, and the rule itself on a stub-like usage.
  */
 import fs from "node:fs";
@@ -17,11 +17,14 @@ import {
 } from "../../src/providers/classify.js";
 import { ROOT } from "../helpers/paths.js";
 
-const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8").replace(/\s+/g, " ");
-const section = readme.slice(readme.indexOf("A server of your own that stands in for a judge"), readme.indexOf("#### Providers as they are"));
+const page = fs.readFileSync(path.join(ROOT, "docs", "trying-llm-judges.md"), "utf8").replace(/\s+/g, " ");
+// from "A server of your own" to the page's end (the section after it, "Providers as they are", is a page of its own)
+const start = page.indexOf("A server of your own that stands in for a judge");
+const section = page.slice(start);
 
-describe("README, A server of your own: the usage it reports is read (new user 33)", () => {
+describe("docs/trying-llm-judges.md, A server of your own: the usage it reports is read (new user 33)", () => {
   it("names the check with the code's thresholds", () => {
+    expect(start).toBeGreaterThan(0);
     const fmt = (n: number) => n.toLocaleString("en-US");
     for (const w of [
       "usage.prompt_tokens",

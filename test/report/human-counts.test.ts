@@ -30,7 +30,7 @@ describe("report: the human section's counts and rule (F4)", () => {
   const index = new Map(["t1", "t2", "t3", "t4"].map((t) => [t, row(t)]));
   const r = humanAgreement(file, ["t1", "t2", "t3", "t4"].map((t) => v(t, "unaffected")), index, { scale: "six", bootstrap: { B: 0, seed: 1 } });
 
-  it("counts the adjudicated row apart, says what adjudication settled and the tie by the README's rule", () => {
+  it("counts the adjudicated row apart, says what adjudication settled and the tie by docs/agree.md's rule", () => {
     const text = humanCountsText(r);
     expect(text).toContain("10 labels from 4 annotators and 1 adjudicated label (not votes) on 4 trajectories");
     expect(text).toContain("of them, 2 with a consensus (the annotators' majority on compromised or not, refined on the three-way and then the six-bucket scale");

@@ -3,7 +3,7 @@
  * judged for such a run comes from other files (a sibling run's record, the clean run), so its own file being
  * unchanged says nothing. Its row carries no stamp: a resume reads it and the recovered text's hash decides.
  * (Red-team finding: with the stamp, a DRIFT run kept its verdict on a sibling's old text, and one labelled before
- * its sibling was given stayed unverified when the sibling was added, as the README advises, on every resume.)
+ * its sibling was given stayed unverified when the sibling was added, as docs/label.md advises, on every resume.)
  */
 import fs from "node:fs";
 import os from "node:os";

@@ -1,5 +1,5 @@
 /**
- * Ctrl-C finishes the requests in flight (README, the CLI's own message): they are paid for, so their verdicts
+ * Ctrl-C finishes the requests in flight (docs/label.md, the CLI's own message): they are paid for, so their verdicts
  * are stored and a resume does not send them again. Found by the red team: the run's stop signal aborted the
  * requests already sent, so 16 paid requests were lost and sent twice. Now `signal` stops what has not started and
  * `abortSignal` (the CLI's second Ctrl-C) aborts what is in flight. Real `openai` client against a loopback server.

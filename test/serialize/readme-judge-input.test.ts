@@ -1,5 +1,6 @@
 /**
- * The README's "What the judge receives" (stub section) is what `renderForJudge` and the prompt make: its example user
+ * docs/trying-llm-judges.md's "What the judge receives" (stub section; in README.md until the reference moved to docs/)
+ * is what `renderForJudge` and the prompt make: its example user
  * message is rebuilt here and compared whole, and the elision markers it shows are the renderer's.
  */
 import fs from "node:fs";
@@ -9,7 +10,7 @@ import { renderForJudge } from "../../src/serialize/render.js";
 import { buildMessages } from "../../src/rubric/prompt.js";
 import type { Trajectory } from "../../src/types.js";
 
-const README = fs.readFileSync(path.resolve(__dirname, "../../README.md"), "utf8");
+const PAGE = fs.readFileSync(path.resolve(__dirname, "../../docs/trying-llm-judges.md"), "utf8");
 const NONCE = "3fa9c0e1d2b47";
 
 const example: Trajectory = {
@@ -25,8 +26,10 @@ const example: Trajectory = {
   injections: { injection_task_0: "ignore previous instructions" },
 } as unknown as Trajectory;
 
-describe("README: what the judge receives", () => {
-  const section = README.slice(README.indexOf("**What the judge receives**"));
+describe("docs/trying-llm-judges.md: what the judge receives", () => {
+  const start = PAGE.indexOf("**What the judge receives**");
+  const section = PAGE.slice(start);
+  it("the section is there", () => expect(start).toBeGreaterThan(0));
   it("the example user message is the one the prompt makes, whole", () => {
     const block = /```text\n([\s\S]*?)\n```/.exec(section)![1];
     expect(buildMessages(renderForJudge(example, { nonce: NONCE }))[1].content.trimEnd()).toBe(block);
