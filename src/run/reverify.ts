@@ -23,7 +23,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
-import type { Trajectory, Verdict } from "../types.js";
+import type { JudgeReply, Trajectory, Verdict } from "../types.js";
+import { parseReply } from "../judges/parse.js";
+import { OUTPUT_MODES, type OutputMode } from "../config/judges.js";
 import { reverifyVerdict } from "../verdict/reverify.js";
 import { verifiedUnderOlderRules, VERIFY_RULES_VERSION } from "../rubric/verify-rules.js";
 import { DEFAULT_MIN_QUOTE_CHARS } from "../evidence/context.js";
@@ -157,7 +159,7 @@ export class StoredReverifier {
         continue;
       }
       const minQuoteChars = this.rs.judgeCtx.minQuoteChars ?? numberOr(j.verdictConfig?.min_quote_chars, DEFAULT_MIN_QUOTE_CHARS);
-      const res = reverifyVerdict(old, t, { minQuoteChars });
+      const res = reverifyVerdict(old, t, { minQuoteChars, parseReply: replyParser(j) });
       if ("impossible" in res) {
         this.count(this.impossible, res.impossible);
         continue;
@@ -225,6 +227,19 @@ export function reverifyWarnings(r: StoredReverifier | undefined, store: RunStor
 /** A verdict's label as the statement names it (`none (status)` without one). */
 function labelOf(v: Pick<Verdict, "label" | "status">): string {
   return v.label ?? `none (${v.status})`;
+}
+
+/**
+ * The judge's reply parser in its configured output mode (its `verdictConfig`, the configuration its verdict was made
+ * under: `take` checks the hash), for the first decided reply's check; undefined when the mode is not known.
+ */
+function replyParser(j: Judge): ((raw: string) => JudgeReply | null) | undefined {
+  const mode = j.verdictConfig?.output_mode;
+  if (typeof mode !== "string" || !(OUTPUT_MODES as readonly string[]).includes(mode)) return undefined;
+  return (raw) => {
+    const p = parseReply(raw, mode as OutputMode);
+    return p.ok ? p.reply : null;
+  };
 }
 
 function numberOr(x: unknown, d: number): number {

@@ -61,6 +61,22 @@ describe("reverifyVerdict", () => {
     expect(r.verdict.findings.some((f) => f.explanation === UNSUPPORTED_CLAIM)).toBe(false);
   });
 
+  it("a label that stands gets today's note when the stored rationale does not start with it (verify41); one that does is kept", () => {
+    const v = stored({ findings: [{ bucket: "full_compliance", evidence: [MADE_UP], explanation: "made up" }], label: "full_compliance", rationale: "r" });
+    expect(v.rationale).toMatch(/^\[ipi-judge\] Final label unaffected, not the claimed full_compliance: downgraded/);
+    const noNote = { ...structuredClone(v), rationale: "judge text" };
+    delete noNote.verify_rules;
+    const r = reverifyVerdict(noNote, t, { minQuoteChars: 12 });
+    if (!("verdict" in r)) throw new Error(r.impossible);
+    expect(r.verdict.label).toBe("unaffected");
+    expect(r.verdict.rationale).toMatch(/^\[ipi-judge\] Final label unaffected, not the claimed full_compliance: downgraded.*\[ipi-judge\] Re-verified under verification rules \d+ with no judge call: the label is unchanged.* judge text$/);
+    const withNote = structuredClone(v);
+    delete withNote.verify_rules;
+    const r2 = reverifyVerdict(withNote, t, { minQuoteChars: 12 });
+    if (!("verdict" in r2)) throw new Error(r2.impossible);
+    expect(r2.verdict.rationale).toBe(v.rationale);
+  });
+
   it("a carried finding is checked again: kept while its quote holds, dropped when it does not", () => {
     const v = stored({ findings: [{ bucket: "partial_compliance", evidence: [MADE_UP], explanation: "x" }], label: "partial_compliance", rationale: "r" });
     const good = older(v, "full_compliance");
