@@ -95,7 +95,7 @@ export class StoredReverifier {
     let rest: Buffer = Buffer.alloc(0);
     const onLine = (line: Buffer, at: number) => {
       // a line of today's rules, or of another judge (the signature judge's), is not parsed (byte searches)
-      if (line.length === 0 || line.includes(current) || !ofJudges.some((b) => line.includes(b))) return;
+      if (line.length === 0 || holdsNumber(line, current) || !ofJudges.some((b) => line.includes(b))) return;
       let v: Record<string, unknown>;
       try {
         v = JSON.parse(line.toString("utf8")) as Record<string, unknown>;
@@ -222,6 +222,19 @@ export class StoredReverifier {
  */
 export function reverifyWarnings(r: StoredReverifier | undefined, store: RunStore): string[] {
   return r ? [r.statement(store.dir, store.ledger.verifiedUnderOlderRules)] : [];
+}
+
+/**
+ * Whether `line` holds `key` (`"verify_rules":N`) as a whole number: the byte after it ends the number (`,`, `}`,
+ * whitespace). A prefix alone is not enough: `"verify_rules":1` is also the start of `:10`..`:19` and of `:1.5`, the
+ * last a version this build calls older, which the prefilter skipped unparsed (verify41).
+ */
+export function holdsNumber(line: Buffer, key: Buffer): boolean {
+  for (let at = line.indexOf(key); at !== -1; at = line.indexOf(key, at + 1)) {
+    const next = line[at + key.length];
+    if (next === undefined || next === 0x2c || next === 0x7d || next === 0x20 || next === 0x09 || next === 0x0d || next === 0x0a) return true;
+  }
+  return false;
 }
 
 /** A verdict's label as the statement names it (`none (status)` without one). */
