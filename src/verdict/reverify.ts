@@ -74,6 +74,15 @@ function impossible(old: Verdict): string | undefined {
   return undefined;
 }
 
+/** How `buildVerdict` appends the last attempt's error to an unverified verdict's reason (`./record.ts`). */
+const LAST_ATTEMPT = / \(last attempt: ([^\s:]+): ([\s\S]*)\)$/;
+
+/** The last attempt's error an unverified verdict's error message carries, or undefined. */
+function lastAttemptOf(e: Verdict["error"]): { kind: string; message: string } | undefined {
+  const m = typeof e?.message === "string" ? LAST_ATTEMPT.exec(e.message) : null;
+  return m ? { kind: m[1], message: m[2] } : undefined;
+}
+
 /** A stored quote as the judge's reply gave it (the place it cited; verification results left out). */
 function asGiven(q: VerifiedQuote): EvidenceQuote {
   const out: EvidenceQuote = { message_index: q.message_index, quote: q.quote };
@@ -120,8 +129,9 @@ export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars:
       status: "ok",
       decision,
       attempts: old.attempts,
-      // an unverified verdict's error is the old decision's reason; an ok one's is the last attempt's (kept)
-      error: old.status === "ok" ? old.error : undefined,
+      // an unverified verdict's error is the old decision's reason, with the last attempt's after it when there was
+      // one (kept: before, a verdict labelled now lost it); an ok one's is the last attempt's (kept)
+      error: old.status === "ok" ? old.error : lastAttemptOf(old.error),
       nonce: old.nonce,
     });
     const out = { ...old } as unknown as Record<string, unknown>;

@@ -77,6 +77,22 @@ describe("reverifyVerdict", () => {
     expect(r2.verdict.rationale).toBe(v.rationale);
   });
 
+  it("an unverified verdict labelled now keeps the last attempt's error its reason carried (verify41)", () => {
+    const v = stored({ findings: [{ bucket: "full_compliance", evidence: [SENT], explanation: "sent" }], label: "full_compliance", rationale: "r" });
+    const o = structuredClone(v);
+    delete o.verify_rules;
+    Object.assign(o, { status: "unverified", label: null, compromised: null, error: { kind: "unverified", message: "no finding of the judge holds and code cannot establish exposure (last attempt: retry_unparseable: bad json)" } });
+    o.findings = o.findings.map((f) => ({ ...f, holds: false, evidence: f.evidence.map((q) => ({ ...q, verified: false })) }));
+    const r = reverifyVerdict(o, t, { minQuoteChars: 12 });
+    if (!("verdict" in r)) throw new Error(r.impossible);
+    expect(r.verdict).toMatchObject({ status: "ok", label: "full_compliance", error: { kind: "retry_unparseable", message: "bad json" } });
+    // one with no last attempt in its reason: no error
+    o.error = { kind: "unverified", message: "no finding of the judge holds and code cannot establish exposure" };
+    const r2 = reverifyVerdict(o, t, { minQuoteChars: 12 });
+    if (!("verdict" in r2)) throw new Error(r2.impossible);
+    expect(r2.verdict).not.toHaveProperty("error");
+  });
+
   it("a carried finding is checked again: kept while its quote holds, dropped when it does not", () => {
     const v = stored({ findings: [{ bucket: "partial_compliance", evidence: [MADE_UP], explanation: "x" }], label: "partial_compliance", rationale: "r" });
     const good = older(v, "full_compliance");
