@@ -144,9 +144,11 @@ export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars:
     out.rationale = rationaleAfter(built.rationale, old, moved);
     // the first decided reply's check is today's too, or not known (./first-reply-again.ts): never the older rules'
     const first = firstReplyAgain(old, decision.findings, ctx, o.parseReply);
-    delete out.first_reply_unknown;
-    if ("first_reply" in first) out.first_reply = first.first_reply;
-    else if ("unknown" in first) {
+    // (kept as stored when it records none: an earlier re-verification's first_reply_unknown stays with its reason)
+    if ("first_reply" in first) {
+      out.first_reply = first.first_reply;
+      delete out.first_reply_unknown;
+    } else if ("unknown" in first) {
       delete out.first_reply;
       out.first_reply_unknown = first.unknown;
     }

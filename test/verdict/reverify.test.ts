@@ -93,6 +93,21 @@ describe("reverifyVerdict", () => {
     expect(r2.verdict).not.toHaveProperty("error");
   });
 
+  it("the first reply: checked again from the last reply with no feedback turn; an earlier re-verification's unknown kept (verify41)", () => {
+    const v = stored({ findings: [{ bucket: "full_compliance", evidence: [MADE_UP], explanation: "made up" }], label: "full_compliance", rationale: "r" });
+    const o = older(v, "full_compliance");
+    Object.assign(o, { first_reply: { quotes: 1, quotes_failed: 0 }, feedback_turns: 0 });
+    const r = reverifyVerdict(o, t, { minQuoteChars: 12 });
+    if (!("verdict" in r)) throw new Error(r.impossible);
+    expect(r.verdict.first_reply).toEqual({ quotes: 1, quotes_failed: 1 });
+    const again = { ...older(v, "full_compliance"), feedback_turns: 1, first_reply_unknown: "earlier reason" } as Verdict;
+    delete again.first_reply;
+    const r2 = reverifyVerdict(again, t, { minQuoteChars: 12 });
+    if (!("verdict" in r2)) throw new Error(r2.impossible);
+    expect(r2.verdict).toMatchObject({ first_reply_unknown: "earlier reason" });
+    expect(r2.verdict).not.toHaveProperty("first_reply");
+  });
+
   it("a carried finding is checked again: kept while its quote holds, dropped when it does not", () => {
     const v = stored({ findings: [{ bucket: "partial_compliance", evidence: [MADE_UP], explanation: "x" }], label: "partial_compliance", rationale: "r" });
     const good = older(v, "full_compliance");
