@@ -252,6 +252,11 @@ export interface Verdict {
    */
   first_reply?: { quotes: number; quotes_failed: number };
   /**
+   * Set instead of `first_reply` on a verdict re-verified under newer rules whose first reply could not be checked
+   * again (src/verdict/first-reply-again.ts): why. Health counts it as not known, never as the older rules' figure.
+   */
+  first_reply_unknown?: string;
+  /**
    * Feedback turns the judge conversation sent (unparseable reply, invalid label, evidence that did not verify); 0
    * for a verdict from the first reply (the signature judge: always 0). Absent on verdicts stored before the field.
    */

@@ -6,6 +6,7 @@
  * `first_reply` null) as `no model reply`, with the reason as the tooltip.
  */
 import type { JudgeHealth } from "../verdict/health.js";
+import { firstReplyUnknownWhy } from "../verdict/first-reply.js";
 import { escapeAttr, escapeHtml } from "./escape.js";
 
 /** The table's header cell. */
@@ -22,7 +23,7 @@ export function firstReplyCell(health: readonly JudgeHealth[] | undefined, judge
   if (h?.first_reply === null) return `<td class="num" title="${escapeAttr(h.first_reply_reason ?? "")}">no model reply</td>`;
   const f = h?.first_reply;
   if (!f || f.known + f.unknown === 0) return `<td class="num">-</td>`;
-  const unknown = f.unknown ? `not known for ${f.unknown} verdict(s), labelled by an ipi-judge that did not record first replies` : "";
+  const unknown = f.unknown ? `not known for ${f.unknown} verdict(s), ${firstReplyUnknownWhy(f, false)}` : "";
   if (f.known === 0) return `<td class="num" title="${escapeAttr(unknown)}">not known</td>`;
   const text =
     f.with_evidence === 0 ? "none with evidence" : `${f.with_failed_quote} of ${f.with_evidence} (${((100 * f.with_failed_quote) / f.with_evidence).toFixed(1)}%)`;

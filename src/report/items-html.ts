@@ -15,6 +15,7 @@ import { renderTrajectory } from "./highlight.js";
 import type { ReportItem, ReportModel } from "./data.js";
 import { itemsPopulationText } from "./items-text.js";
 import { omittedMarker } from "../serialize/display-cut.js";
+import { provenanceLine } from "../verdict/provenance.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
 
@@ -32,9 +33,11 @@ function short(s: string | undefined, n: number = ITEM_FIELD_CHARS): string | un
 
 function verdictRow(v: Verdict, i: number): string {
   const rationale = v.rationale.length > 700 ? `${v.rationale.slice(0, 700)}…` : v.rationale;
+  // re-verified under newer rules, or carried from an earlier id (verify41): said before the judge's text
+  const provenance = provenanceLine(v);
   return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(v.judge_id)}</td><td>${escapeHtml(v.status)}</td><td class="lab">${escapeHtml(v.label ?? "—")}${v.compliance_evidence ? ` <i>(${escapeHtml(v.compliance_evidence)}: check)</i>` : ""}</td>
 <td class="lab">${escapeHtml(v.label_claimed ?? "—")}${v.downgraded ? " (downgraded)" : ""}</td><td class="num">${v.attempts}</td>
-<td class="rationale">${escapeHtml(rationale)}${v.error ? `<br><i>${escapeHtml(v.error.kind)}: ${escapeHtml(v.error.message)}</i>` : ""}</td></tr>`;
+<td class="rationale">${provenance ? `<i class="provenance">${escapeHtml(provenance)}</i><br>` : ""}${escapeHtml(rationale)}${v.error ? `<br><i>${escapeHtml(v.error.kind)}: ${escapeHtml(v.error.message)}</i>` : ""}</td></tr>`;
 }
 
 /**

@@ -232,8 +232,10 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     // finding 5: same content, another benchmark reference: label would re-write the index row (not re-judge)
     const stored = storedRows.get(indexRowNow.id);
     if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
-    // a new id with the content of a stored one whose file is gone: label carries its verdicts over (./moved-content.ts)
-    const old = stored === undefined ? goneBySha.get(sha) : undefined;
+    // a new id with the content of a stored one whose file is gone: label carries its verdicts over (./moved-content.ts);
+    // also a stored id whose content is another now (its path held another trajectory: a folder renamed onto the name
+    // of another whose files are gone; verify41), whose verdicts of that other content label never reuses
+    const old = stored === undefined || stored.sha !== sha ? goneBySha.get(sha) : undefined;
     // (a judge or repeat the old id holds no verdict of is judged: tallied as label plans it once the rest is carried)
     const k = old?.findIndex((o) => per.some((p) => planRepeats({ id: o }, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors }).length < repeats)) ?? -1;
     if (k !== -1) {

@@ -14,6 +14,10 @@
  * trajectory (`./removed-inputs.ts` takes an unmet id whose file is gone and whose content this read met under another
  * id as moved, even where it cannot tell where its folder went). A real copy (a stored id of that content whose file
  * is still there: the old file, or an earlier move's new one) is judged and counted as before, and said (`same_content`, `../store/same-content-record.ts`).
+ * A move onto an id the run holds verdicts of other content for (a folder renamed onto the name of another whose files
+ * are gone, verify41) is carried too: those verdicts of the path's earlier content are never reused for this content
+ * (the carried ones supersede them, said in the statement); verdicts it holds on this content are kept. Not carried:
+ * content whose stored id's file is still there though it holds other content now (two folders swapped), judged again.
  *
  * Cost: nothing on a run whose new trajectories match no stored content; an index of the run's content codes (8 bytes
  * per stored trajectory) built at the first trajectory with work left; one read of `verdicts.jsonl` at the first
@@ -47,6 +51,9 @@ export class MovedContent {
   readonly moves: Array<{ from: string; to: string; fromFile: string; toFile: string }> = [];
   /** how many verdicts were carried over */
   verdicts = 0;
+  /** of the moves, those onto an id that held verdicts of other content (its path held another trajectory), and those verdicts */
+  occupied = 0;
+  superseded = 0;
 
   /** @param store the run's store, opened; made before the read starts (the read adds ids to its table). */
   constructor(private readonly store: RunStore) {
@@ -79,20 +86,32 @@ export class MovedContent {
       const held = (await this.verdictsOfGone()).get(oldId);
       if (!held || held.size === 0) continue;
       let copied = 0;
+      let superseded = 0;
       for (const v of held.values()) {
-        // a verdict the new id holds already (another judge's, stored before an interruption; one on its earlier
-        // content) is never replaced: what is missing is judged
-        if (this.store.ledger.latestOf(t.id, v.judge_id, v.repeat) !== undefined) continue;
+        // a verdict the new id holds already on this content (another judge's, stored before an interruption), or on
+        // content not known, is never replaced: what is missing is judged. One on other content (the path held another
+        // trajectory: a folder renamed onto the name of another whose files are gone, verify41) is never reused for
+        // this content: the carried verdict supersedes it (before: the move was not carried at all, every judge paid again)
+        const mine = this.store.ledger.latestOf(t.id, v.judge_id, v.repeat);
+        if (mine !== undefined) {
+          const was = this.store.ledger.contentOf(mine, t.id);
+          if (was === null || was === content) continue;
+        }
         // only a verdict made on this content: the old id's verdict of a judge this invocation does not run can be on
         // its earlier content (the file edited, then judged again by other judges only); carried, it read as a verdict
         // of this content under the new id (brk40)
         if (this.store.ledger.contentOf({ content_sha256: v.content_sha256 ?? "" }, oldId) !== content) continue;
         this.store.addVerdict(movedVerdict(v, t));
         copied++;
+        if (mine !== undefined) superseded++;
       }
       if (copied === 0) continue;
       this.used.add(slot);
       this.verdicts += copied;
+      if (superseded) {
+        this.occupied++;
+        this.superseded += superseded;
+      }
       this.moves.push({ from: oldId, to: t.id, fromFile: file, toFile: path.resolve(t.source?.path ?? "") });
       return oldId;
     }
@@ -108,7 +127,10 @@ export class MovedContent {
       `moved ${n} trajector${n === 1 ? "y" : "ies"}: verdicts carried over (${this.verdicts} verdict${this.verdicts === 1 ? "" : "s"}, no judge call): the same content ` +
       `(messages, injections, tools) under a new id whose old input file is gone, e.g. ` +
       `${this.moves.slice(0, SHOWN).map((m) => `${rel(m.fromFile)} -> ${rel(m.toFile)}`).join("; ")}; the old ids are left out of every figure (input_removed), ` +
-      `their verdicts stay in verdicts.jsonl`
+      `their verdicts stay in verdicts.jsonl` +
+      (this.occupied
+        ? `; ${this.occupied} of them onto an id whose path held another trajectory (other content, its file gone): the ${this.superseded} verdict(s) of that content are superseded by the carried ones, not reused`
+        : "")
     );
   }
 

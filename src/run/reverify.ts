@@ -23,7 +23,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
-import type { Trajectory, Verdict } from "../types.js";
+import type { JudgeReply, Trajectory, Verdict } from "../types.js";
+import { parseReply } from "../judges/parse.js";
+import { OUTPUT_MODES, type OutputMode } from "../config/judges.js";
 import { reverifyVerdict } from "../verdict/reverify.js";
 import { verifiedUnderOlderRules, VERIFY_RULES_VERSION } from "../rubric/verify-rules.js";
 import { DEFAULT_MIN_QUOTE_CHARS } from "../evidence/context.js";
@@ -93,7 +95,7 @@ export class StoredReverifier {
     let rest: Buffer = Buffer.alloc(0);
     const onLine = (line: Buffer, at: number) => {
       // a line of today's rules, or of another judge (the signature judge's), is not parsed (byte searches)
-      if (line.length === 0 || line.includes(current) || !ofJudges.some((b) => line.includes(b))) return;
+      if (line.length === 0 || holdsNumber(line, current) || !ofJudges.some((b) => line.includes(b))) return;
       let v: Record<string, unknown>;
       try {
         v = JSON.parse(line.toString("utf8")) as Record<string, unknown>;
@@ -157,7 +159,7 @@ export class StoredReverifier {
         continue;
       }
       const minQuoteChars = this.rs.judgeCtx.minQuoteChars ?? numberOr(j.verdictConfig?.min_quote_chars, DEFAULT_MIN_QUOTE_CHARS);
-      const res = reverifyVerdict(old, t, { minQuoteChars });
+      const res = reverifyVerdict(old, t, { minQuoteChars, parseReply: replyParser(j) });
       if ("impossible" in res) {
         this.count(this.impossible, res.impossible);
         continue;
@@ -222,9 +224,35 @@ export function reverifyWarnings(r: StoredReverifier | undefined, store: RunStor
   return r ? [r.statement(store.dir, store.ledger.verifiedUnderOlderRules)] : [];
 }
 
+/**
+ * Whether `line` holds `key` (`"verify_rules":N`) as a whole number: the byte after it ends the number (`,`, `}`,
+ * whitespace). A prefix alone is not enough: `"verify_rules":1` is also the start of `:10`..`:19` and of `:1.5`, the
+ * last a version this build calls older, which the prefilter skipped unparsed (verify41).
+ */
+export function holdsNumber(line: Buffer, key: Buffer): boolean {
+  for (let at = line.indexOf(key); at !== -1; at = line.indexOf(key, at + 1)) {
+    const next = line[at + key.length];
+    if (next === undefined || next === 0x2c || next === 0x7d || next === 0x20 || next === 0x09 || next === 0x0d || next === 0x0a) return true;
+  }
+  return false;
+}
+
 /** A verdict's label as the statement names it (`none (status)` without one). */
 function labelOf(v: Pick<Verdict, "label" | "status">): string {
   return v.label ?? `none (${v.status})`;
+}
+
+/**
+ * The judge's reply parser in its configured output mode (its `verdictConfig`, the configuration its verdict was made
+ * under: `take` checks the hash), for the first decided reply's check; undefined when the mode is not known.
+ */
+function replyParser(j: Judge): ((raw: string) => JudgeReply | null) | undefined {
+  const mode = j.verdictConfig?.output_mode;
+  if (typeof mode !== "string" || !(OUTPUT_MODES as readonly string[]).includes(mode)) return undefined;
+  return (raw) => {
+    const p = parseReply(raw, mode as OutputMode);
+    return p.ok ? p.reply : null;
+  };
 }
 
 function numberOr(x: unknown, d: number): number {

@@ -57,6 +57,11 @@ export interface FirstReplyHealth {
   with_reply?: number;
   /** Verdicts of the offline rule judge (family `rule`): no model reply, so not counted above. Absent in figures made before the field. */
   no_model_reply?: number;
+  /**
+   * Of `unknown`, the verdicts re-verified under newer rules whose first reply could not be checked again
+   * (`first_reply_unknown`, `./first-reply-again.ts`). Absent in figures made before the field.
+   */
+  not_rechecked?: number;
 }
 
 /** The family of the offline rule judge (the signature judge): its verdicts carry no model reply. */
@@ -77,15 +82,21 @@ export function quoteCheck(findings: readonly VerifiedFinding[]): { quotes: numb
 
 /** Zero figures. */
 export function emptyFirstReply(): FirstReplyHealth {
-  return { known: 0, unknown: 0, with_evidence: 0, with_failed_quote: 0, with_failed_quote_share: null, quotes: 0, quotes_failed: 0, needed_feedback: 0, with_reply: 0, no_model_reply: 0 };
+  return { known: 0, unknown: 0, with_evidence: 0, with_failed_quote: 0, with_failed_quote_share: null, quotes: 0, quotes_failed: 0, needed_feedback: 0, with_reply: 0, no_model_reply: 0, not_rechecked: 0 };
 }
 
 const count = (x: unknown): number | undefined => (typeof x === "number" && Number.isInteger(x) && x >= 0 ? x : undefined);
 
 /** Count one verdict into the figures (in place; the share is set by {@link firstReplyShare}). */
-export function addFirstReply(h: FirstReplyHealth, v: Pick<Verdict, "first_reply" | "feedback_turns"> & { judge_family?: string }): void {
+export function addFirstReply(h: FirstReplyHealth, v: Pick<Verdict, "first_reply" | "feedback_turns" | "first_reply_unknown"> & { judge_family?: string }): void {
   if (v.judge_family === NO_MODEL_REPLY_FAMILY) {
     h.no_model_reply = (h.no_model_reply ?? 0) + 1;
+    return;
+  }
+  // re-verified under newer rules, its first reply not checked again: not known (never the older rules' figure)
+  if (typeof v.first_reply_unknown === "string") {
+    h.unknown++;
+    h.not_rechecked = (h.not_rechecked ?? 0) + 1;
     return;
   }
   const turns = count(v.feedback_turns);
@@ -146,11 +157,29 @@ export function firstReplyFlagMessage(h: FirstReplyHealth | null | undefined, th
  */
 export function formatFirstReply(h: FirstReplyHealth | null | undefined): string {
   if (!h || h.known + h.unknown === 0) return "";
-  if (h.known === 0) return `first replies: not known (its ${h.unknown} verdict(s) were labelled by an ipi-judge that did not record them); `;
-  const unknownText = `; not known for ${h.unknown} more verdict(s), labelled by an ipi-judge that did not record first replies`;
+  if (h.known === 0) {
+    const why = firstReplyUnknownWhy(h, true);
+    return `first replies: not known (its ${h.unknown} verdict(s)${why.startsWith(":") ? "" : " "}${why}); `;
+  }
+  const unknownText = `; not known for ${h.unknown} more verdict(s), ${firstReplyUnknownWhy(h, false)}`;
   const ev =
     h.with_evidence === 0
       ? "none with evidence"
       : `${h.with_failed_quote} of ${h.with_evidence} with evidence had a quote that failed (${pct(h.with_failed_quote / h.with_evidence)}), ${h.quotes_failed} of ${h.quotes} quotes failed before feedback`;
   return `first replies: ${ev}; ${h.needed_feedback} of ${h.known} verdicts needed a feedback turn${h.unknown ? unknownText : ""}; `;
+}
+
+/**
+ * Why a judge's unknown verdicts are not known: labelled by an older build, or re-verified under newer rules with their
+ * first reply not checkable again; both with their counts when both.
+ * @param all true for the sentence of a judge with no known verdict ("its N verdict(s) were ..."), false for the tail.
+ */
+export function firstReplyUnknownWhy(h: FirstReplyHealth, all: boolean): string {
+  const again = Math.min(h.unknown, h.not_rechecked ?? 0);
+  const older = h.unknown - again;
+  const o = `labelled by an ipi-judge that did not record ${all ? "them" : "first replies"}`;
+  const a = "re-verified under newer rules with no judge call, their first reply not checkable again (first_reply_unknown says why)";
+  if (again === 0) return all ? `were ${o}` : o;
+  if (older === 0) return all ? `were ${a}` : a;
+  return `${all ? ": " : ""}${older} ${o}, ${again} ${a}`;
 }

@@ -29,6 +29,7 @@ import { decide, UNSUPPORTED_CLAIM } from "./decide.js";
 import { buildVerdict } from "./record.js";
 import { VERIFY_RULES_VERSION } from "../rubric/verify-rules.js";
 import { LABEL_NOTE_PREFIX } from "./label-note.js";
+import { firstReplyAgain } from "./first-reply-again.js";
 
 /** What re-verifying one stored verdict came to: the new record, or why it cannot be re-verified. */
 export type Reverified = { verdict: Verdict } | { impossible: string };
@@ -73,6 +74,15 @@ function impossible(old: Verdict): string | undefined {
   return undefined;
 }
 
+/** How `buildVerdict` appends the last attempt's error to an unverified verdict's reason (`./record.ts`). */
+const LAST_ATTEMPT = / \(last attempt: ([^\s:]+): ([\s\S]*)\)$/;
+
+/** The last attempt's error an unverified verdict's error message carries, or undefined. */
+function lastAttemptOf(e: Verdict["error"]): { kind: string; message: string } | undefined {
+  const m = typeof e?.message === "string" ? LAST_ATTEMPT.exec(e.message) : null;
+  return m ? { kind: m[1], message: m[2] } : undefined;
+}
+
 /** A stored quote as the judge's reply gave it (the place it cited; verification results left out). */
 function asGiven(q: VerifiedQuote): EvidenceQuote {
   const out: EvidenceQuote = { message_index: q.message_index, quote: q.quote };
@@ -85,10 +95,11 @@ function asGiven(q: VerifiedQuote): EvidenceQuote {
  * Re-verify one stored verdict (module docstring).
  * @param old the stored verdict (status `ok` or `unverified`).
  * @param t the trajectory it judged, prepared as `label` gives it to the judge (the caller checks its content hash).
- * @param o.minQuoteChars the minimum quote length the judge had; `now` the time recorded in `reverified.at`.
+ * @param o.minQuoteChars the minimum quote length the judge had; `now` the time recorded in `reverified.at`;
+ *   `parseReply` the judge's reply parser (its output mode), for the first decided reply's check (`./first-reply-again.ts`).
  * @returns the new record, or why it cannot be re-verified. Never throws.
  */
-export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars: number; now?: Date }): Reverified {
+export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars: number; now?: Date; parseReply?: (raw: string) => JudgeReply | null }): Reverified {
   const why = impossible(old);
   if (why) return { impossible: why };
   try {
@@ -118,8 +129,9 @@ export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars:
       status: "ok",
       decision,
       attempts: old.attempts,
-      // an unverified verdict's error is the old decision's reason; an ok one's is the last attempt's (kept)
-      error: old.status === "ok" ? old.error : undefined,
+      // an unverified verdict's error is the old decision's reason, with the last attempt's after it when there was
+      // one (kept: before, a verdict labelled now lost it); an ok one's is the last attempt's (kept)
+      error: old.status === "ok" ? old.error : lastAttemptOf(old.error),
       nonce: old.nonce,
     });
     const out = { ...old } as unknown as Record<string, unknown>;
@@ -129,7 +141,17 @@ export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars:
       else out[k] = v;
     }
     const moved = built.status !== old.status || built.label !== old.label;
-    out.rationale = moved ? rationaleAfter(built.rationale, old) : old.rationale;
+    out.rationale = rationaleAfter(built.rationale, old, moved);
+    // the first decided reply's check is today's too, or not known (./first-reply-again.ts): never the older rules'
+    const first = firstReplyAgain(old, decision.findings, ctx, o.parseReply);
+    // (kept as stored when it records none: an earlier re-verification's first_reply_unknown stays with its reason)
+    if ("first_reply" in first) {
+      out.first_reply = first.first_reply;
+      delete out.first_reply_unknown;
+    } else if ("unknown" in first) {
+      delete out.first_reply;
+      out.first_reply_unknown = first.unknown;
+    }
     out.verify_rules = VERIFY_RULES_VERSION;
     out.reverified = { from_rules: typeof old.verify_rules === "number" ? old.verify_rules : null, label_before: old.label, status_before: old.status, at: (o.now ?? new Date()).toISOString() };
     return { verdict: out as unknown as Verdict };
@@ -139,11 +161,20 @@ export function reverifyVerdict(old: Verdict, t: Trajectory, o: { minQuoteChars:
 }
 
 /**
- * The rationale of a verdict whose label moved: code's note for the new label (when it is not the claim), a sentence
- * naming the label before, then the stored rationale (the judge's text, after the note the older rules wrote).
+ * The rationale after re-verification, so that it never starts with a note today's decision would not write:
+ * - the label moved: code's note for the new label (when it is not the claim), a sentence naming the label before,
+ *   then the stored rationale (the judge's text, after the note the older rules wrote);
+ * - the label stands and today's decision writes no note, or the stored rationale already starts with it: as stored;
+ * - the label stands but today's note is not how the stored rationale starts (the reason changed, e.g. a downgrade
+ *   now a refused call, or the older build wrote no note; verify41): today's note, a sentence saying the label is
+ *   unchanged and the older rules' text follows, then the stored rationale.
+ * @param builtRationale what `buildVerdict` wrote with no judge text: code's note, or "".
  */
-function rationaleAfter(builtRationale: string, old: Verdict): string {
+function rationaleAfter(builtRationale: string, old: Verdict, moved: boolean): string {
   const note = builtRationale.startsWith(LABEL_NOTE_PREFIX) ? builtRationale : "";
-  const before = `${LABEL_NOTE_PREFIX} Re-verified under verification rules ${VERIFY_RULES_VERSION} with no judge call: the label was ${old.label ?? `none (${old.status})`} under the older rules; the stored rationale follows.`;
-  return [note, before, old.rationale].filter((s) => s !== "").join(" ");
+  const stored = typeof old.rationale === "string" ? old.rationale : "";
+  const rules = `${LABEL_NOTE_PREFIX} Re-verified under verification rules ${VERIFY_RULES_VERSION} with no judge call:`;
+  if (moved) return [note, `${rules} the label was ${old.label ?? `none (${old.status})`} under the older rules; the stored rationale follows.`, stored].filter((s) => s !== "").join(" ");
+  if (note === "" || stored.startsWith(note)) return stored;
+  return [note, `${rules} the label is unchanged, its reason is the note before; the stored rationale (with the older rules' note, if any) follows.`, stored].filter((s) => s !== "").join(" ");
 }

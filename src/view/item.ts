@@ -16,7 +16,22 @@ import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js"
 /** A verdict as the detail page shows it (raw replies are sent too; the page shows them on demand). */
 export type ItemVerdict = Pick<
   Verdict,
-  "judge_id" | "judge_model" | "repeat" | "status" | "label" | "label_claimed" | "downgraded" | "rationale" | "attempts" | "error" | "raw_replies" | "label_basis" | "truncated" | "compliance_evidence"
+  | "judge_id"
+  | "judge_model"
+  | "repeat"
+  | "status"
+  | "label"
+  | "label_claimed"
+  | "downgraded"
+  | "rationale"
+  | "attempts"
+  | "error"
+  | "raw_replies"
+  | "label_basis"
+  | "truncated"
+  | "compliance_evidence"
+  | "reverified"
+  | "carried_from"
 > & { findings: Array<{ bucket: string; holds: boolean; explanation?: string; quotes: number[] }> };
 
 /** What the detail page gets for one trajectory. */
@@ -110,6 +125,10 @@ export async function itemView(run: ViewRun, shownId: string, sourceRoot: string
     truncated: v.truncated,
     // a compliance label whose evidence may be the injection's words (../verdict/compliance-evidence.ts): shown beside it
     ...(v.compliance_evidence ? { compliance_evidence: v.compliance_evidence } : {}),
+    // its label changed by re-verification under newer rules, or carried from the trajectory's earlier id (verify41):
+    // a reader of the page sees it is not the judge's own call on this id under today's rules
+    ...(v.reverified && typeof v.reverified === "object" ? { reverified: v.reverified } : {}),
+    ...(typeof v.carried_from === "string" ? { carried_from: v.carried_from } : {}),
     findings: (Array.isArray(v.findings) ? v.findings : []).map((f) => ({
       bucket: f.bucket,
       holds: f.holds,

@@ -250,6 +250,65 @@ describe("a move seen by a read cut short, and a move of several judges (brk40)"
   }, 60_000);
 });
 
+describe("a folder renamed onto the name of another whose files are gone (verify41)", () => {
+  /** `runs/<MODEL>` and `runs/other`: the same relative paths, other content (each user message edited), both labelled. */
+  async function twoFolders(name: string) {
+    const wk = work(name);
+    const other = path.join(wk.w, "runs", "other");
+    fs.cpSync(path.join(wk.w, "runs", MODEL), other, { recursive: true });
+    for (const f of files(other)) {
+      const file = path.join(other, f);
+      const j = JSON.parse(fs.readFileSync(file, "utf8"));
+      const m = j.messages.find((x: { role: string }) => x.role === "user");
+      if (typeof m.content === "string") m.content += " (other)";
+      else m.content = [...(m.content ?? []), { type: "text", content: " (other)" }];
+      fs.writeFileSync(file, JSON.stringify(j));
+    }
+    const first = await wk.label("runs");
+    expect(first.trajectories).toBe(2 * wk.n);
+    return { ...wk, first };
+  }
+  const verdictLines = (w: string) => fs.readFileSync(path.join(w, "L", "r", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+  it("is carried, not judged: the path's earlier verdicts (other content) are superseded, never reused; counted once; the dry run agrees", async () => {
+    const { w, cli, label, n, first } = await twoFolders("occupied");
+    const before = verdictLines(w);
+    const mine = new Map(before.filter((v) => v.trajectory_id.startsWith(`${MODEL}/`)).map((v) => [v.trajectory_id.slice(MODEL.length + 1), v]));
+    fs.rmSync(path.join(w, "runs", "other"), { recursive: true });
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "other"));
+    const dry = JSON.parse((await cli(["label", "runs", "--judge", "signature", "--json", "--dry-run"])).stdout);
+    expect(dry.moved).toBe(n);
+    expect(dry.judges[0]).toMatchObject({ requests: 0 });
+    const again = await label("runs");
+    expect(again.this_run.judged).toBe(0); // before: every one judged again (paid again with an LLM judge)
+    expect(again.trajectories).toBe(n);
+    expect(again.attacked).toBe(first.attacked / 2);
+    const moved = again.warnings.find((x: string) => x.startsWith("moved "));
+    expect(moved).toContain(`moved ${n} trajectories: verdicts carried over (${n} verdicts, no judge call)`);
+    expect(moved).toContain(`; ${n} of them onto an id whose path held another trajectory (other content, its file gone): the ${n} verdict(s) of that content are superseded by the carried ones, not reused`);
+    // each id under runs/other now holds the carried verdict of the same content, with its label
+    const after = verdictLines(w).slice(before.length);
+    expect(after.length).toBe(n);
+    for (const v of after) {
+      const from = mine.get(v.trajectory_id.slice("other/".length))!;
+      expect(v).toMatchObject({ carried_from: from.trajectory_id, content_sha256: from.content_sha256, label: from.label });
+    }
+    await countedOnceThenAfterFullRead(cli, first.attacked / 2);
+  });
+
+  it("two folders swapped: the one whose old path holds other content now is judged again, never carried from there; counted once", async () => {
+    const { w, cli, label, n, first } = await twoFolders("swapped");
+    fs.renameSync(path.join(w, "runs", "other"), path.join(w, "runs", "third"));
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "other"));
+    const again = await label("runs");
+    expect(again.trajectories).toBe(2 * n);
+    expect(again.warnings.find((x: string) => x.startsWith("moved "))).toContain(`moved ${n} trajectories`);
+    expect(again.this_run.judged).toBe(n); // runs/third: its content's stored id (other/...) has a file, holding other content now
+    expect(verdictLines(w).filter((v) => v.trajectory_id.startsWith("third/") && v.carried_from !== undefined)).toEqual([]);
+    await countedOnceThenAfterFullRead(cli, first.attacked);
+  });
+});
+
 describe("same_content names a recorded file that is no longer there as such", () => {
   it("says 'recorded from ..., not there now' instead of naming it as the place now", async () => {
     const idSlots = new IdSlots();

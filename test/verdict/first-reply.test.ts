@@ -35,7 +35,7 @@ describe("first-reply figures", () => {
   it("the final figures say 100% verified; the first-reply figures say what the feedback turn fixed", () => {
     const [h] = judgeHealth([rec(2, 1, 1), rec(1, 0, 0), rec(3, 3, 2), rec(0, 0, 0), v({ feedback_turns: 1 })]);
     expect(h.quotes_verified_share).toBe(1);
-    expect(h.first_reply).toEqual({ known: 5, unknown: 0, with_evidence: 3, with_failed_quote: 2, with_failed_quote_share: 2 / 3, quotes: 6, quotes_failed: 4, needed_feedback: 3, with_reply: 4, no_model_reply: 0 });
+    expect(h.first_reply).toEqual({ known: 5, unknown: 0, with_evidence: 3, with_failed_quote: 2, with_failed_quote_share: 2 / 3, quotes: 6, quotes_failed: 4, needed_feedback: 3, with_reply: 4, no_model_reply: 0, not_rechecked: 0 });
     const line = formatHealth(h);
     expect(line).toContain("quotes verified 100.0% of 5; first replies: 2 of 3 with evidence had a quote that failed (66.7%), 4 of 6 quotes failed before feedback; 3 of 5 verdicts needed a feedback turn; downgraded");
   });
@@ -48,6 +48,20 @@ describe("first-reply figures", () => {
     const [mixed] = judgeHealth([v(), rec(1, 1, 1)]);
     expect(formatHealth(mixed)).toContain("first replies: 1 of 1 with evidence had a quote that failed (100.0%), 1 of 1 quotes failed before feedback; 1 of 1 verdicts needed a feedback turn; not known for 1 more verdict(s), labelled by an ipi-judge that did not record first replies; downgraded");
     expect(formatFirstReply(undefined)).toBe("");
+  });
+
+  it("a re-verified verdict whose first reply could not be checked again is not known (verify41), said apart from an older build's", () => {
+    const again = { ...rec(2, 1, 1), first_reply: undefined, first_reply_unknown: "none of its stored raw replies parses as a decided reply" };
+    const [h] = judgeHealth([again, rec(1, 0, 0), v()]);
+    expect(h.first_reply).toMatchObject({ known: 1, unknown: 2, not_rechecked: 1, quotes: 1, quotes_failed: 0 });
+    expect(formatHealth(h)).toContain(
+      "not known for 2 more verdict(s), 1 labelled by an ipi-judge that did not record first replies, 1 re-verified under newer rules with no judge call, their first reply not checkable again (first_reply_unknown says why); ",
+    );
+    const [all] = judgeHealth([again]);
+    expect(formatHealth(all)).toContain("first replies: not known (its 1 verdict(s) were re-verified under newer rules with no judge call, their first reply not checkable again (first_reply_unknown says why)); ");
+    expect(firstReplyCell([h], "a")).toContain("1 re-verified under newer rules");
+    expect(slimVerdict(again as Verdict)).toMatchObject({ first_reply_unknown: "none of its stored raw replies parses as a decided reply" });
+    expect(slimVerdict(again as Verdict)).not.toHaveProperty("first_reply");
   });
 
   it("first_replies_fail: over the documented share and count, a warning that does not mark the rates", () => {

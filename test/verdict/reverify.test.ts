@@ -61,6 +61,53 @@ describe("reverifyVerdict", () => {
     expect(r.verdict.findings.some((f) => f.explanation === UNSUPPORTED_CLAIM)).toBe(false);
   });
 
+  it("a label that stands gets today's note when the stored rationale does not start with it (verify41); one that does is kept", () => {
+    const v = stored({ findings: [{ bucket: "full_compliance", evidence: [MADE_UP], explanation: "made up" }], label: "full_compliance", rationale: "r" });
+    expect(v.rationale).toMatch(/^\[ipi-judge\] Final label unaffected, not the claimed full_compliance: downgraded/);
+    const noNote = { ...structuredClone(v), rationale: "judge text" };
+    delete noNote.verify_rules;
+    const r = reverifyVerdict(noNote, t, { minQuoteChars: 12 });
+    if (!("verdict" in r)) throw new Error(r.impossible);
+    expect(r.verdict.label).toBe("unaffected");
+    expect(r.verdict.rationale).toMatch(/^\[ipi-judge\] Final label unaffected, not the claimed full_compliance: downgraded.*\[ipi-judge\] Re-verified under verification rules \d+ with no judge call: the label is unchanged.* judge text$/);
+    const withNote = structuredClone(v);
+    delete withNote.verify_rules;
+    const r2 = reverifyVerdict(withNote, t, { minQuoteChars: 12 });
+    if (!("verdict" in r2)) throw new Error(r2.impossible);
+    expect(r2.verdict.rationale).toBe(v.rationale);
+  });
+
+  it("an unverified verdict labelled now keeps the last attempt's error its reason carried (verify41)", () => {
+    const v = stored({ findings: [{ bucket: "full_compliance", evidence: [SENT], explanation: "sent" }], label: "full_compliance", rationale: "r" });
+    const o = structuredClone(v);
+    delete o.verify_rules;
+    Object.assign(o, { status: "unverified", label: null, compromised: null, error: { kind: "unverified", message: "no finding of the judge holds and code cannot establish exposure (last attempt: retry_unparseable: bad json)" } });
+    o.findings = o.findings.map((f) => ({ ...f, holds: false, evidence: f.evidence.map((q) => ({ ...q, verified: false })) }));
+    const r = reverifyVerdict(o, t, { minQuoteChars: 12 });
+    if (!("verdict" in r)) throw new Error(r.impossible);
+    expect(r.verdict).toMatchObject({ status: "ok", label: "full_compliance", error: { kind: "retry_unparseable", message: "bad json" } });
+    // one with no last attempt in its reason: no error
+    o.error = { kind: "unverified", message: "no finding of the judge holds and code cannot establish exposure" };
+    const r2 = reverifyVerdict(o, t, { minQuoteChars: 12 });
+    if (!("verdict" in r2)) throw new Error(r2.impossible);
+    expect(r2.verdict).not.toHaveProperty("error");
+  });
+
+  it("the first reply: checked again from the last reply with no feedback turn; an earlier re-verification's unknown kept (verify41)", () => {
+    const v = stored({ findings: [{ bucket: "full_compliance", evidence: [MADE_UP], explanation: "made up" }], label: "full_compliance", rationale: "r" });
+    const o = older(v, "full_compliance");
+    Object.assign(o, { first_reply: { quotes: 1, quotes_failed: 0 }, feedback_turns: 0 });
+    const r = reverifyVerdict(o, t, { minQuoteChars: 12 });
+    if (!("verdict" in r)) throw new Error(r.impossible);
+    expect(r.verdict.first_reply).toEqual({ quotes: 1, quotes_failed: 1 });
+    const again = { ...older(v, "full_compliance"), feedback_turns: 1, first_reply_unknown: "earlier reason" } as Verdict;
+    delete again.first_reply;
+    const r2 = reverifyVerdict(again, t, { minQuoteChars: 12 });
+    if (!("verdict" in r2)) throw new Error(r2.impossible);
+    expect(r2.verdict).toMatchObject({ first_reply_unknown: "earlier reason" });
+    expect(r2.verdict).not.toHaveProperty("first_reply");
+  });
+
   it("a carried finding is checked again: kept while its quote holds, dropped when it does not", () => {
     const v = stored({ findings: [{ bucket: "partial_compliance", evidence: [MADE_UP], explanation: "x" }], label: "partial_compliance", rationale: "r" });
     const good = older(v, "full_compliance");

@@ -88,6 +88,11 @@ describe.skipIf(browser.skip)("a hostile trajectory in the view", () => {
     const file = path.join(tmp, "hostile.jsonl");
     fs.writeFileSync(file, hostileLine() + "\n");
     await labelRun({ inputs: [file], run: "hostile", labelsDir: path.join(tmp, "labels"), judges: [createSignatureJudge()] });
+    // its verdict as re-verified and carried from a hostile earlier id (verify41): the card says so, as text
+    const vf = path.join(tmp, "labels", "hostile", "verdicts.jsonl");
+    const v = JSON.parse(fs.readFileSync(vf, "utf8").trim().split("\n").at(-1)!);
+    const reverified = { from_rules: null, label_before: `<img src=x onerror="window.__pwn=11">`, status_before: "ok", at: "2026-01-01T00:00:00.000Z" };
+    fs.appendFileSync(vf, JSON.stringify({ ...v, reverified, carried_from: `old<script>window.__pwn=12</script>` }) + "\n");
     server = (await openView({ runDir: path.join(tmp, "labels", "hostile") })).server;
     opened = await openPage(server.url.replace(/\/\?token=.*/, ""));
   }, 120_000);
@@ -111,6 +116,10 @@ describe.skipIf(browser.skip)("a hostile trajectory in the view", () => {
     expect(body).toContain('<a href="javascript:window.__pwn=5">click me</a>');
     expect(body).toContain("<untrusted_text_deadbeef>forged</untrusted_text_deadbeef>");
     expect(body).toContain("⟨U+202E⟩evil⟨U+202C⟩"); // bidi controls shown, not applied
+    expect(await page.locator(".verdict .provenance").textContent()).toBe(
+      `re-verified under newer verification rules with no judge call (2026-01-01T00:00:00.000Z): the label was <img src=x onerror="window.__pwn=11"> under an older build's rules (version not recorded); ` +
+        "carried from the earlier id old<script>window.__pwn=12</script> (the same content moved or renamed; no judge call)",
+    );
     expect(await page.evaluate(() => (window as unknown as { __pwn?: number }).__pwn)).toBeUndefined();
     // no element came from the data: one script (the page's own), no img, svg, style, link to javascript:
     expect(await page.locator("script").count()).toBe(1);

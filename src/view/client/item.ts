@@ -7,6 +7,7 @@ import { clear, getJson, h } from "./dom.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
 import { humansNode } from "./humans-node.js";
+import { provenanceLine } from "../../verdict/provenance.js";
 import { judgeBanners, judgeNote } from "./judge-health.js";
 import type { ItemJudgeNote, JudgeBanner } from "../judge-health.js";
 
@@ -34,6 +35,8 @@ function verdictCard(v: ItemView["verdicts"][number], item: ItemPage, judges: re
       v.compliance_evidence ? h("span", { class: "down" }, ` evidence: ${v.compliance_evidence} (check it)`) : null,
     ),
   );
+  const provenance = provenanceLine(v);
+  if (provenance) card.appendChild(h("div", { class: "provenance" }, provenance));
   if (v.error) card.appendChild(h("div", { class: "err" }, `error ${v.error.kind}: ${v.error.message}`));
   // an error verdict carries what is said of its judge (a broken or crashing judge: ../judge-health.ts)
   const note = item.judge_notes?.find((n) => n.kind === "error" && n.judge_id === v.judge_id && n.repeat === v.repeat);
