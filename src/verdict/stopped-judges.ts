@@ -96,7 +96,8 @@ export function refuseStoppedJudges(
   if (asked === null && with_.length > 0) return; // asked for none, and some judge has figures: not this rule's case
   const stopped = stoppedWithoutVerdicts(runDir, asked, with_);
   if (!stopped.length) return;
-  const named = stopped.map((j) => `${j.judge_id}: ${j.why}`).join("; ");
+  // a crash count is summary.json's, the whole run's: said so beside rows narrowed by --where (task s41 #2)
+  const named = stopped.map((j) => `${j.judge_id}: ${j.why}${subset && j.why.startsWith("it crashed on ") ? ", over the whole run" : ""}`).join("; ");
   const one = stopped.length === 1;
   const also = words.also?.(stopped.map((j) => j.judge_id));
   throw new StoppedJudgesError(
