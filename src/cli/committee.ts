@@ -44,7 +44,7 @@ verdicts downgraded, errors or unverified after 50 verdicts, quotes that rarely 
 named in the warnings; --exclude-judge ID leaves it out. Votes use repeat 0; with label --repeats K the
 report adds each judge's test-retest agreement.`,
     )
-    .addHelpText("after", brokenExitHelp("the committee's members; one left out with --exclude-judge is not"))
+    .addHelpText("after", brokenExitHelp("the committee's members, every judge of the run but one left out with --exclude-judge (one of them stopped before its first verdict: exit 3 at once, even beside working judges)"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       const quorum = intOption(o.quorum, "--quorum", 1);
