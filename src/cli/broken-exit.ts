@@ -7,7 +7,7 @@ import { EXIT } from "../errors.js";
 import type { JudgeHealth } from "../verdict/health.js";
 import { brokenJudges, withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
 import { showControls } from "../format/shown.js";
-import { storedJudgeCrashes } from "../store/stored-crashes.js";
+import { storedJudgeCrashes, type StoredCrashes } from "../store/stored-crashes.js";
 import { warnLine } from "./warn.js";
 import { crashesWhere } from "./crashes-where.js";
 import type { WhereFilter } from "../store/where.js";
@@ -21,15 +21,29 @@ import type { WhereFilter } from "../store/where.js";
  * @param runDir the run: its stored judge crashes count too (`../store/stored-crashes.ts`).
  * @param where the command's `--where`: the crashes counted are those among the rows it selects (`./crashes-where.ts`),
  *   as the health is computed over them; without it, the run's (summary.json's whole-run counts).
+ * @param crashes {@link judgeCrashesOf}'s answer when the caller has it already (its figures file used it).
  */
-export async function exitOnBrokenJudges(command: string, health: readonly JudgeHealth[], used: Iterable<string>, runDir: string, where?: WhereFilter | null): Promise<void> {
-  sayBrokenJudges(command, brokenJudges(health, used, await crashesOf(runDir, where)), where);
+export async function exitOnBrokenJudges(command: string, health: readonly JudgeHealth[], used: Iterable<string>, runDir: string, where?: WhereFilter | null, crashes?: ReadonlyMap<string, StoredCrashes>): Promise<void> {
+  sayBrokenJudges(command, brokenJudges(health, used, crashes ?? (await judgeCrashesOf(runDir, where))), where);
 }
 
-/** The run's stored crashes, narrowed to the rows `where` selects when given (`./crashes-where.ts`). */
-async function crashesOf(runDir: string, where: WhereFilter | null | undefined) {
+/**
+ * The run's stored crashes as a figure command weighs them: narrowed to the rows `where` selects when given
+ * (`./crashes-where.ts`), else the whole run's (summary.json). One count for the exit code and for a figures file's
+ * `judge_caveat` (task s41 #2: compare's and estimate's CSV counted the whole run's while the exit counted the rows
+ * `--where` selects, so a CSV named a judge broken that the exit did not, or the reverse).
+ */
+export async function judgeCrashesOf(runDir: string, where: WhereFilter | null | undefined): Promise<ReadonlyMap<string, StoredCrashes>> {
   const whole = storedJudgeCrashes(runDir);
   return where && whole.size ? crashesWhere(runDir, where, whole) : whole;
+}
+
+/**
+ * Broken judges as said with `where`: a crash reason counted over the rows it selects says so ("..., among the rows
+ * --where selects"), on stderr and in a figures file's `judge_caveat` alike.
+ */
+export function whereScoped(list: readonly BrokenJudge[], where: WhereFilter | null | undefined): BrokenJudge[] {
+  return list.map((j) => (where && j.why.startsWith("it crashed on ") ? { ...j, why: `${j.why}, among the rows --where selects` } : j));
 }
 
 /**
@@ -37,14 +51,20 @@ async function crashesOf(runDir: string, where: WhereFilter | null | undefined) 
  * estimate's): the run's stored crashes are added here (`withCrashBroken`).
  * @param used the judges behind the figures; @param runDir the run; @param where its `--where` (as {@link exitOnBrokenJudges}).
  */
-export async function sayBrokenJudgesOf(command: string, b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, used: Iterable<string>, runDir: string, where?: WhereFilter | null): Promise<void> {
-  sayBrokenJudges(command, withCrashBroken(b, used, await crashesOf(runDir, where)), where);
+export async function sayBrokenJudgesOf(
+  command: string,
+  b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] },
+  used: Iterable<string>,
+  runDir: string,
+  where?: WhereFilter | null,
+  crashes?: ReadonlyMap<string, StoredCrashes>,
+): Promise<void> {
+  sayBrokenJudges(command, withCrashBroken(b, used, crashes ?? (await judgeCrashesOf(runDir, where))), where);
 }
 
 /** Say a split of broken judges (the used ones: exit 3; the others: a warning each); crashes under `where` are said as the selected rows'. */
 function sayBrokenJudges(command: string, split: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, where?: WhereFilter | null): void {
-  const scoped = (j: BrokenJudge) => (where && j.why.startsWith("it crashed on ") ? { ...j, why: `${j.why}, among the rows --where selects` } : j);
-  const b = { used: split.used.map(scoped), other: split.other.map(scoped) };
+  const b = { used: whereScoped(split.used, where), other: whereScoped(split.other, where) };
   for (const o of b.other) warnLine(`judge ${o.judge_id} of the run looks broken (${o.why}), but the figures of ${command} here do not use it: not this command's failure`);
   if (!b.used.length) return;
   const named = b.used.map((j) => `${showControls(j.judge_id)}: ${showControls(j.why)}`).join("; ");

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
+import { committeeJudges, committeeWithout, withVerdicts } from "./committee-stopped.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
 import type { Command } from "commander";
@@ -43,7 +44,7 @@ verdicts downgraded, errors or unverified after 50 verdicts, quotes that rarely 
 named in the warnings; --exclude-judge ID leaves it out. Votes use repeat 0; with label --repeats K the
 report adds each judge's test-retest agreement.`,
     )
-    .addHelpText("after", brokenExitHelp("the committee's members; one left out with --exclude-judge is not"))
+    .addHelpText("after", brokenExitHelp("the committee's members, every judge of the run but one left out with --exclude-judge (one of them stopped before its first verdict: exit 3 at once, even beside working judges)"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       const quorum = intOption(o.quorum, "--quorum", 1);
@@ -62,6 +63,13 @@ report adds each judge's test-retest agreement.`,
         if (runJudges.size === 0) throw new Error(`run ${o.run} has no verdicts: no committee to form (${path.join(runDir, "committee.jsonl")} not written)`);
         throw new UsageError(`--exclude-judge leaves out every judge of run ${o.run} (${[...runJudges].sort().join(", ")}): no committee to form (committee.jsonl not written)`);
       }
+      // a judge of the run stopped before its first verdict beside working ones (task s41 #1): the committee of the
+      // others is not the one labelled (a 1-judge "committee", or other members, quorum and agreement): exit 3 naming
+      // it, as every figure command does, unless left out with --exclude-judge
+      refuseStoppedJudges("committee", runDir, o.run, committeeJudges(runDir, o.excludeJudge), runJudges, undefined, {
+        asked: "of the committee",
+        also: (stopped) => committeeWithout(stopped, members),
+      });
       let built: ReturnType<typeof committeeReportColumns>;
       const what = `the committee of ${run.nRows.toLocaleString("en-US")} trajectories (${run.nVerdicts.toLocaleString("en-US")} verdicts; bootstrap ${B})`;
       let step = stepLine(what, show);
@@ -75,7 +83,7 @@ report adds each judge's test-retest agreement.`,
         step = stepLine(`${what}: ${s}`, show);
       };
       try {
-        built = committeeReportColumns(run, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge, runState: readRunState(runDir), step: onStep });
+        built = committeeReportColumns(run, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: withVerdicts(runDir, o.excludeJudge, runJudges), runState: readRunState(runDir), step: onStep });
       } catch (e) {
         if (e instanceof RangeError && /^no judge /.test(e.message)) throw new UsageError(`--exclude-judge: ${e.message}`);
         throw e;

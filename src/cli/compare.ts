@@ -19,9 +19,8 @@ import { readRunState, runStateFor, runStateLine, runStateWarnings } from "../st
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
-import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { exitOnBrokenJudges, brokenExitHelp, judgeCrashesOf, whereScoped } from "./broken-exit.js";
 import { brokenJudges } from "../verdict/broken-judge.js";
-import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { unattackedLeftOut, unattackedLeftOutNote } from "../agree/where-unattacked.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
@@ -120,7 +119,9 @@ Examples:
       const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
       result.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
       // each row's judge_caveat names every broken judge behind the labels, one broken by its errors or crashes too
-      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result, brokenJudges(prepared.health, prepared.judges, storedJudgeCrashes(runDir)).used));
+      // (its crashes counted over the rows --where selects, as the exit code below counts them)
+      const crashes = await judgeCrashesOf(runDir, where);
+      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result, whereScoped(brokenJudges(prepared.health, prepared.judges, crashes).used, where)));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);
@@ -128,7 +129,7 @@ Examples:
       }
       else process.stdout.write(formatCompare(result) + "\n");
       // a judge behind the labels that looks broken: exit 3, as label (./broken-exit.ts)
-      await exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir, where);
+      await exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir, where, crashes);
     });
 }
 

@@ -1,9 +1,8 @@
 import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
-import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
+import { sayBrokenJudgesOf, brokenExitHelp, judgeCrashesOf, whereScoped } from "./broken-exit.js";
 import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
-import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { terminalWidth } from "./terminal-width.js";
 import { withStoppedJudges } from "./stopped-exit.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
@@ -285,7 +284,10 @@ async function printTable(
   }
   // the CSV's judge_caveat names a judge broken by its errors or crashes too, as the exit code 3 below
   const judgeIds = source.kind === "committee" ? source.members : [source.judge_id];
-  const broken = withCrashBroken(caveats.broken, [...judgeIds, t.heuristic], storedJudgeCrashes(runDir)).used;
+  // (its crashes counted over the rows --where selects, as the exit code below counts them)
+  const where = whereOf(o as { where?: string[] });
+  const crashes = await judgeCrashesOf(runDir, where);
+  const broken = whereScoped(withCrashBroken(caveats.broken, [...judgeIds, t.heuristic], crashes).used, where);
   const brokenOf = { judge: broken.filter((b) => judgeIds.includes(b.judge_id)), heuristic: broken.filter((b) => b.judge_id === t.heuristic && !judgeIds.includes(b.judge_id)) };
   if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf }));
   const wl = whereLine(run.statement);
@@ -300,5 +302,5 @@ async function printTable(
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)
-  await sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir, whereOf(o as { where?: string[] }));
+  await sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir, where, crashes);
 }

@@ -477,7 +477,7 @@ export function registerLabel(program: Command): void {
           ? {
               pollMs: pollS * 1000,
               onProgress: (b) => {
-                const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed}/${b.total}${b.failed ? `, ${b.failed} failed` : ""}`;
+                const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed ?? "?"}/${b.total}${b.failed === null ? ", ? failed" : b.failed ? `, ${b.failed} failed` : ""}`;
                 if (batchLine(b.key, b.status)) process.stderr.write(line + "\n");
               },
               onWarning: (w) => warnLine(w, true),

@@ -44,6 +44,11 @@ export interface RequestCounts {
   total?: number;
   completed?: number;
   failed?: number;
+  /**
+   * Set when the provider gave a `completed` that cannot be true (`./batch-counts.ts`): why. A request without a
+   * result line is then taken as lost (it may have run), never as one to send again.
+   */
+  implausible?: string;
 }
 
 /** Whether a file's last line is torn: no final newline, and the text after the last newline is not JSON. */
@@ -135,13 +140,15 @@ export async function chunkResults(api: BatchApi, dir: string, e: BatchEntry, co
   let completedRead = 0;
   for (const [c, r] of results) if (r.status === 200 && ours.test(c)) completedRead++;
   for (const c of unreadable.keys()) if (!results.has(c) && ours.test(c)) completedRead++;
-  const short = Math.max(0, (counts?.completed ?? 0) - completedRead);
+  const short = counts?.implausible ? Infinity : Math.max(0, (counts?.completed ?? 0) - completedRead);
   const batch = e.batch_id ?? e.key;
   let missing = 0;
   const missingWarning = () =>
     missing === 0
       ? undefined
-      : `the provider reports ${counts?.completed ?? "?"} completed request(s) but ${e.output_file_id ? `its output file ${e.output_file_id} holds ${completedRead} readable` : "gives no output file (output_file_id missing after polling again)"}: the ${missing} request(s) without a result are stored as judge_error batch_result_missing (cost unknown; not sent again: --retry-errors judges them again)`;
+      : counts?.implausible
+        ? `its request_counts cannot be true (${counts.implausible}), so which requests ran is not known: the ${missing} request(s) without a result are stored as judge_error batch_result_missing (cost unknown; not sent again: --retry-errors judges them again)`
+        : `the provider reports ${counts?.completed ?? "?"} completed request(s) but ${e.output_file_id ? `its output file ${e.output_file_id} holds ${completedRead} readable` : "gives no output file (output_file_id missing after polling again)"}: the ${missing} request(s) without a result are stored as judge_error batch_result_missing (cost unknown; not sent again: --retry-errors judges them again)`;
   const lost: ChunkResults["lost"] = (customId) => {
     const where = unreadable.get(customId);
     if (where !== undefined && !results.has(customId)) return { kind: "batch_result_unreadable", message: `its result line (${where}, batch ${batch}) is not JSON: its result was never read (cost unknown)` };
@@ -152,7 +159,12 @@ export async function chunkResults(api: BatchApi, dir: string, e: BatchEntry, co
       };
     if (short > 0 || badLines > 0) {
       missing++;
-      return { kind: "batch_result_missing", message: `batch ${batch} reports ${counts?.completed ?? "?"} completed request(s), ${completedRead} of them read: this request's result is missing (it may have run and been billed: cost unknown)` };
+      return {
+        kind: "batch_result_missing",
+        message: counts?.implausible
+          ? `batch ${batch} reports request_counts that cannot be true (${counts.implausible}), ${completedRead} result(s) read: this request's result is missing (it may have run and been billed: cost unknown)`
+          : `batch ${batch} reports ${counts?.completed ?? "?"} completed request(s), ${completedRead} of them read: this request's result is missing (it may have run and been billed: cost unknown)`,
+      };
     }
     return undefined;
   };

@@ -37,8 +37,10 @@ export interface BatchProgress {
   round: number;
   status: string;
   total: number;
-  completed: number;
-  failed: number;
+  /** The provider's count; null when it gave none or one that cannot be true (warned: `./batch-counts.ts`). */
+  completed: number | null;
+  /** As `completed`. */
+  failed: number | null;
 }
 
 /** Settings of the batch path. */

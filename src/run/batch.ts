@@ -54,6 +54,7 @@ import { DigestSet } from "./batch-keys.js";
 import { BatchLineSteps } from "./batch-interpret.js";
 import { StoredMarks } from "./batch-marks.js";
 import { chunkResults, type RequestCounts } from "./batch-download.js";
+import { checkRequestCounts } from "./batch-counts.js";
 
 export type { BatchEntry, BatchProgress, BatchSettings } from "./batch-types.js";
 
@@ -288,7 +289,11 @@ export class BatchJudgeRun {
     await this.store.writeSnapshot();
   }
 
-  private report(e: BatchEntry, counts?: { total?: number; completed?: number; failed?: number }): void {
+  /**
+   * Progress of a chunk: `counts` the provider's as checked (a field absent: not known, `null`); none at all (just
+   * submitted): 0 of its requests.
+   */
+  private report(e: BatchEntry, counts?: RequestCounts): void {
     this.settings.onProgress?.({
       judge_id: this.judge.id,
       key: e.key,
@@ -296,10 +301,22 @@ export class BatchJudgeRun {
       round: e.round,
       status: e.batch_status ?? e.status,
       total: counts?.total ?? e.requests,
-      completed: counts?.completed ?? 0,
-      failed: counts?.failed ?? 0,
+      completed: counts ? (counts.completed ?? null) : 0,
+      failed: counts ? (counts.failed ?? null) : 0,
     });
   }
+
+  /** A polled batch's `request_counts` checked (`checkRequestCounts`), each problem warned once per batch. */
+  private checkedCounts(e: BatchEntry, raw: unknown): RequestCounts {
+    const { counts, problems } = checkRequestCounts(raw, e.requests);
+    for (const p of problems) {
+      if (this.countsSaid.has(`${e.key}\u0000${p}`)) continue;
+      this.countsSaid.add(`${e.key}\u0000${p}`);
+      this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: the provider's ${p}: not shown as progress (?), not taken as a count`);
+    }
+    return counts;
+  }
+  private readonly countsSaid = new Set<string>();
 
   /** Upload the file and create the batch of a pending entry (resuming a half-done creation). */
   private async submit(e: BatchEntry): Promise<void> {
@@ -355,11 +372,12 @@ export class BatchJudgeRun {
           continue;
         }
         e.batch_status = b.status;
-        this.report(e, b.request_counts ?? undefined);
+        // its counts checked first (./batch-counts.ts): one that cannot be true is unknown, said once, never printed
+        const counts = this.checkedCounts(e, b.request_counts);
+        this.report(e, counts);
         if (!TERMINAL_BATCH_STATUS.has(b.status)) continue;
         // results the provider reports completed but no output file named yet: polled again a few times (red team 33:
         // a completed batch without its output_file_id had every request sent again, 4x paid)
-        const counts = b.request_counts ?? undefined;
         if (!b.output_file_id && (counts?.completed ?? 0) > 0 && (this.repolls.get(e.key) ?? 0) < OUTPUT_REPOLLS) {
           this.repolls.set(e.key, (this.repolls.get(e.key) ?? 0) + 1);
           continue;
@@ -467,7 +485,7 @@ export class BatchJudgeRun {
     await this.listSealed(() => {
       e.status = "processed";
     });
-    this.report(e, { total: e.requests, completed: e.requests });
+    this.report(e, { total: e.requests, completed: e.requests, failed: 0 });
     if (fatal) throw fatal;
   }
 

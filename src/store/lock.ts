@@ -63,14 +63,37 @@ interface LockBody {
   host?: string;
 }
 
-/** Whether process `pid` runs on this host (`kill(pid, 0)`; EPERM: it runs, as another user). */
+/**
+ * Whether process `pid` runs on this host (`kill(pid, 0)`; EPERM: it runs, as another user), and is not a zombie: a
+ * process that exited but whose parent has not reaped it yet still answers `kill(pid, 0)`, so its lock looked live
+ * for as long as the parent waited (~0.3 s for a Node parent, for good under one that never reaps: task s41 #5).
+ * On Linux its state in `/proc/<pid>/stat` tells it apart ({@link exitedState}); elsewhere, or when that file cannot
+ * be read (another user's process under `hidepid`), `kill`'s answer stands: never a live holder called dead.
+ */
 export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
+    if ((e as NodeJS.ErrnoException).code !== "EPERM") return false;
   }
+  return exitedState(pid) === undefined;
+}
+
+/**
+ * The state letter of process `pid` when `/proc/<pid>/stat` says it has exited (`Z` zombie, `X` dead), else
+ * undefined (running, sleeping, stopped..., or not known: not Linux, the file unreadable).
+ */
+export function exitedState(pid: number): "Z" | "X" | undefined {
+  if (process.platform !== "linux") return undefined;
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) S ...": comm may hold spaces and parentheses, so the state is the first field after the last ")"
+  const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
+  return state === "Z" || state === "X" ? state : undefined;
 }
 
 /** Why a lock file's text is not a lock (`{pid: positive integer, since?, host?}`), or null when it is one. */

@@ -15,6 +15,7 @@ import type { FileStamp } from "./file-stamp.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
 import { errorKindOf } from "./repeated-key-kind.js";
 import { verdictLines } from "./verdict-check.js";
+import { errorLines, verdictFileLines } from "./error-check.js";
 import { repeatProblem } from "./repeat-bound.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
@@ -76,6 +77,12 @@ export const isVerdictRecord = (v: unknown) =>
 export const verdictRecordCheck = (file: string) => verdictLines(file, isVerdictRecord);
 /** A journal line that can be an ingest error. */
 export const isErrorRecord = (v: unknown) => isObj(v) && typeof v.path === "string" && typeof v.kind === "string" && typeof v.message === "string";
+/**
+ * The record test of one read of a run's `errors.jsonl`: {@link isErrorRecord}, and a crash's `repeat` and
+ * `verdict_seq` what `label` writes (`./error-check.ts`: refused by line and why otherwise).
+ * @param verdictLines the lines of the run's `verdicts.jsonl` when known (a bound on `verdict_seq`).
+ */
+export const errorRecordCheck = (file: string, verdictLines?: number | (() => number)) => errorLines(file, isErrorRecord, verdictLines);
 /** A journal line that can be a trajectory index row. */
 export const isIndexRecord = (v: unknown) => isObj(v) && typeof v.id === "string" && typeof v.content_sha256 === "string";
 
@@ -304,12 +311,12 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
   } as TrajectoryIndexRow;
 }
 
-/** Read a run's errors. */
+/** Read a run's errors (a line of a crash whose `repeat` or `verdict_seq` label cannot have written is refused: `./error-check.ts`). */
 export async function readErrors(runDir: string): Promise<IngestError[]> {
   const out: IngestError[] = [];
   const file = path.join(runDir, "errors.jsonl");
   const skip = journalSkips(file, NOT_ERROR);
-  for await (const e of readJsonl<IngestError>(file, skip.bad, isErrorRecord, skip.end)) out.push(e);
+  for await (const e of readJsonl<IngestError>(file, skip.bad, errorRecordCheck(file, () => verdictFileLines(path.join(runDir, "verdicts.jsonl"))), skip.end)) out.push(e);
   return out;
 }
 

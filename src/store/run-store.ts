@@ -11,7 +11,7 @@ import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
-  currentVerdictKey, errorKey, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
+  currentVerdictKey, errorKey, errorRecordCheck, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
   referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow,
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
@@ -211,7 +211,7 @@ export class RunStore {
       if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
     const es = skips(this.file("errors.jsonl"), NOT_ERROR);
-    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), es.bad, isErrorRecord, es.end)) {
+    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), es.bad, errorRecordCheck(this.file("errors.jsonl"), this.ledger.verdictsStored + (this.resumed.bad_by_file["verdicts.jsonl"]?.length ?? 0)), es.end)) {
       this.errorKeys.add(errorKey(e));
       this.errorList.push(e);
       if (++this.resumed.errors % LOAD_CHECK_EVERY === 0) check?.();

@@ -89,11 +89,12 @@ export function journalSkips(file: string, what: string): { bad: (line: number) 
 }
 
 /**
- * Record a line whose own fields contradict it (`./verdict-check.ts`): `refused` when the reader skips it (report
- * it with the reader's `bad` too), else read as written. Said with the file's other skipped lines, once.
+ * Record a line whose own fields contradict it (`./verdict-check.ts`, `./error-check.ts`): `refused` when the reader
+ * skips it (report it with the reader's `bad` too), else read as written. Said with the file's other skipped lines,
+ * once. @param what the file's skip reason when this is its first note (default a verdict journal's).
  */
-export function noteQuestionedLine(file: string, line: number, why: string, refused: boolean): void {
-  const e = entry(file, "not a verdict record");
+export function noteQuestionedLine(file: string, line: number, why: string, refused: boolean, what = "not a verdict record"): void {
+  const e = entry(file, what);
   (e.questioned ??= new Map()).set(line, { why, refused });
 }
 

@@ -79,16 +79,29 @@ export function stoppedWithoutVerdicts(runDir: string, asked: readonly string[] 
  * @param command e.g. "agree"; @param run the run's name; @param asked the judges asked for, or null (every judge of
  *   the run: then it refuses only when no judge has a verdict there); @param have the judges with a verdict there.
  * @param subset a phrase when the rows are a subset (`--where`), e.g. "among the rows --where selects".
+ * @param words `asked`: who the judges are in the message (default "it was asked for", or "of the run" when `asked`
+ *   is null), e.g. committee's "of the committee"; `also`: another way out, said after the rerun's (its
+ *   `--exclude-judge`), given the stopped judges' ids.
  */
-export function refuseStoppedJudges(command: string, runDir: string, run: string, asked: readonly string[] | null, have: Iterable<string>, subset?: string): void {
+export function refuseStoppedJudges(
+  command: string,
+  runDir: string,
+  run: string,
+  asked: readonly string[] | null,
+  have: Iterable<string>,
+  subset?: string,
+  words: { asked?: string; also?: (stopped: string[]) => string } = {},
+): void {
   const with_ = [...have];
   if (asked === null && with_.length > 0) return; // asked for none, and some judge has figures: not this rule's case
   const stopped = stoppedWithoutVerdicts(runDir, asked, with_);
   if (!stopped.length) return;
-  const named = stopped.map((j) => `${j.judge_id}: ${j.why}`).join("; ");
+  // a crash count is summary.json's, the whole run's: said so beside rows narrowed by --where (task s41 #2)
+  const named = stopped.map((j) => `${j.judge_id}: ${j.why}${subset && j.why.startsWith("it crashed on ") ? ", over the whole run" : ""}`).join("; ");
   const one = stopped.length === 1;
+  const also = words.also?.(stopped.map((j) => j.judge_id));
   throw new StoppedJudgesError(
-    `${command} has no figures: the judge${one ? "" : "s"} ${asked ? "it was asked for" : "of the run"} stored no verdict in run ${run}${subset ? ` ${subset}` : ""} and ${one ? "was" : "were"} stopped (${named}); ` +
-      `fix the cause and run the same label command again (nothing stored is judged again): exit code 3`,
+    `${command} has no figures: the judge${one ? "" : "s"} ${words.asked ?? (asked ? "it was asked for" : "of the run")} stored no verdict in run ${run}${subset ? ` ${subset}` : ""} and ${one ? "was" : "were"} stopped (${named}); ` +
+      `fix the cause and run the same label command again (nothing stored is judged again)${also ? `, or ${also}` : ""}: exit code 3`,
   );
 }

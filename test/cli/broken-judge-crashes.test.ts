@@ -104,4 +104,33 @@ describe("--where narrows the crashes weighed (task s40 #4): summary.json's coun
       expect(r.code, `${args[0]}: ${r.stderr}`).toBe(0);
     }
   }, 180_000);
+
+  it("the CSV's judge_caveat counts the crashes over the same rows as the exit code (task s41 #2: it counted the whole run's)", async () => {
+    const MIXED = `model=${KEEP},gemini-1.5-pro-001,claude-3-5-sonnet-20240620`;
+    const crash = /it crashed on (\d+) trajectories against (\d+) verdicts/;
+    for (const args of [
+      ["compare", "--by", "attack", "--judge", "picky", "--bootstrap", "0"],
+      ["estimate", "--table", "--judge", "picky", "--allow-low-coverage"],
+    ]) {
+      const csv = path.join(tmp, `${args[0]}-w.csv`);
+      const run = (...where: string[]) => runCli([...args, ...where, "--csv", csv, "--run", "w", "--labels-dir", labels]);
+      // only rows the judge labelled: exit 0, and no crash in the CSV's caveat either
+      const kept = await run("--where", `model=${KEEP}`);
+      expect(kept.code, `${args[0]}: ${kept.stderr}`).toBe(0);
+      expect(fs.readFileSync(csv, "utf8")).not.toMatch(/crashed on/);
+      // rows it crashed on too: exit 3, and the CSV says the same counts, over the rows --where selects
+      const mixed = await run("--where", MIXED);
+      expect(mixed.code, `${args[0]}: ${mixed.stderr}`).toBe(3);
+      const said = crash.exec(mixed.stderr)!;
+      const file = fs.readFileSync(csv, "utf8");
+      expect(crash.exec(file)?.slice(1)).toEqual(said.slice(1));
+      expect(file).toMatch(/\(\d+\.\d%: errors\.jsonl kind judge_crash\), among the rows --where selects; its rates are over the verdicts it gave/);
+      // the whole run: its counts, said without the --where words
+      const whole = await run();
+      expect(whole.code, `${args[0]}: ${whole.stderr}`).toBe(3);
+      const all = fs.readFileSync(csv, "utf8");
+      expect(crash.exec(all)?.slice(1)).toEqual(crash.exec(whole.stderr)!.slice(1));
+      expect(all).not.toMatch(/among the rows --where selects/);
+    }
+  }, 180_000);
 });

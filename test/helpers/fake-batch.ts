@@ -70,6 +70,8 @@ export interface FakeBatchServer {
    * `stall` sends them and then nothing more (until the server closes).
    */
   partialDownload?: (fileId: string, n: number) => "cut" | "stall" | undefined;
+  /** The `request_counts` a poll of the batch answers instead of its own (task s41 #4: a provider's odd counts). */
+  countsServed?: (b: FakeBatchObject) => unknown;
   close(): Promise<void>;
 }
 
@@ -249,9 +251,9 @@ export async function startFakeBatch(
           }
           if (b.output_file_id && state.nullOutputPolls && (nullPolls.get(b.id) ?? 0) < state.nullOutputPolls) {
             nullPolls.set(b.id, (nullPolls.get(b.id) ?? 0) + 1);
-            return send(200, { ...view(b), output_file_id: null });
+            return send(200, { ...view(b), output_file_id: null, ...(state.countsServed ? { request_counts: state.countsServed(b) } : {}) });
           }
-          return send(200, view(b));
+          return send(200, state.countsServed ? { ...view(b), request_counts: state.countsServed(b) } : view(b));
         }
         send(404, { error: { message: `no route ${req.method} ${p}` } });
       } catch (e) {

@@ -53,4 +53,9 @@ describe("stoppedWithoutVerdicts and refuseStoppedJudges", () => {
     expect(() => refuseStoppedJudges("agree", d, "pair", null, ["b"])).not.toThrow();
     expect(() => refuseStoppedJudges("agree", d, "pair", null, [], "among the rows --where selects")).toThrow(/the judge of the run stored no verdict in run pair among the rows --where selects and was stopped/);
   });
+  it("a crash count (summary.json's, the whole run's) beside rows narrowed by --where says what it counts over (task s41 #2)", () => {
+    const c = run("crashed-w", { state: "complete" }, {}, { judges: [{ judge_id: "b", judge_crashes: 5, health: { verdicts: 0 } }] });
+    expect(() => refuseStoppedJudges("agree", c, "w", ["b"], [], "among the rows --where selects")).toThrow(/\(b: it crashed on 5 trajectories against 0 verdicts \(100\.0%: errors\.jsonl kind judge_crash\), over the whole run\)/);
+    expect(() => refuseStoppedJudges("agree", c, "w", ["b"], [])).toThrow(/judge_crash\)\); fix the cause/);
+  });
 });
