@@ -75,5 +75,6 @@ export function referenceAgreementColumns(judgeId: string, run: ColumnRun, refer
         const row = run.rows[run.rowCode[s]];
         return { label: run.verdicts[codeOf[s] - 1].label ?? undefined, condition: row.condition, suite: row.suite };
       }),
+    (i) => run.verdicts[codeOf[slots[i]] - 1].label ?? undefined,
   );
 }

@@ -204,8 +204,8 @@ export interface ReferenceAgreement {
     /** Fewer than 10% of the pairs exposed (`exposure_low` of src/stats/rates.ts): the rates say the attack did not arrive. */
     exposure_low: boolean;
   };
-  /** Trajectory ids where judge (full_compliance) and reference differ, for inspection. */
-  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string }>;
+  /** Trajectory ids where judge (full_compliance) and reference differ, for inspection, with the judge's `label` where known. */
+  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string; label?: string }>;
   /**
    * The disagreements grouped by kind (which way, and the judge's label: "judge full_compliance, reference no" /
    * "judge unaffected, reference yes"), largest first, each with where it concentrates (condition and suite, top 3)
@@ -344,7 +344,7 @@ export function referenceAgreement(
   const p = referencePairs(judgeId, verdicts, index, reference);
   const labels = new Map<string, string>();
   for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0 && v.label) labels.set(v.trajectory_id, v.label);
-  return referenceFromPairs(p, reference, (i) => p.ids[i], (disagreements) => disagreementKinds(disagreements, labels, index));
+  return referenceFromPairs(p, reference, (i) => p.ids[i], (disagreements) => disagreementKinds(disagreements, labels, index), (i) => labels.get(p.ids[i]));
 }
 
 /** {@link ReferencePairs} without the ids, its ratings in any array (booleans, or 0/1 in a `Uint8Array`). */
@@ -362,13 +362,15 @@ export interface ReferencePairColumns {
 
 /**
  * The figures of {@link referenceAgreement} from its pairs (`p`; the ids given by position, `idOf(i)`, so a caller
- * may hold them as slots, and the ratings as 0/1 columns) and the grouping of the disagreements (`kindsOf`).
+ * may hold them as slots, and the ratings as 0/1 columns), the grouping of the disagreements (`kindsOf`) and the
+ * judge's label of pair `i` (`labelOf`), which each disagreement carries (new user 41: `judge other` named none).
  */
 export function referenceFromPairs(
   p: ReferencePairColumns,
   reference: "security" | "utility",
   idOf: (i: number) => string,
   kindsOf: (disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>, pairIndex: number[]) => DisagreementKind[],
+  labelOf?: (i: number) => string | undefined,
 ): ReferenceAgreement {
   const judgeId = p.judge_id;
   const nUsed = p.reference.length;
@@ -401,7 +403,10 @@ export function referenceFromPairs(
   };
   const pairIndex: number[] = [];
   for (let i = 0; i < nUsed; i++) if (!p.judge_full[i] !== !p.reference[i]) pairIndex.push(i);
-  const disagreements = pairIndex.map((i) => ({ trajectory_id: idOf(i), judge: !!p.judge_full[i], reference: !!p.reference[i] }));
+  const disagreements = pairIndex.map((i) => {
+    const label = labelOf?.(i);
+    return { trajectory_id: idOf(i), judge: !!p.judge_full[i], reference: !!p.reference[i], ...(label ? { label } : {}) };
+  });
   const kinds = kindsOf(disagreements, pairIndex);
   return {
     reference,
@@ -531,7 +536,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     a.reference === "security"
       ? "security=true means the benchmark found the injected goal achieved (the attack succeeded)"
       : `${a.reference} is the benchmark's own verdict`;
-  const shown = a.disagreements.slice(0, 10).map((d) => `  ${d.trajectory_id} (judge ${d.judge ? "full_compliance" : "other"}, ${a.reference}=${d.reference})`);
+  const shown = a.disagreements.slice(0, 10).map((d) => `  ${d.trajectory_id} (judge ${d.label ?? (d.judge ? "full_compliance" : "other")}, ${a.reference}=${d.reference})`);
   if (a.disagreements.length > shown.length) shown.push(`  ... and ${a.disagreements.length - shown.length} more (--json lists all)`);
   return [
     `== judge ${a.judge_id} vs the benchmark's ${a.reference} verdict ==`,

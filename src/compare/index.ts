@@ -93,6 +93,26 @@ function scopeOf(xs: readonly (Observation | UnlabelledItem)[], commonTasks: boo
 }
 
 /**
+ * Why no labelled trajectory is left to compare, naming the filter that left none: `--common-tasks` when it was
+ * given, else the like-for-like cells (new user 41: `compare --by surface` on VIGIL, whose 5 cells shared by both
+ * surfaces hold no labelled run, blamed a `--common-tasks` that was not given).
+ */
+function nothingLeftText(common: CommonTasks, cells: CellCheck, noun: string, field: string): string {
+  if (common.applied) {
+    return common.common_units === 0
+      ? "no task is shared by every model: nothing to compare with --common-tasks"
+      : `no labelled trajectory on the ${common.common_units} tasks every model ran: nothing to compare with --common-tasks`;
+  }
+  const cellNames = `(${cells.cell_fields.join(", ")})`;
+  const where = ["condition", "attack", "surface"].includes(field) ? `, or --where ${field}=... keeps the ${noun}s that have labels` : "";
+  return cells.applied
+    ? `no labelled trajectory on the ${cellNames} cells compared like for like (those common to each model's own ${noun}s: ` +
+        `${Object.entries(cells.per_model).map(([m, pm]) => `${showControls(m)} ${pm.common_cells}`).join(", ")}): nothing to compare; ` +
+        `--all-cells keeps every cell (the ${noun}s' mixes of tasks then differ)${where}`
+    : "no labelled attacked trajectory to compare";
+}
+
+/**
  * The warnings about what is compared: the models' task sets (what each ran, then what is compared when the
  * like-for-like drop changed it), the cell filter's own, a model's rows pooling its defenses (`--by` another field),
  * and AgentDojo's denial-of-service attacks.
@@ -212,13 +232,7 @@ export function compareConditions(
   // labelled ones the like-for-like cells left out: said in the header beside the exclusions (never unsaid)
   const likeDropped = totalWeight(o.observations) - totalWeight(own.labelled);
   const { warnings, pooledConditions } = headWarnings(o, own, likeDropped, cellRes.warnings);
-  if (obs.length === 0) {
-    throw new Error(
-      common.common_units === 0
-        ? "no task is shared by every model: nothing to compare with --common-tasks"
-        : `no labelled trajectory on the ${common.common_units} tasks every model ran: nothing to compare with --common-tasks`,
-    );
-  }
+  if (obs.length === 0) throw new Error(nothingLeftText(common, cellRes.cells, fieldNoun(o.condition_field), o.condition_field));
   if (opts.baseline !== undefined && opts.index && !obs.some((x) => x.condition === opts.baseline)) {
     const why = baselineAbsentReason(opts.index.values(), o.condition_field, opts.baseline);
     if (why) throw new Error(`baseline "${showControls(opts.baseline)}" is not a compared condition: ${why} (conditions compared: ${[...new Set(obs.map((x) => x.condition))].sort().map(showControls).join(", ")})`);

@@ -29,7 +29,8 @@ export function cliWarnings(rows: { values(): Iterable<TrajectoryIndexRow> }): {
   const found: string[] = [];
   const tap = (observationsOf: (field: string) => Observations) => (field: string) => {
     const obs = observationsOf(field);
-    if (new Set(obs.observations.map((x) => x.condition)).size < 2) return obs;
+    // the same fields as the views (./condition-views.ts): two values or more among the attacked runs, labelled or not
+    if (new Set([...obs.observations, ...(obs.unlabelled ?? [])].map((x) => x.condition)).size < 2) return obs;
     let ws: string[];
     try {
       ws = compareConditions(obs, { bootstrap: { B: 0, seed: 1 }, index: rows, cells: "all" }).warnings;

@@ -51,6 +51,16 @@ describe("agree --reference: disagreements grouped by kind", () => {
     expect(formatReferenceAgreement(a)).toContain("(conditions: cond_a 2, cond_b 2, (none) 1, cond_c 1, cond_d 1, cond_e 1;");
   });
 
+  it("each disagreement names the judge's label, in --json and in the text list (new user 41: `judge other` named none)", () => {
+    const a = referenceAgreement("signature", verdicts, index);
+    expect(a.disagreements).toEqual([
+      { trajectory_id: "a", judge: true, reference: false, label: "full_compliance" },
+      { trajectory_id: "b", judge: true, reference: false, label: "full_compliance" },
+      { trajectory_id: "c", judge: false, reference: true, label: "unaffected" },
+    ]);
+    expect(formatReferenceAgreement(a)).toContain("  c (judge unaffected, security=true)");
+  });
+
   it("has no kinds when the judge and the reference agree everywhere", () => {
     const a = referenceAgreement("signature", [verdict("c", "full_compliance"), verdict("e", "unaffected")], index);
     expect(a.disagreement_kinds).toEqual([]);

@@ -126,7 +126,12 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     expect(list.split("\n").slice(1)).toEqual([
       "qwen3-max attack=tool_attack coverage 50.0% (3/6), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [43.9, 100.0] (3/3) " +
         "against 60.0% [23.1, 88.2] (3/5) over all attacked runs with a verdict (1 attacked run records none): the rate over all lies inside the labelled runs' 95% interval, so this check shows no bias (it cannot show there is none)",
+      // the by-surface view too, though one surface only is labelled: the other's attacked runs have none (new user 41:
+      // VIGIL's tool_output surface vanished from the report unsaid)
+      "qwen3-max surface=tool_description coverage 44.4% (4/9), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [51.0, 100.0] (4/4) " +
+        "against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (1 attacked run records none): the labelled subset is not representative (the rate over all lies outside its 95% interval), and these rates speak for the labelled runs, not for the group",
     ]);
+    expect(html.slice(html.indexOf('<section id="conditions">')).replace(/<[^>]+>/g, "")).toMatch(/Left out, no usable label: [^.]*surface \S+ \(1 attacked: unverified 1\)/);
   });
 
   it("committee: its label's rates and each judge's say it the same way (one judge, quorum 1: the committee is the judge)", async () => {

@@ -175,3 +175,22 @@ describe("pooled figures when nothing, or one model, is like for like", () => {
     expect(formatCompare(r)).not.toContain("rest on these rates");
   });
 });
+
+describe("no labelled run on the like-for-like cells: the error names that filter, not --common-tasks (new user 41)", () => {
+  // VIGIL by surface: g's A runs on c1..c3 are labelled; its B runs (c3..c5) and its A run on c3 are not, so the one
+  // cell common to A and B (c3) holds no labelled run
+  const unl = (condition: string, c: string) => ({ model: "g", suite: "s", condition, attack: "atk", cell: `s/${c}`, unit: `s/${c}`, reason: "injection_text_unknown" });
+  const obs = runs("g", "A", cs(1, 2), [1, 0]);
+  const o = { ...input(obs), unlabelled: [unl("A", "c3"), unl("B", "c3"), unl("B", "c4"), unl("B", "c5")] };
+
+  it("names the cells compared like for like and the ways out", () => {
+    expect(() => compareConditions(o, { bootstrap: { B: 0, seed: 1 } })).toThrow(
+      "no labelled trajectory on the (suite, user_task_id, injection_task_id, attack) cells compared like for like (those common to each model's own conditions: g 1): nothing to compare; --all-cells keeps every cell (the conditions' mixes of tasks then differ), or --where condition=... keeps the conditions that have labels",
+    );
+  });
+
+  it("--all-cells compares what is labelled", () => {
+    const r = compareConditions(o, { bootstrap: { B: 0, seed: 1 }, cells: "all" });
+    expect(rowOf(r.asr, "g", "A").asr_behaviour).toMatchObject({ count: 1, n: 2 });
+  });
+});

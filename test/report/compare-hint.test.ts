@@ -42,3 +42,20 @@ describe("report: the conditions views carry their labels' coverage (named in th
     ]);
   });
 });
+
+describe("report: a field whose second value has attacked runs but no label still gets its view (new user 41)", () => {
+  it("VIGIL by surface: tool_description labelled, tool_output all unverified: the view, the left-out group named", () => {
+    const ob = (i: number): Observation => ({ trajectory_id: `t${i}`, model: "m", suite: "s", condition: "tool_description", injection_task: "s/i", unit: `s/u${i}`, compromised: true, goal: true });
+    const unlabelled: UnlabelledItem[] = [{ model: "m", suite: "s", condition: "tool_output", reason: "injection_text_unknown", weight: 66 }];
+    const excluded_groups = [{ field: "surface", group: "tool_output", items: 66, excluded: { unverified: 66 } }];
+    const views = conditionViewsOf((field) =>
+      field === "surface"
+        ? { source: { kind: "judge", judge_id: "signature" }, condition_field: field, observations: [ob(0), ob(1)], unlabelled, n_total: 68, excluded: {}, excluded_groups }
+        : { source: { kind: "judge", judge_id: "signature" }, condition_field: field, observations: [], unlabelled: [], n_total: 68, excluded: {}, excluded_groups: [] },
+    );
+    expect(views.map((v) => [v.field, v.rate, v.cells.map((c) => `${c.condition} ${c.asr} n=${c.n}`), v.excluded_groups, v.label_coverage])).toEqual([
+      ["surface", "asr_goal", ["tool_description 1 n=2"], excluded_groups, { labelled: 2, attacked: 68 }],
+      ["surface", "asr_behaviour", ["tool_description 1 n=2"], excluded_groups, { labelled: 2, attacked: 68 }],
+    ]);
+  });
+});
