@@ -29,7 +29,7 @@ import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import { sourceHealth } from "./caveats.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
-import { humanConsensus } from "./human-consensus.js";
+import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 export { humanConsensus } from "./human-consensus.js";
@@ -88,6 +88,8 @@ export interface EstimateReport {
      * least one usable row.
      */
     excluded: Record<string, number>;
+    /** Of `in_groups`, those whose annotators split between labels answering the rate alike, by labels (`not_exposed / unaffected`: n): counted. */
+    bucket_splits: Record<string, number>;
     /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_repeated`): rows, not trajectories. */
     excluded_rows: Record<string, number>;
     annotators: number;
@@ -556,7 +558,7 @@ export function estimateFromData(
     human_file: o.humanFile,
     by,
     population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, bucket_splits: splitCounts(cons.bucket_splits, labelled.filter((it) => inDomain.has(it.id)).map((it) => it.id)), excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
     cells,
     design,
     estimators: {
