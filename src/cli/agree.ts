@@ -57,7 +57,9 @@ file's is refused: rebuild it with committee). A run whose last label did not fi
 
 --human FILE compares every judge (repeat 0) and the committee with the human consensus (the committee: the judges of
 committee.jsonl when the run has one, else every judge; --exclude-judge and --quorum as committee takes them), formed from the
-coarsest scale down as estimate forms it: the annotators' majority on compromised vs not, then the label most of
+coarsest scale down (estimate's rates need only the majority's answer to their own question, so a split
+between unaffected and not_exposed counts there, as it does here with --scale binary): the annotators'
+majority on compromised vs not, then the label most of
 that side's annotators gave on the three-way scale, then on the six buckets, as far as one label leads (no binary
 majority is a tie, consensus_tie; a consensus only coarser than --scale is left out, consensus_coarser_than_scale;
 both are listed for adjudication), on the six buckets or the
