@@ -14,7 +14,7 @@
  * - one trajectory under two item ids (a unit sampled twice).
  * A manifest without a recorded design (an earlier version, or one written by hand) gets the checks its rows allow:
  * one N_h and one π per stratum, and no trajectory twice.
- * After the import, a stratum the sample drew from with no labelled item left is named ({@link emptyStrataWarning}):
+ * After the import, a stratum with no labelled item left (none labelled, or none drawn) is named ({@link emptyStrataWarning}):
  * the label file holds no row of it, so the human and calibrated estimates do not represent its trajectories.
  */
 import type { Manifest } from "./import.js";
@@ -102,10 +102,15 @@ function phaseOneProblems(m: Manifest, file: string): string[] {
     if (r.phase === 1) drawn.set(r.sampling_stratum, (drawn.get(r.sampling_stratum) ?? 0) + 1);
     const a = of.get(r.sampling_stratum);
     if (!a) out.push(`${file}: ${what(r)} is in sampling stratum ${r.sampling_stratum}, which phase 1's allocation does not have`);
-    else if (r.committee_stratum !== "D" && !close(r.inclusion_probability, a.pi)) out.push(`${file}: ${what(r)}: inclusion_probability ${r.inclusion_probability}, phase 1 drew its sampling stratum ${a.sampling_stratum} at ${a.pi}`);
+    else {
+      // outside the disagreement stratum phase 1 alone drew it; inside, phase 1 or 2 (pi_disagreement)
+      const pi = r.committee_stratum === "D" ? a.pi_disagreement : a.pi;
+      if (typeof pi === "number" && !close(r.inclusion_probability, pi)) out.push(`${file}: ${what(r)}: inclusion_probability ${r.inclusion_probability}, the design drew it at ${pi} (sampling stratum ${a.sampling_stratum}${r.committee_stratum === "D" ? ", disagreement" : ""})`);
+    }
   }
   for (const a of alloc) {
-    if (a.N > 0 && !close(a.n / a.pi, a.N)) out.push(`${file}: sampling stratum ${a.sampling_stratum}: ${a.n} items of probability ${a.pi} sum to ${(a.n / a.pi).toFixed(2)}, not its size ${a.N}`);
+    // a stratum phase 1 gave no draw has pi 0 (sample warned of it): nothing to sum
+    if (a.N > 0 && (a.n === 0 ? a.pi !== 0 : !close(a.n / a.pi, a.N))) out.push(`${file}: sampling stratum ${a.sampling_stratum}: ${a.n} items of probability ${a.pi} sum to ${(a.n / a.pi).toFixed(2)}, not its size ${a.N}`);
     const k = drawn.get(a.sampling_stratum) ?? 0;
     if (k !== a.n) out.push(`${file}: sampling stratum ${a.sampling_stratum}: ${k} phase-1 items, phase 1 drew ${a.n}`);
   }
@@ -120,7 +125,7 @@ export interface StratumWithoutLabels {
   sampled: number;
 }
 
-/** The strata the sample drew from whose items all went unlabelled. */
+/** The strata of the design with no labelled item: those whose sampled items all went unlabelled, and those phase 1 drew nothing from. */
 export function strataWithoutLabels(m: Manifest, labelledItems: ReadonlySet<string>): StratumWithoutLabels[] {
   const by = new Map<string, { N: number; sampled: number; labelled: number }>();
   for (const r of m.rows) {
@@ -129,6 +134,8 @@ export function strataWithoutLabels(m: Manifest, labelledItems: ReadonlySet<stri
     if (labelledItems.has(r.item_id)) s.labelled++;
     by.set(r.stratum, s);
   }
+  // a cell the design drew nothing from (pi 0; sample warned of it) has no row, and no label either
+  for (const c of m.header.design?.cells ?? []) if (!by.has(c.stratum) && c.N > 0) by.set(c.stratum, { N: c.N, sampled: 0, labelled: 0 });
   return [...by]
     .filter(([, s]) => s.labelled === 0)
     .map(([stratum, s]) => ({ stratum, N: s.N, sampled: s.sampled }))
@@ -142,10 +149,10 @@ export function strataWithoutLabels(m: Manifest, labelledItems: ReadonlySet<stri
 export function emptyStrataWarning(empty: readonly StratumWithoutLabels[], shown = 6): string | null {
   if (empty.length === 0) return null;
   const N = empty.reduce((t, s) => t + s.N, 0);
-  const named = empty.slice(0, shown).map((s) => `${s.stratum} (N ${s.N}; ${s.sampled} sampled, none labelled)`);
+  const named = empty.slice(0, shown).map((s) => `${s.stratum} (N ${s.N}; ${s.sampled ? `${s.sampled} sampled, none labelled` : "none drawn"})`);
   const more = empty.length > shown ? `, and ${empty.length - shown} more` : "";
   return (
-    `strata_without_labels: ${empty.length} ${empty.length === 1 ? "stratum of the sample has" : "strata of the sample have"} no labelled item: ${named.join("; ")}${more}: ` +
+    `strata_without_labels: ${empty.length} ${empty.length === 1 ? "stratum of the design has" : "strata of the design have"} no labelled item: ${named.join("; ")}${more}: ` +
     `the label file holds no row of ${empty.length === 1 ? "it" : "them"}, so estimate's human and calibrated figures and agree --human's design-weighted ones do not represent their ${N} trajectories (the design's inclusion probabilities no longer cover the population); ` +
     `label at least one item of each (two, for a standard error), or report the estimate for the other strata only`
   );

@@ -79,7 +79,7 @@ describe("import-annotations against the sample's design", () => {
     const r = await importWith("empty", items, items.filter((x) => x.stratum !== "A|suite=travel"));
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      "strata_without_labels: 1 stratum of the sample has no labelled item: A|suite=travel (N 125; 15 sampled, none labelled): the label file holds no row of it",
+      "strata_without_labels: 1 stratum of the design has no labelled item: A|suite=travel (N 125; 15 sampled, none labelled): the label file holds no row of it",
     );
     const json = JSON.parse((await runCli(["import-annotations", "empty.csv", "--manifest", "empty.manifest.jsonl", "--out", "empty.human.jsonl", "--json"], { cwd: tmp })).stdout);
     expect(json.strata_without_labels).toEqual([{ stratum: "A|suite=travel", N: 125, sampled: 15 }]);

@@ -45,7 +45,18 @@ describe("the manifest against the design it records", () => {
   it("names the sampled strata with no labelled item", () => {
     const empty = strataWithoutLabels(manifest(), new Set(["i1"]));
     expect(empty).toEqual([{ stratum: "A|s=b", N: 10, sampled: 2 }]);
-    expect(emptyStrataWarning(empty)).toMatch(/^strata_without_labels: 1 stratum of the sample has no labelled item: A\|s=b \(N 10; 2 sampled, none labelled\)/);
+    expect(emptyStrataWarning(empty)).toMatch(/^strata_without_labels: 1 stratum of the design has no labelled item: A\|s=b \(N 10; 2 sampled, none labelled\)/);
     expect(emptyStrataWarning([])).toBeNull();
+  });
+  it("a stratum phase 1 gave no draw (pi 0) is no problem of the manifest, and is named among the strata without a label", () => {
+    const d = {
+      population: { N: 25 },
+      phase1: { allocation: [...design.phase1.allocation, { sampling_stratum: "s=c", N: 5, n: 0, pi: 0 }] },
+      cells: [...design.cells, { stratum: "A|s=c", sampling_stratum: "s=c", committee_stratum: "A", N: 5, n: 0, inclusion_probability: 0 }],
+    };
+    expect(manifestDesignProblems(manifest(rows, d), "m")).toEqual([]);
+    const empty = strataWithoutLabels(manifest(rows, d), new Set(["i1", "i3"]));
+    expect(empty).toEqual([{ stratum: "A|s=c", N: 5, sampled: 0 }]);
+    expect(emptyStrataWarning(empty)).toMatch(/A\|s=c \(N 5; none drawn\)/);
   });
 });
