@@ -39,6 +39,7 @@ import { groupExposure } from "./group-exposure.js";
 import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
 import { readStoredCommittee } from "../committee/members.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
+import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 
 export { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
 
@@ -240,8 +241,8 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   report.warnings.push(...runFolderWarnings(index.values()));
   // the sample folder's adjudications the label file lacks (new-user report 38 F1)
-  const missingAdj = missingAdjudicationsWarning(o.humanFile);
-  if (missingAdj) report.warnings.push(missingAdj);
+  // and rows carrying another design than the manifest they name (session 41)
+  for (const w of [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)]) if (w) report.warnings.push(w);
   return report;
 }
 

@@ -2,7 +2,8 @@
  * Session 41: import-annotations checks the annotations against the sample's design, not only against its item ids
  * (src/sample/manifest-design.ts): a manifest edited by hand (an item moved to another stratum, a probability changed,
  * an item removed) is refused naming the item, nothing written; an item outside the sample is refused; a stratum left
- * with no labelled item is a named warning (`strata_without_labels`), which estimate's coverage warning follows.
+ * with no labelled item is a named warning (`strata_without_labels`), which estimate's coverage warning follows; a label
+ * file edited after the import is named by estimate and agree (`label_design_drift`, src/agree/label-design-drift.ts).
  * Through the built CLI on the 516 real AgentDojo runs (signature judge, 60 items over 4 suite strata).
  */
 import fs from "node:fs";
@@ -85,5 +86,18 @@ describe("import-annotations against the sample's design", () => {
     expect(json.strata_without_labels).toEqual([{ stratum: "A|suite=travel", N: 125, sampled: 15 }]);
     const est = await runCli(["estimate", "--run", "r", "--human", "empty.human.jsonl", "--judge", "signature"], { cwd: tmp });
     expect(est.stdout).toMatch(/cover 391 of the run's 516 trajectories/);
+  });
+  it("a label file edited after the import (a row moved to another stratum) is named by estimate and agree --human: label_design_drift", async () => {
+    expect((await importWith("drift", items, items)).code).toBe(0);
+    const rows = lines("drift.human.jsonl").map((l) => JSON.parse(l));
+    rows[0] = { ...rows[0], stratum: "A|suite=banking", stratum_size: 130 };
+    fs.writeFileSync(path.join(tmp, "drift.human.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+    const want = `label_design_drift: label file drift.human.jsonl carries another design than the sample manifest its rows name for 1 item (item ${rows[0].item_id}: stratum "A|suite=banking" here, "${items.find((x) => x.item_id === rows[0].item_id)!.stratum}" in the manifest, stratum_size 130 here`;
+    const est = await runCli(["estimate", "--run", "r", "--human", "drift.human.jsonl", "--judge", "signature"], { cwd: tmp });
+    expect(est.stdout).toContain(want);
+    const agree = await runCli(["agree", "--run", "r", "--human", "drift.human.jsonl"], { cwd: tmp });
+    expect(agree.stdout + agree.stderr).toContain(want);
+    const clean = await runCli(["estimate", "--run", "r", "--human", "ok.human.jsonl", "--judge", "signature"], { cwd: tmp });
+    expect(clean.stdout).not.toMatch(/label_design_drift/);
   });
 });
