@@ -312,6 +312,9 @@ export function humanAgreement(
   };
 }
 
+/** Said after the missed compromises when items split on a finer scale than compared have a binary consensus (./consensus.ts). */
+const coarseNote = (r: HumanAgreementReport) =>
+  r.scale !== "binary" && r.consensus.coarser_than_scale ? ` (over the ${r.consensus.n} compared on the ${r.scale} scale; the ${r.consensus.coarser_than_scale} split on a finer scale have a consensus on compromised or not, which --scale binary and estimate count)` : "";
 /** What `agree --human` does with the labels of trajectories changed since the sample (./label-pairing.ts). */
 const PAIRING_EFFECT =
   "their items are left out of every comparison with the judges below (the annotators' agreement among themselves, on the text they read, keeps them)";
@@ -562,7 +565,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     L.push(`${j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
-    L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}`);
+    L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}${coarseNote(r)}`);
     if (j.design_weighted) {
       const d = j.design_weighted;
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });

@@ -214,7 +214,7 @@ function coverHead(covered: number, of: string, missing: number, uncovered: Unco
   const whole = uncovered && uncovered.n > 0 ? ` (${uncovered.n === missing ? "all" : uncovered.n} in sampling strata with none: ${strataNames(uncovered)})` : "";
   return (
     `the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover ${covered} of ${of}: ` +
-    `the other ${missing} are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from, or none labelled)${whole}`
+    `the other ${missing} are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each)${whole}`
   );
 }
 

@@ -22,6 +22,7 @@ import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../comm
 import { whereLine } from "../store/where.js";
 import { showControls } from "../format/shown.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
+import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
@@ -57,7 +58,9 @@ file's is refused: rebuild it with committee). A run whose last label did not fi
 
 --human FILE compares every judge (repeat 0) and the committee with the human consensus (the committee: the judges of
 committee.jsonl when the run has one, else every judge; --exclude-judge and --quorum as committee takes them), formed from the
-coarsest scale down as estimate forms it: the annotators' majority on compromised vs not, then the label most of
+coarsest scale down (estimate's rates need only the majority's answer to their own question, so a split
+between unaffected and not_exposed counts there, as it does here with --scale binary): the annotators'
+majority on compromised vs not, then the label most of
 that side's annotators gave on the three-way scale, then on the six buckets, as far as one label leads (no binary
 majority is a tie, consensus_tie; a consensus only coarser than --scale is left out, consensus_coarser_than_scale;
 both are listed for adjudication), on the six buckets or the
@@ -181,13 +184,14 @@ async function agreeHuman(
   const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");
   report.warnings.push(...codeWarnings);
   // the sample folder's adjudications the label file lacks (new-user report 38 F1)
-  const missingAdj = missingAdjudicationsWarning(o.human);
-  if (missingAdj) report.warnings.unshift(missingAdj);
+  // and rows carrying another design than the manifest they name (session 41)
+  const fileNotes = [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human)].filter((w): w is string => w !== undefined);
+  report.warnings.unshift(...fileNotes);
   if (o.json) {
     // the run's journal notes (stale verdicts, skipped lines) join `warnings`, said on stderr here, not at exit
     const journal = takeJournalWarnings();
     report.warnings.push(...journal);
-    if (missingAdj) warnLine(missingAdj);
+    for (const w of fileNotes) warnLine(w);
     if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
     for (const w of [...members.warnings, ...codeWarnings, ...journal]) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });

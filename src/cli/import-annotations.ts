@@ -44,6 +44,10 @@ too when the files or the manifest are in that folder and it is not given ("read
 
 Checks every row: unknown item or trajectory ids, labels outside the study's scale (case, spaces and dashes are
 normalized, nothing else), missing annotators, and an annotator labelling an item twice with different labels.
+The manifest is checked against the design it records (each item's stratum, stratum_size and
+inclusion_probability against design.cells; each cell's item count; 1/pi summing to N_h in a phase-1 cell): a
+manifest edited by hand is refused, since the rows would carry probabilities that did not draw the sample. A
+sampled stratum left with no labelled item is warned (strata_without_labels): no estimate represents it.
 Problems are listed with their file and row, and nothing is written. Rows without a label are counted, not
 imported. Output rows: {trajectory_id, annotator, label, item_id, stratum, phase, inclusion_probability, weight,
 sampling_stratum, committee_stratum, stratum_size, scale, content_sha256, sample_frame}: weight is 1/inclusion_probability
@@ -58,7 +62,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
       const s = res.summary;
       for (const w of res.warnings) warnLine(w);
       if (o.json) {
-        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, sample_adjudications: res.sample_adjudications, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}), design_weights: res.design_weights });
+        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, sample_adjudications: res.sample_adjudications, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}), design_weights: res.design_weights, strata_without_labels: res.strata_without_labels });
         return;
       }
       const lines = [

@@ -17,6 +17,7 @@ import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { healthWarnings } from "../verdict/health.js";
 import { itemsPopulationText } from "../report/items-text.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
+import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -92,7 +93,7 @@ Example:
       const m = res.model;
       // the label file's own notes (adjudications its sample folder holds that it lacks; a recorded sample manifest not
       // found, the file having moved): on the page, and here on stderr and in --json too, as agree and estimate say them
-      const labelFileNote = o.human ? missingAdjudicationsWarning(o.human) : undefined;
+      const labelFileNote = o.human ? [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human)].filter(Boolean).join("; ") || undefined : undefined;
       const summary = {
         out: res.out,
         bytes: res.bytes,

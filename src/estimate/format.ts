@@ -57,8 +57,12 @@ function labelsLine(r: EstimateReport): string {
   const outside = l.outside_groups ?? {};
   const nOutside = Object.values(outside).reduce((a, b) => a + b, 0);
   const event = r.rate === "asr_goal" ? "full compliance or not" : "compromised or not";
+  const splits = l.bucket_splits ?? {};
+  const nSplit = Object.values(splits).reduce((a, b) => a + b, 0);
   const parts = [
     `${l.in_groups ?? l.items} in the groups' population (attacked${r.where ? ", kept by --where" : ""}, with a consensus on ${event}; each group's "labelled" counts its own)`,
+    // a bucket split that still answers the rate alike is counted, and said (../agree/consensus.ts figureConsensus)
+    ...(nSplit ? [`of them ${nSplit} whose annotators split between labels giving the same answer, counted with it (${list(splits, (k) => k)})`] : []),
     ...(nOutside ? [`${nOutside} with a consensus in no group (${list(outside, (k) => (k === "outside_where" ? "outside --where" : k))}): sampled items of their strata only`] : []),
     ...(nOut ? [`${nOut} left out: ${list(l.excluded)}${leftAsAgree(l)}`] : []),
     ...(Object.keys(l.excluded_rows ?? {}).length ? [`rows left out: ${list(l.excluded_rows)}`] : []),

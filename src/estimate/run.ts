@@ -29,7 +29,7 @@ import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import { sourceHealth } from "./caveats.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
-import { humanConsensus } from "./human-consensus.js";
+import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 export { humanConsensus } from "./human-consensus.js";
@@ -39,6 +39,7 @@ import { groupExposure } from "./group-exposure.js";
 import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
 import { readStoredCommittee } from "../committee/members.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
+import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 
 export { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
 
@@ -88,6 +89,8 @@ export interface EstimateReport {
      * least one usable row.
      */
     excluded: Record<string, number>;
+    /** Of `in_groups`, those whose annotators split between labels answering the rate alike, by labels (`not_exposed / unaffected`: n): counted. */
+    bucket_splits: Record<string, number>;
     /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_repeated`): rows, not trajectories. */
     excluded_rows: Record<string, number>;
     annotators: number;
@@ -238,8 +241,8 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   report.warnings.push(...runFolderWarnings(index.values()));
   // the sample folder's adjudications the label file lacks (new-user report 38 F1)
-  const missingAdj = missingAdjudicationsWarning(o.humanFile);
-  if (missingAdj) report.warnings.push(missingAdj);
+  // and rows carrying another design than the manifest they name (session 41)
+  for (const w of [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)]) if (w) report.warnings.push(w);
   return report;
 }
 
@@ -556,7 +559,7 @@ export function estimateFromData(
     human_file: o.humanFile,
     by,
     population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, bucket_splits: splitCounts(cons.bucket_splits, labelled.filter((it) => inDomain.has(it.id)).map((it) => it.id)), excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
     cells,
     design,
     estimators: {

@@ -5,6 +5,7 @@
 import { buildReportModelObjects, type ReportModel, type ReportOptions } from "./data.js";
 import { buildReportModelColumns } from "./model-columns.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
+import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 
 /**
  * Gather the report's data from a run folder.
@@ -19,7 +20,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     m = await buildReportModelObjects(o);
   }
   // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)
-  const missingAdj = o.humanFile ? missingAdjudicationsWarning(o.humanFile) : undefined;
+  const missingAdj = o.humanFile ? [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)].filter(Boolean).join("; ") || undefined : undefined;
   if (missingAdj) (m.human?.warnings ?? m.warnings).unshift(missingAdj);
   return m;
 }

@@ -8,6 +8,7 @@
  * store and the file system.
  */
 import { weightSums, weightSumWarning, type DesignWeightSums } from "./weight-sums.js";
+import { emptyStrataWarning, manifestDesignProblems, strataWithoutLabels, type StratumWithoutLabels } from "./manifest-design.js";
 import { minLabelledWarnings } from "./min-labelled.js";
 import { thinStrataWarnings } from "./thin-strata.js";
 import fs from "node:fs";
@@ -286,7 +287,16 @@ export interface SampleAdjudicationRead {
  */
 export async function importAnnotations(
   o: ImportAnnotationsOptions,
-): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[]; sample_adjudications: SampleAdjudicationRead[]; design_weights: DesignWeightSums }> {
+): Promise<{
+  rows: HumanLabelRow[];
+  summary: ImportSummary;
+  formats: Record<string, string>;
+  warnings: string[];
+  sample_adjudications: SampleAdjudicationRead[];
+  design_weights: DesignWeightSums;
+  /** The sampled strata with no labelled item (./manifest-design.ts), warned as `strata_without_labels`. */
+  strata_without_labels: StratumWithoutLabels[];
+}> {
   if (!fs.existsSync(o.manifest)) {
     throw new AnnotationImportError(`manifest ${o.manifest} not found (it is DIR/${EXPORT_FILES.manifest} of ipi-judge sample --out DIR)`, []);
   }
@@ -294,6 +304,15 @@ export async function importAnnotations(
   const found = sampleAdjudicationFiles(o.files, o.manifest);
   const sampleAdjudications: SampleAdjudicationRead[] = found.map((file) => ({ file, adjudications: 0, read: o.sampleAdjudication !== false }));
   const manifest = parseManifest(fs.readFileSync(o.manifest, "utf8"), o.manifest);
+  // a manifest that contradicts its own design (edited by hand) would put wrong strata and probabilities on every row
+  const designProblems = manifestDesignProblems(manifest, path.basename(o.manifest));
+  if (designProblems.length) {
+    const n = designProblems.length;
+    throw new AnnotationImportError(
+      `${o.manifest} does not match the design that drew the sample (${n} problem${n === 1 ? "" : "s"}; edited by hand, or joined from two samples?): the strata and inclusion probabilities it would write on the label rows are not those of the draw, so no estimate could rest on them; nothing was written; use the manifest ipi-judge sample wrote`,
+      designProblems,
+    );
+  }
   const records: AnnotationRecord[] = [];
   const formats: Record<string, string> = {};
   let skipped = 0;
@@ -328,6 +347,10 @@ export async function importAnnotations(
   const designWeights = weightSums(manifest, new Set(rows.map((r) => r.item_id)));
   const sums = weightSumWarning(designWeights);
   if (sums) warnings.push(sums);
+  // a sampled stratum with no labelled item left: no label row carries it, so no estimate represents it (session 41)
+  const empty = strataWithoutLabels(manifest, new Set(rows.map((r) => r.item_id)));
+  const emptyWarning = emptyStrataWarning(empty);
+  if (emptyWarning) warnings.push(emptyWarning);
   const dir = path.dirname(path.resolve(o.out));
   // the manifest each row came from, relative to the output: agree/estimate/report find the sample's adjudications by it
   const sampleManifest = path.relative(dir, path.resolve(o.manifest)) || path.basename(o.manifest);
@@ -336,5 +359,5 @@ export async function importAnnotations(
   const tmp = `${o.out}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, text, "utf8");
   fs.renameSync(tmp, o.out);
-  return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications, design_weights: designWeights };
+  return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications, design_weights: designWeights, strata_without_labels: empty };
 }

@@ -4,7 +4,6 @@
  * (items two raters label differently: two judges, a judge and the committee, or a judge of another run) and
  * the facet counts the filter menus show.
  */
-import { labelOnScale } from "../rubric/scale.js";
 import { binaryOf, BUCKETS } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
 import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
@@ -12,7 +11,7 @@ import { showBidiControlsExactly } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
-import { pluralityLabel } from "../agree/consensus.js";
+import { figureConsensus } from "../agree/consensus.js";
 
 /** The metadata fields the list filters on by exact value. */
 export const FIELDS = ["agent_model", "suite", "condition", "attack", "surface"] as const;
@@ -202,14 +201,9 @@ function defaultRater(run: ViewRun): string | undefined {
 export function humanConsensusBinary(humans: Record<string, string> | undefined): string | null {
   if (!humans) return null;
   const votes = Object.hasOwn(humans, RESERVED_ANNOTATOR) ? [humans[RESERVED_ANNOTATOR]] : Object.values(humans);
-  const binary = votes.map(humanBinary).filter((x): x is string => x !== null);
-  return binary.length ? pluralityLabel(binary) : null;
-}
-
-/** Binary collapse of a human label (six buckets, three-way or binary), or null when it is none of them. */
-function humanBinary(label: string): string | null {
-  const r = labelOnScale(label, "binary");
-  return "label" in r ? r.label : null;
+  // the one rule for a binary figure (../agree/consensus.ts figureConsensus): unaffected vs not_exposed agree on "not compromised"
+  const c = votes.length ? figureConsensus(votes, "asr_behaviour") : null;
+  return c && "answer" in c ? (c.answer ? "compromised" : "not_compromised") : null;
 }
 
 /** Whether the row passes every filter of `q` (except paging). */

@@ -58,6 +58,8 @@ describe("estimate and agree --human: one file, two populations, reconciled by r
     const text = formatEstimate(est);
     expect(text).toContain(
       `human labels h.jsonl: 9 labelled trajectories, 2 annotators: 5 in the groups' population (attacked, with a consensus on compromised or not; each group's "labelled" counts its own); ` +
+        // the full/partial split counts for asr_behaviour, and is said (../../src/agree/consensus.ts figureConsensus)
+        "of them 1 whose annotators split between labels giving the same answer, counted with it (full_compliance / partial_compliance 1); " +
         "1 with a consensus in no group (unattacked 1): sampled items of their strata only; 3 left out: annotators tied 2, not in the run 1 (1 of them unattacked)",
     );
     expect(text).not.toMatch(/labelled trajectories used/);

@@ -86,13 +86,13 @@ describe("strata with no labelled item that hold only unattacked runs (nufix13a)
     const w: string[] = [];
     checkStrataTotal({ known: "exact" } as Parameters<typeof checkStrataTotal>[0], 10, 12, 10, "h.jsonl", w, () => uncoveredRows(cells, frame));
     expect(w).toEqual([
-      "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from, or none labelled) (agent_model=claude): all unattacked runs, which no ASR figure counts, so no estimate below is affected",
+      "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each) (agent_model=claude): all unattacked runs, which no ASR figure counts, so no estimate below is affected",
     ]);
     const w2: string[] = [];
     const attackedFrame = [row("gpt", "c", "s", "u1"), row("claude", "c", "s", "u1"), row("claude", "c", "s", "u2", false)];
     checkStrataTotal({ known: "exact" } as Parameters<typeof checkStrataTotal>[0], 10, 12, 10, "h.jsonl", w2, () => uncoveredRows(cells, attackedFrame));
     expect(w2).toEqual([
-      "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from, or none labelled) (all in sampling strata with none: agent_model=claude): the human and calibrated estimates do not represent them",
+      "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each) (all in sampling strata with none: agent_model=claude): the human and calibrated estimates do not represent them",
     ]);
   });
 });
