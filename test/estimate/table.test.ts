@@ -199,7 +199,7 @@ describe("estimateFromData", () => {
     expect(m.warnings.find((w) => w.startsWith("coverage_low:"))).toMatch(/^coverage_low: the judge labelled 75\.0% of the group/);
     expect(r.rate).toBe("asr_behaviour");
     // the human labels here are three-way ("complied"): they cannot tell full from partial compliance
-    expect(r.asr_goal).toEqual({ rate: "asr_goal", reason: expect.stringMatching(/^2 human label rows say complied\/compromised, which cannot tell full from partial compliance/) });
+    expect(r.asr_goal).toEqual({ rate: "asr_goal", reason: expect.stringMatching(/^2 human-labelled trajectories are complied\/compromised, which cannot tell full from partial compliance/) });
     expect(m.n_sampled).toBe(4);
     expect(r.groups.find((g) => g.group === "quiet")!.human.reason).toBe("no_labelled_item_in_group");
     expect(r.groups[0].group).toBe("(all)");
