@@ -5,6 +5,7 @@
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
 import { encodingHint } from "./encoding-hint.js";
+import { unknownPartText } from "./unknown-part.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
@@ -43,7 +44,8 @@ const ANTHROPIC_TOOL_BLOCKS = new Set(["tool_use", "tool_result", "server_tool_u
  * each part joined with `\n`: `{type: "text"|"input_text"|"output_text", text}` gives `text`,
  * `{type: "refusal", refusal}` gives `refusal`, a part whose text is under `content` (AgentDyn's
  * `{type: "text", content}`, a string or parts) gives that, other parts a placeholder such as `[image]`, `[audio]`,
- * `[file]` ({@link PART_PLACEHOLDERS}), or `[<type>]`. A bare string in the array is taken as text.
+ * `[file]` ({@link PART_PLACEHOLDERS}); a part of another type shows its fields, `[<type>] {...}` (`./unknown-part.ts`:
+ * never dropped). A bare string in the array is taken as text.
  * @param field the content's field for errors (`messages[3].content`); `index` its message's index.
  * @throws ConvertError on an Anthropic tool block (`tool_use`, `tool_result`): its call or result (often the injected
  *   text) would otherwise become a placeholder the judge reads as nothing (red team 26: attacked runs labelled
@@ -67,7 +69,7 @@ export function openAIText(content: unknown, field = "content", index?: number):
       } else if (typeof p.content === "string" || Array.isArray(p.content)) out.push(openAIText(p.content, `${field}[${j}].content`, index));
       else {
         const type = typeof p.type === "string" ? p.type : "part";
-        out.push(ownValue(PART_PLACEHOLDERS, type) ?? `[${type}]`);
+        out.push(ownValue(PART_PLACEHOLDERS, type) ?? unknownPartText(p, type));
       }
     }
   }

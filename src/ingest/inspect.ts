@@ -23,6 +23,7 @@ import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
 import { checkSchema, injectionsProblem, joinProblems, shortValue } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
+import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
@@ -151,8 +152,11 @@ const CONTENT_PLACEHOLDERS: Record<string, string> = {
 
 /**
  * The text of an Inspect `content`: a string verbatim; a list of parts: `text` parts' `text`, `reasoning` parts
- * as `<reasoning>...</reasoning>` (`[reasoning redacted]` when redacted), `tool_use` parts as
- * `[tool_use <name>]`, others a placeholder (`[image]`, ...); joined with `\n`. Strings are resolved first.
+ * as `<reasoning>...</reasoning>` (`[reasoning redacted]` when redacted, followed by ` summary: ...` when it has a
+ * summary), `tool_use` parts as
+ * `[tool_use <name>] {arguments, result, ...}` (a server-side tool's call and result), known non-text parts a
+ * placeholder (`[image]`, ...), parts of other types `[<type>] {...}` (`./unknown-part.ts`: never dropped); joined
+ * with `\n`. Strings are resolved first.
  */
 function inspectText(content: unknown, r: Resolver): string {
   if (typeof content === "string") return r.str(content);
@@ -164,10 +168,16 @@ function inspectText(content: unknown, r: Resolver): string {
       const type = typeof p.type === "string" ? p.type : "part";
       if (type === "text" && typeof p.text === "string") out.push(r.str(p.text));
       else if (type === "reasoning") {
-        out.push(p.redacted === true || typeof p.reasoning !== "string" ? "[reasoning redacted]" : `<reasoning>${r.str(p.reasoning)}</reasoning>`);
-      } else if (type === "tool_use") out.push(`[tool_use ${typeof p.name === "string" ? p.name : ""}]`.replace(" ]", "]"));
-      else if (typeof p.text === "string") out.push(r.str(p.text));
-      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? `[${type}]`);
+        const shown = p.redacted === true || typeof p.reasoning !== "string" ? "[reasoning redacted]" : `<reasoning>${r.str(p.reasoning)}</reasoning>`;
+        // a redacted (encrypted) reasoning's summary is plain text the provider gave: shown, not dropped
+        out.push(p.redacted === true && typeof p.summary === "string" && p.summary !== "" ? `${shown} summary: ${r.str(p.summary)}` : shown);
+      } else if (type === "tool_use") {
+        // a server-side tool (web search, MCP call): its arguments and result (where a web page's injected text
+        // arrives) are shown, not only its name
+        const name = typeof p.name === "string" && p.name !== "" ? ` ${p.name}` : "";
+        out.push(unknownPartText(r.deep(p) as Json, `tool_use${name}`, name === "" ? [] : ["name"]));
+      } else if (typeof p.text === "string") out.push(r.str(p.text));
+      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? unknownPartText(r.deep(p) as Json, type));
     }
   }
   return out.join("\n");
