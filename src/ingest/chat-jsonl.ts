@@ -6,6 +6,7 @@
  */
 import { encodingHint } from "./encoding-hint.js";
 import { unknownPartText } from "./unknown-part.js";
+import { chatReasoning } from "./chat-reasoning.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
@@ -82,6 +83,8 @@ export function openAIText(content: unknown, field = "content", index?: number):
  * - `tool_calls[].function.{name, arguments}` -> `{id?, name, arguments}`; object arguments are stringified
  *   compactly; a legacy `function_call` becomes one call without id (after any `tool_calls`).
  * - An assistant turn with `content: null` and a `refusal` string takes the refusal as its text.
+ * - An assistant turn's reasoning (`reasoning_content`, `reasoning`, `thinking`) comes first in its text, as
+ *   `<reasoning>...</reasoning>` (`./chat-reasoning.ts`).
  * - Tool results: `tool_call_id` kept; `tool_name` from the message's `name`, else from the call it answers
  *   (by id, else the first unanswered call of the latest assistant turn).
  */
@@ -92,6 +95,8 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
     if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     let text = openAIText(m.content, `messages[${index}].content`, index);
     if (text === "" && role === "assistant" && typeof m.refusal === "string") text = m.refusal;
+    const reasoning = role === "assistant" ? chatReasoning(m) : "";
+    if (reasoning !== "") text = text === "" ? reasoning : `${reasoning}\n${text}`;
     const msg: Message = { index, role, text };
     if (role === "assistant") {
       const calls: ToolCall[] = [];
