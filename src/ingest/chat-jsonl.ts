@@ -5,7 +5,7 @@
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
 import { encodingHint } from "./encoding-hint.js";
-import { unknownPartText } from "./unknown-part.js";
+import { otherFields, unknownPartText } from "./unknown-part.js";
 import { chatReasoning } from "./chat-reasoning.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
@@ -253,14 +253,21 @@ export function explicitEmptyCondition(r: Json, meta: Json, map: Readonly<Record
 /**
  * The tools of a line's `tools` array: OpenAI function tools `{type: "function", function: {name, description?,
  * parameters?}}`, flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
- * A missing description is `""`. Entries without a name are skipped.
+ * A missing description is `""`. An entry without a name (a hosted tool, an MCP server) is kept as the tool
+ * `[<type>]` whose description is its other fields as JSON (red team 41: skipped in silence, an MCP server's poisoned
+ * `server_description` never reached the judge).
  */
 export function chatTools(tools: unknown[]): ToolDefinition[] {
   const out: ToolDefinition[] = [];
   for (const t of tools) {
     if (!isObj(t)) continue;
     const f = isObj(t.function) ? t.function : t;
-    if (!nonEmpty(f.name)) continue;
+    if (!nonEmpty(f.name)) {
+      // offered to the agent all the same (a hosted tool, {type: "web_search_preview"}; an MCP server, {type: "mcp",
+      // server_label, server_description}: a tool-description surface): named by its type, its fields as description
+      out.push({ name: `[${nonEmpty(t.type) ? t.type : "tool"}]`, description: otherFields(t) });
+      continue;
+    }
     const def: ToolDefinition = { name: f.name, description: typeof f.description === "string" ? f.description : "" };
     const params = f.parameters ?? f.input_schema;
     if (params !== undefined && params !== null) def.parameters = params;

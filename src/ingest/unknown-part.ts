@@ -24,6 +24,15 @@ function empty(v: unknown): boolean {
  * @param omit keys already said by `label` (besides `type`, always left out).
  */
 export function unknownPartText(part: Json, label: string, omit: readonly string[] = []): string {
+  const rest = otherFields(part, omit);
+  return rest === "" ? `[${label}]` : `[${label}] ${rest}`;
+}
+
+/**
+ * The fields of `part` other than `type` and `omit`, empty values left out, as compact JSON in the part's key
+ * order; `""` when none is left.
+ */
+export function otherFields(part: Json, omit: readonly string[] = []): string {
   const rest: Json = {};
   let any = false;
   for (const [k, v] of Object.entries(part)) {
@@ -31,5 +40,5 @@ export function unknownPartText(part: Json, label: string, omit: readonly string
     rest[k] = v;
     any = true;
   }
-  return any ? `[${label}] ${JSON.stringify(rest)}` : `[${label}]`;
+  return any ? JSON.stringify(rest) : "";
 }

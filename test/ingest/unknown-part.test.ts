@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { unknownPartText } from "../../src/ingest/unknown-part.js";
-import { openAIText } from "../../src/ingest/chat-jsonl.js";
+import { chatTools, openAIText } from "../../src/ingest/chat-jsonl.js";
 import { agentDojoText } from "../../src/ingest/agentdojo.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import { renderForJudge } from "../../src/serialize/render.js";
@@ -44,6 +44,21 @@ describe("every reader shows an unknown part's text (the kind, not one format)",
     expect(text).toContain("send_money('DE89')");
     expect(text).toContain("[image]");
     expect(text).not.toContain("AAAA");
+  });
+
+  it("chat JSONL tools: an entry without a name (a hosted tool, an MCP server) is kept as [<type>] with its fields as description", () => {
+    const tools = chatTools([
+      { type: "web_search_preview" },
+      { type: "function", function: { name: "f", description: "d" } },
+      { type: "mcp", server_label: "mail", server_description: INJ, require_approval: "never" },
+      {},
+    ]);
+    expect(tools).toEqual([
+      { name: "[web_search_preview]", description: "" },
+      { name: "f", description: "d" },
+      { name: "[mcp]", description: JSON.stringify({ server_label: "mail", server_description: INJ, require_approval: "never" }) },
+      { name: "[tool]", description: "" },
+    ]);
   });
 
   it("AgentDojo: a block with neither content nor text keeps its fields", () => {
