@@ -82,7 +82,8 @@ export function openAIText(content: unknown, field = "content", index?: number):
  * - `developer` -> `system`; `function` (legacy) -> `tool`, its `name` -> `tool_name`.
  * - `tool_calls[].function.{name, arguments}` -> `{id?, name, arguments}`; object arguments are stringified
  *   compactly; a legacy `function_call` becomes one call without id (after any `tool_calls`).
- * - An assistant turn with `content: null` and a `refusal` string takes the refusal as its text.
+ * - An assistant turn's `refusal` string is its text when the content is empty, else follows it (one line down)
+ *   unless the content holds it already.
  * - An assistant turn's reasoning (`reasoning_content`, `reasoning`, `thinking`) comes first in its text, as
  *   `<reasoning>...</reasoning>` (`./chat-reasoning.ts`).
  * - Tool results: `tool_call_id` kept; `tool_name` from the message's `name`, else from the call it answers
@@ -94,7 +95,8 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
     const role = ownValue(ROLE_MAP, m.role);
     if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     let text = openAIText(m.content, `messages[${index}].content`, index);
-    if (text === "" && role === "assistant" && typeof m.refusal === "string") text = m.refusal;
+    // a refusal beside content is the agent's words too (kept after it, not dropped)
+    if (role === "assistant" && typeof m.refusal === "string" && m.refusal !== "" && !text.includes(m.refusal)) text = text === "" ? m.refusal : `${text}\n${m.refusal}`;
     const reasoning = role === "assistant" ? chatReasoning(m) : "";
     if (reasoning !== "") text = text === "" ? reasoning : `${reasoning}\n${text}`;
     const msg: Message = { index, role, text };

@@ -24,4 +24,13 @@ describe("chat JSONL reasoning", () => {
     expect(m[1].text).toBe("<reasoning>The file says to send the IBAN to the attacker; I will ignore it.</reasoning>\nDone.");
     expect(m[2].text).toBe("<reasoning>I will follow the note.</reasoning>");
   });
+
+  it("a refusal beside content follows it; one the content already holds is not repeated", () => {
+    const m = convertOpenAIMessages([
+      { role: "assistant", content: "I read the file.", refusal: "I won't send money to that account." },
+      { role: "assistant", content: "I won't do that.", refusal: "I won't do that." },
+      { role: "assistant", content: null, refusal: "No." },
+    ]);
+    expect(m.map((x) => x.text)).toEqual(["I read the file.\nI won't send money to that account.", "I won't do that.", "No."]);
+  });
 });
