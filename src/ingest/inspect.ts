@@ -173,11 +173,12 @@ function inspectText(content: unknown, r: Resolver): string {
         out.push(p.redacted === true && typeof p.summary === "string" && p.summary !== "" ? `${shown} summary: ${r.str(p.summary)}` : shown);
       } else if (type === "tool_use") {
         // a server-side tool (web search, MCP call): its arguments and result (where a web page's injected text
-        // arrives) are shown, not only its name
+        // arrives) are shown, not only its name; `internal` (every Inspect part may have it) is the provider's own
+        // payload for sending the part back, not what the agent read
         const name = typeof p.name === "string" && p.name !== "" ? ` ${p.name}` : "";
-        out.push(unknownPartText(r.deep(p) as Json, `tool_use${name}`, name === "" ? [] : ["name"]));
+        out.push(unknownPartText(r.deep(p) as Json, `tool_use${name}`, name === "" ? ["internal"] : ["name", "internal"]));
       } else if (typeof p.text === "string") out.push(r.str(p.text));
-      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? unknownPartText(r.deep(p) as Json, type));
+      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? unknownPartText(r.deep(p) as Json, type, ["internal"]));
     }
   }
   return out.join("\n");
