@@ -510,7 +510,8 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
     fixedKept += msgFixed[i];
     for (let u = first[i]; u < first[i + 1]; u++) kept.push(u);
   }
-  kept.push(...toolUnits, ...injUnits);
+  for (const u of toolUnits) kept.push(u); // a loop: spread arguments overflow the stack past ~120,000 tools
+  for (const u of injUnits) kept.push(u);
   const display2 = full.slice();
   waterFill(kept, budget - fixedKept, full, unitTexts, N, display2);
   return done(display2, true, gap);
