@@ -73,7 +73,7 @@ export function wrappedTable(rows: readonly (readonly string[])[], opts: Wrapped
   const keep = Math.min(opts.keep ?? 1, n);
   if (opts.width === undefined || widest <= opts.width || n <= keep + 1) return { lines: whole, blocks: 1 };
   const gap = cellWidth(opts.gap ?? "  ");
-  const widths = Array.from({ length: n }, (_, i) => Math.max(opts.minWidths?.[i] ?? 0, ...rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0))));
+  const widths = Array.from({ length: n }, (_, i) => maxOf(rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0)), opts.minWidths?.[i] ?? 0));
   const base = cellWidth(opts.indent ?? "") + widths.slice(0, keep).reduce((s, w) => s + w + gap, 0);
   const groups: number[][] = [];
   let cur: number[] = [];
