@@ -284,6 +284,20 @@ export const UNSAFE_ID = "id: number too large to keep exactly; write it as a st
 /** How deep `metadata` (kept whole on the trajectory) may nest. */
 export const MAX_METADATA_DEPTH = 64;
 
+/**
+ * The problem of a line whose `metadata` or `tools` (both kept whole on the trajectory, written and hashed later) nest
+ * too deep, or undefined. Tool schemas too (red team 41: parameters nested 100,000 deep were read, then overflowed the
+ * stack when the run prepared the trajectory, stopping the run); legitimate ones nest far less than the limit.
+ */
+function depthProblem(r: Json): string | undefined {
+  if (isObj(r.metadata) && tooDeep(r.metadata, MAX_METADATA_DEPTH)) return `metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`;
+  if (Array.isArray(r.tools) && tooDeep(r.tools, MAX_TOOLS_DEPTH)) return `tools: nested deeper than ${MAX_TOOLS_DEPTH} levels (later stages could not write them)`;
+  return undefined;
+}
+
+/** How deep `tools` (their parameter schemas, kept whole on the trajectory) may nest. */
+export const MAX_TOOLS_DEPTH = 256;
+
 /** True when `v` nests objects/arrays more than `limit` levels deep (iterative: safe on any depth). */
 function tooDeep(v: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[v, 1]];
@@ -352,10 +366,8 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
       }),
     };
   }
-  if (isObj(r.metadata) && tooDeep(r.metadata, MAX_METADATA_DEPTH)) {
-    const what = `metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`;
-    return { ok: false, error: ingestError("schema", src.path, what, { line: src.line, trajectory_id: id }) };
-  }
+  const deep = depthProblem(r);
+  if (deep !== undefined) return { ok: false, error: ingestError("schema", src.path, deep, { line: src.line, trajectory_id: id }) };
   const meta = isObj(r.metadata) ? r.metadata : {};
   // a malformed metadata.injections is the schema error the top-level field gets, never "unattacked" (red team)
   const metaInj = injectionsProblem(meta.injections, "metadata.injections");
