@@ -299,7 +299,7 @@ function depthProblem(r: Json): string | undefined {
 export const MAX_TOOLS_DEPTH = 256;
 
 /** True when `v` nests objects/arrays more than `limit` levels deep (iterative: safe on any depth). */
-function tooDeep(v: unknown, limit: number): boolean {
+export function tooDeep(v: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[v, 1]];
   while (stack.length > 0) {
     const [x, d] = stack.pop()!;

@@ -17,7 +17,7 @@
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { explicitEmptyCondition, fieldConflict, fieldValue, type MappableField } from "./chat-jsonl.js";
+import { explicitEmptyCondition, fieldConflict, fieldValue, MAX_METADATA_DEPTH, MAX_TOOLS_DEPTH, tooDeep, type MappableField } from "./chat-jsonl.js";
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
@@ -257,6 +257,11 @@ export function convertInspectSample(
   if (messages.length === 0) {
     return { ok: false, error: ingestError("no_messages", src.path, `${where}: messages is empty: a sample with no messages cannot be judged`, { trajectory_id: id }) };
   }
+  // the sample's metadata is kept whole on the trajectory, written and hashed later: nested as deep as chat JSONL
+  // allows (red team 41: 100,000 levels overflowed the stack when the run stored the trajectory, stopping the run)
+  if (isObj(s.metadata) && tooDeep(s.metadata, MAX_METADATA_DEPTH)) {
+    return { ok: false, error: ingestError("schema", src.path, `${where}: metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`, { trajectory_id: id }) };
+  }
   const r = new Resolver(isObj(s.attachments) ? s.attachments : {});
   let converted: Message[];
   try {
@@ -265,7 +270,19 @@ export function convertInspectSample(
   } catch (e) {
     return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
   }
-  const tools = offeredTools(s.events, r);
+  // tool schemas too (red team 41: parameters nested 100,000 deep overflowed the stack here, stopping the run)
+  let tools: ToolDefinition[] = [];
+  let deepTools = false;
+  try {
+    tools = offeredTools(s.events, r);
+    deepTools = tooDeep(tools, MAX_TOOLS_DEPTH);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    deepTools = true;
+  }
+  if (deepTools) {
+    return { ok: false, error: ingestError("schema", src.path, `${where}: tools of the model events: nested deeper than ${MAX_TOOLS_DEPTH} levels (later stages could not write them)`, { trajectory_id: id }) };
+  }
   if (r.missing.size > 0) {
     const refs = [...r.missing];
     return {

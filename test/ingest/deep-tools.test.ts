@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTrajectories, type IngestItem } from "../../src/ingest/index.js";
 import { MAX_TOOLS_DEPTH } from "../../src/ingest/chat-jsonl.js";
 import { TrajectoryPreparer } from "../../src/run/prepare.js";
+import { DATA } from "../helpers/paths.js";
 
 describe("tools nested too deep", () => {
   let tmp: string;
@@ -33,5 +34,25 @@ describe("tools nested too deep", () => {
     const ok = items[1].kind === "trajectory" ? items[1].trajectory : undefined;
     const p = await new TrajectoryPreparer([f], {}).prepare(ok!);
     expect(p.row.id).toBe("ok");
+  });
+
+  it("Inspect: a sample whose model events' tool schemas or metadata nest too deep is one schema error naming the sample", async () => {
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const log = JSON.parse(fs.readFileSync(path.join(DATA, "inspect", "tool-poisoning-log.json"), "utf8"));
+    const ev = log.samples[0].events.find((e: { event: string; tools?: unknown[] }) => e.event === "model" && e.tools?.length);
+    ev.tools[0].parameters = { type: "object", properties: { p: "__DEEP__" } };
+    const a = path.join(tmp, "tools.json");
+    fs.writeFileSync(a, JSON.stringify(log).replace('"__DEEP__"', deep));
+    const log2 = JSON.parse(fs.readFileSync(path.join(DATA, "inspect", "tool-poisoning-log.json"), "utf8"));
+    log2.samples[0].metadata.x = "__DEEP__";
+    const b = path.join(tmp, "meta.json");
+    fs.writeFileSync(b, JSON.stringify(log2).replace('"__DEEP__"', deep));
+    const items: IngestItem[] = [];
+    for await (const it of readTrajectories([a, b], { onWarning: () => {} })) items.push(it);
+    const msgs = items.map((i) => (i.kind === "error" ? `${i.error.kind}: ${i.error.message}` : i.kind));
+    expect(msgs).toEqual([
+      expect.stringMatching(/^schema: .*tools\.json: samples\[0\] \(sample poisoned-1, epoch 1\): tools of the model events: nested deeper than 256 levels/),
+      expect.stringMatching(/^schema: .*meta\.json: samples\[0\] \(sample poisoned-1, epoch 1\): metadata: nested deeper than 64 levels/),
+    ]);
   });
 });
