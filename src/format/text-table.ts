@@ -7,6 +7,7 @@
  * Widths count code points (an astral character is one column, as the terminal shows it, not two UTF-16 units);
  * cells are expected one visible line each (`./shown.ts` makes names from the run files so).
  */
+import { maxOf } from "../io/extremes.js";
 
 /** How one column is aligned: text left, numbers right. */
 export type ColumnAlign = "left" | "right";
@@ -44,8 +45,8 @@ export function padCell(s: string, width: number, align: ColumnAlign = "left"): 
 export function textTable(rows: readonly (readonly string[])[], opts: TextTableOptions = {}): string[] {
   const gap = opts.gap ?? "  ";
   const indent = opts.indent ?? "";
-  const n = Math.max(0, ...rows.map((r) => r.length));
-  const widths = Array.from({ length: n }, (_, i) => Math.max(opts.minWidths?.[i] ?? 0, ...rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0))));
+  const n = maxOf(rows.map((r) => r.length), 0);
+  const widths = Array.from({ length: n }, (_, i) => maxOf(rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0)), opts.minWidths?.[i] ?? 0));
   return rows.map((r) => (indent + r.map((c, i) => padCell(c, widths[i], opts.align?.[i] ?? "left")).join(gap)).trimEnd());
 }
 
@@ -67,12 +68,12 @@ export interface WrappedTableOptions extends TextTableOptions {
  */
 export function wrappedTable(rows: readonly (readonly string[])[], opts: WrappedTableOptions = {}): { lines: string[]; blocks: number } {
   const whole = textTable(rows, opts);
-  const widest = Math.max(0, ...whole.map(cellWidth));
-  const n = Math.max(0, ...rows.map((r) => r.length));
+  const widest = maxOf(whole.map(cellWidth), 0);
+  const n = maxOf(rows.map((r) => r.length), 0);
   const keep = Math.min(opts.keep ?? 1, n);
   if (opts.width === undefined || widest <= opts.width || n <= keep + 1) return { lines: whole, blocks: 1 };
   const gap = cellWidth(opts.gap ?? "  ");
-  const widths = Array.from({ length: n }, (_, i) => Math.max(opts.minWidths?.[i] ?? 0, ...rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0))));
+  const widths = Array.from({ length: n }, (_, i) => maxOf(rows.map((r) => (i < r.length ? cellWidth(r[i]) : 0)), opts.minWidths?.[i] ?? 0));
   const base = cellWidth(opts.indent ?? "") + widths.slice(0, keep).reduce((s, w) => s + w + gap, 0);
   const groups: number[][] = [];
   let cur: number[] = [];

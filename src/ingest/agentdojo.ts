@@ -21,6 +21,7 @@ import { lastSegments, resolvedPath } from "./resolved.js";
 import { layoutMismatch } from "./layout-mismatch.js";
 import { isVigilRun, vigilFields } from "./vigil.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
+import { unknownPartText } from "./unknown-part.js";
 
 export { KNOWN_DEFENSES, NO_DEFENSE, splitDefense, attributeRun, type Attribution } from "./attribution.js";
 
@@ -93,7 +94,8 @@ const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
 
 /**
  * The text of an AgentDojo `content`: a string verbatim; `null`/missing -> `""`; a list of blocks -> the blocks'
- * `content` (or `text`) strings joined with `\n`; a block with neither is shown as `[<type>]`.
+ * `content` (or `text`) strings joined with `\n`; a block with neither shows its fields, `[<type>] {...}`
+ * (`./unknown-part.ts`: never dropped).
  */
 export function agentDojoText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -103,7 +105,7 @@ export function agentDojoText(content: unknown): string {
       if (!isObj(b)) continue;
       if (typeof b.content === "string") out.push(b.content);
       else if (typeof b.text === "string") out.push(b.text);
-      else out.push(`[${typeof b.type === "string" ? b.type : "block"}]`);
+      else out.push(unknownPartText(b, typeof b.type === "string" ? b.type : "block"));
     }
     return out.join("\n");
   }

@@ -5,6 +5,8 @@
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
 import { encodingHint } from "./encoding-hint.js";
+import { otherFields, unknownPartText } from "./unknown-part.js";
+import { chatReasoning } from "./chat-reasoning.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
@@ -43,7 +45,8 @@ const ANTHROPIC_TOOL_BLOCKS = new Set(["tool_use", "tool_result", "server_tool_u
  * each part joined with `\n`: `{type: "text"|"input_text"|"output_text", text}` gives `text`,
  * `{type: "refusal", refusal}` gives `refusal`, a part whose text is under `content` (AgentDyn's
  * `{type: "text", content}`, a string or parts) gives that, other parts a placeholder such as `[image]`, `[audio]`,
- * `[file]` ({@link PART_PLACEHOLDERS}), or `[<type>]`. A bare string in the array is taken as text.
+ * `[file]` ({@link PART_PLACEHOLDERS}); a part of another type shows its fields, `[<type>] {...}` (`./unknown-part.ts`:
+ * never dropped). A bare string in the array is taken as text.
  * @param field the content's field for errors (`messages[3].content`); `index` its message's index.
  * @throws ConvertError on an Anthropic tool block (`tool_use`, `tool_result`): its call or result (often the injected
  *   text) would otherwise become a placeholder the judge reads as nothing (red team 26: attacked runs labelled
@@ -67,7 +70,7 @@ export function openAIText(content: unknown, field = "content", index?: number):
       } else if (typeof p.content === "string" || Array.isArray(p.content)) out.push(openAIText(p.content, `${field}[${j}].content`, index));
       else {
         const type = typeof p.type === "string" ? p.type : "part";
-        out.push(ownValue(PART_PLACEHOLDERS, type) ?? `[${type}]`);
+        out.push(ownValue(PART_PLACEHOLDERS, type) ?? unknownPartText(p, type));
       }
     }
   }
@@ -79,7 +82,10 @@ export function openAIText(content: unknown, field = "content", index?: number):
  * - `developer` -> `system`; `function` (legacy) -> `tool`, its `name` -> `tool_name`.
  * - `tool_calls[].function.{name, arguments}` -> `{id?, name, arguments}`; object arguments are stringified
  *   compactly; a legacy `function_call` becomes one call without id (after any `tool_calls`).
- * - An assistant turn with `content: null` and a `refusal` string takes the refusal as its text.
+ * - An assistant turn's `refusal` string is its text when the content is empty, else follows it (one line down)
+ *   unless the content holds it already.
+ * - An assistant turn's reasoning (`reasoning_content`, `reasoning`, `thinking`) comes first in its text, as
+ *   `<reasoning>...</reasoning>` (`./chat-reasoning.ts`).
  * - Tool results: `tool_call_id` kept; `tool_name` from the message's `name`, else from the call it answers
  *   (by id, else the first unanswered call of the latest assistant turn).
  */
@@ -89,7 +95,10 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
     const role = ownValue(ROLE_MAP, m.role);
     if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     let text = openAIText(m.content, `messages[${index}].content`, index);
-    if (text === "" && role === "assistant" && typeof m.refusal === "string") text = m.refusal;
+    // a refusal beside content is the agent's words too (kept after it, not dropped)
+    if (role === "assistant" && typeof m.refusal === "string" && m.refusal !== "" && !text.includes(m.refusal)) text = text === "" ? m.refusal : `${text}\n${m.refusal}`;
+    const reasoning = role === "assistant" ? chatReasoning(m) : "";
+    if (reasoning !== "") text = text === "" ? reasoning : `${reasoning}\n${text}`;
     const msg: Message = { index, role, text };
     if (role === "assistant") {
       const calls: ToolCall[] = [];
@@ -246,14 +255,21 @@ export function explicitEmptyCondition(r: Json, meta: Json, map: Readonly<Record
 /**
  * The tools of a line's `tools` array: OpenAI function tools `{type: "function", function: {name, description?,
  * parameters?}}`, flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
- * A missing description is `""`. Entries without a name are skipped.
+ * A missing description is `""`. An entry without a name (a hosted tool, an MCP server) is kept as the tool
+ * `[<type>]` whose description is its other fields as JSON (red team 41: skipped in silence, an MCP server's poisoned
+ * `server_description` never reached the judge).
  */
 export function chatTools(tools: unknown[]): ToolDefinition[] {
   const out: ToolDefinition[] = [];
   for (const t of tools) {
     if (!isObj(t)) continue;
     const f = isObj(t.function) ? t.function : t;
-    if (!nonEmpty(f.name)) continue;
+    if (!nonEmpty(f.name)) {
+      // offered to the agent all the same (a hosted tool, {type: "web_search_preview"}; an MCP server, {type: "mcp",
+      // server_label, server_description}: a tool-description surface): named by its type, its fields as description
+      out.push({ name: `[${nonEmpty(t.type) ? t.type : "tool"}]`, description: otherFields(t) });
+      continue;
+    }
     const def: ToolDefinition = { name: f.name, description: typeof f.description === "string" ? f.description : "" };
     const params = f.parameters ?? f.input_schema;
     if (params !== undefined && params !== null) def.parameters = params;
@@ -268,8 +284,22 @@ export const UNSAFE_ID = "id: number too large to keep exactly; write it as a st
 /** How deep `metadata` (kept whole on the trajectory) may nest. */
 export const MAX_METADATA_DEPTH = 64;
 
+/**
+ * The problem of a line whose `metadata` or `tools` (both kept whole on the trajectory, written and hashed later) nest
+ * too deep, or undefined. Tool schemas too (red team 41: parameters nested 100,000 deep were read, then overflowed the
+ * stack when the run prepared the trajectory, stopping the run); legitimate ones nest far less than the limit.
+ */
+function depthProblem(r: Json): string | undefined {
+  if (isObj(r.metadata) && tooDeep(r.metadata, MAX_METADATA_DEPTH)) return `metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`;
+  if (Array.isArray(r.tools) && tooDeep(r.tools, MAX_TOOLS_DEPTH)) return `tools: nested deeper than ${MAX_TOOLS_DEPTH} levels (later stages could not write them)`;
+  return undefined;
+}
+
+/** How deep `tools` (their parameter schemas, kept whole on the trajectory) may nest. */
+export const MAX_TOOLS_DEPTH = 256;
+
 /** True when `v` nests objects/arrays more than `limit` levels deep (iterative: safe on any depth). */
-function tooDeep(v: unknown, limit: number): boolean {
+export function tooDeep(v: unknown, limit: number): boolean {
   const stack: Array<[unknown, number]> = [[v, 1]];
   while (stack.length > 0) {
     const [x, d] = stack.pop()!;
@@ -336,10 +366,8 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
       }),
     };
   }
-  if (isObj(r.metadata) && tooDeep(r.metadata, MAX_METADATA_DEPTH)) {
-    const what = `metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`;
-    return { ok: false, error: ingestError("schema", src.path, what, { line: src.line, trajectory_id: id }) };
-  }
+  const deep = depthProblem(r);
+  if (deep !== undefined) return { ok: false, error: ingestError("schema", src.path, deep, { line: src.line, trajectory_id: id }) };
   const meta = isObj(r.metadata) ? r.metadata : {};
   // a malformed metadata.injections is the schema error the top-level field gets, never "unattacked" (red team)
   const metaInj = injectionsProblem(meta.injections, "metadata.injections");

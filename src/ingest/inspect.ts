@@ -17,12 +17,13 @@
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { explicitEmptyCondition, fieldConflict, fieldValue, type MappableField } from "./chat-jsonl.js";
+import { explicitEmptyCondition, fieldConflict, fieldValue, MAX_METADATA_DEPTH, MAX_TOOLS_DEPTH, tooDeep, type MappableField } from "./chat-jsonl.js";
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
 import { checkSchema, injectionsProblem, joinProblems, shortValue } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
+import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
@@ -151,8 +152,11 @@ const CONTENT_PLACEHOLDERS: Record<string, string> = {
 
 /**
  * The text of an Inspect `content`: a string verbatim; a list of parts: `text` parts' `text`, `reasoning` parts
- * as `<reasoning>...</reasoning>` (`[reasoning redacted]` when redacted), `tool_use` parts as
- * `[tool_use <name>]`, others a placeholder (`[image]`, ...); joined with `\n`. Strings are resolved first.
+ * as `<reasoning>...</reasoning>` (`[reasoning redacted]` when redacted, followed by ` summary: ...` when it has a
+ * summary), `tool_use` parts as
+ * `[tool_use <name>] {arguments, result, ...}` (a server-side tool's call and result), known non-text parts a
+ * placeholder (`[image]`, ...), parts of other types `[<type>] {...}` (`./unknown-part.ts`: never dropped); joined
+ * with `\n`. Strings are resolved first.
  */
 function inspectText(content: unknown, r: Resolver): string {
   if (typeof content === "string") return r.str(content);
@@ -164,10 +168,17 @@ function inspectText(content: unknown, r: Resolver): string {
       const type = typeof p.type === "string" ? p.type : "part";
       if (type === "text" && typeof p.text === "string") out.push(r.str(p.text));
       else if (type === "reasoning") {
-        out.push(p.redacted === true || typeof p.reasoning !== "string" ? "[reasoning redacted]" : `<reasoning>${r.str(p.reasoning)}</reasoning>`);
-      } else if (type === "tool_use") out.push(`[tool_use ${typeof p.name === "string" ? p.name : ""}]`.replace(" ]", "]"));
-      else if (typeof p.text === "string") out.push(r.str(p.text));
-      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? `[${type}]`);
+        const shown = p.redacted === true || typeof p.reasoning !== "string" ? "[reasoning redacted]" : `<reasoning>${r.str(p.reasoning)}</reasoning>`;
+        // a redacted (encrypted) reasoning's summary is plain text the provider gave: shown, not dropped
+        out.push(p.redacted === true && typeof p.summary === "string" && p.summary !== "" ? `${shown} summary: ${r.str(p.summary)}` : shown);
+      } else if (type === "tool_use") {
+        // a server-side tool (web search, MCP call): its arguments and result (where a web page's injected text
+        // arrives) are shown, not only its name; `internal` (every Inspect part may have it) is the provider's own
+        // payload for sending the part back, not what the agent read
+        const name = typeof p.name === "string" && p.name !== "" ? ` ${p.name}` : "";
+        out.push(unknownPartText(r.deep(p) as Json, `tool_use${name}`, name === "" ? ["internal"] : ["name", "internal"]));
+      } else if (typeof p.text === "string") out.push(r.str(p.text));
+      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? unknownPartText(r.deep(p) as Json, type, ["internal"]));
     }
   }
   return out.join("\n");
@@ -246,6 +257,11 @@ export function convertInspectSample(
   if (messages.length === 0) {
     return { ok: false, error: ingestError("no_messages", src.path, `${where}: messages is empty: a sample with no messages cannot be judged`, { trajectory_id: id }) };
   }
+  // the sample's metadata is kept whole on the trajectory, written and hashed later: nested as deep as chat JSONL
+  // allows (red team 41: 100,000 levels overflowed the stack when the run stored the trajectory, stopping the run)
+  if (isObj(s.metadata) && tooDeep(s.metadata, MAX_METADATA_DEPTH)) {
+    return { ok: false, error: ingestError("schema", src.path, `${where}: metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`, { trajectory_id: id }) };
+  }
   const r = new Resolver(isObj(s.attachments) ? s.attachments : {});
   let converted: Message[];
   try {
@@ -254,7 +270,19 @@ export function convertInspectSample(
   } catch (e) {
     return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
   }
-  const tools = offeredTools(s.events, r);
+  // tool schemas too (red team 41: parameters nested 100,000 deep overflowed the stack here, stopping the run)
+  let tools: ToolDefinition[] = [];
+  let deepTools = false;
+  try {
+    tools = offeredTools(s.events, r);
+    deepTools = tooDeep(tools, MAX_TOOLS_DEPTH);
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    deepTools = true;
+  }
+  if (deepTools) {
+    return { ok: false, error: ingestError("schema", src.path, `${where}: tools of the model events: nested deeper than ${MAX_TOOLS_DEPTH} levels (later stages could not write them)`, { trajectory_id: id }) };
+  }
   if (r.missing.size > 0) {
     const refs = [...r.missing];
     return {

@@ -50,6 +50,18 @@ export class TrajectoryPreparer {
    * @returns the trajectory to judge, its index row and surface warnings.
    */
   async prepare(raw: Trajectory): Promise<PreparedTrajectory> {
+    try {
+      return await this.prepareOne(raw);
+    } catch (e) {
+      // a fault on one input item stops the run (it is a bug to fix, not bad input to pass over), but names the item:
+      // a bare "Maximum call stack size exceeded" named no file (red team 41)
+      const src = raw.source;
+      const at = src ? `${src.path}${src.line !== undefined ? `:${src.line}` : ""}${src.entry !== undefined ? ` (${src.entry})` : ""}` : "its input";
+      throw new Error(`preparing trajectory ${JSON.stringify(raw.id)} of ${at} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    }
+  }
+
+  private async prepareOne(raw: Trajectory): Promise<PreparedTrajectory> {
     let t = withInstructingDescriptions(raw);
     const external = needsSibling(t);
     if (external) t = (await (this.siblings ??= buildSiblingIndex(this.inputs, this.read))).recover(t);

@@ -20,6 +20,7 @@
  * unattacked run into an attacked one.
  */
 import type { Surface, ToolDefinition, Trajectory } from "../types.js";
+import { maxOf, minOf } from "../io/extremes.js";
 
 /** One instructing span of one tool description. */
 export interface InstructingSpan {
@@ -124,8 +125,8 @@ export function instructingSpan(description: string, otherTools: readonly string
     }
   }
   if (found.length === 0) return null;
-  const start = Math.min(...found.map((f) => f.start));
-  const end = Math.max(...found.map((f) => f.end));
+  const start = minOf(found.map((f) => f.start));
+  const end = maxOf(found.map((f) => f.end));
   const text = description.slice(start, end).trim();
   if (text.replace(/[^\p{L}\p{N}]/gu, "").length < 12) return null;
   return { text, cues: [...new Set(found.flatMap((f) => f.cues))] };

@@ -6,6 +6,7 @@
 import type { Trajectory } from "../types.js";
 import { harnessNote, renderToolCall, renderToolDefinition, textPartText, trajectoryTools } from "./parts.js";
 import { showBidiControls } from "../format/bidi.js";
+import { maxOf } from "../io/extremes.js";
 
 /** Loose comparison form for spotting injected text in a message: escapes undone, whitespace collapsed, lowercase. */
 function loose(s: string): string {
@@ -28,10 +29,16 @@ function carries(text: string, injection: string): boolean {
     .some((line) => line.length >= 20 && lt.includes(line));
 }
 
+/** The longest run of backticks in `s` (0 for none), by a loop: a text may hold millions of runs. */
+function longestBacktickRun(s: string): number {
+  return maxOf((function* () {
+    for (const m of s.matchAll(/`+/g)) yield m[0].length;
+  })(), 0);
+}
+
 function fence(text: string): string {
   const shown = showBidiControls(text);
-  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = "`".repeat(Math.max(3, longest + 1));
+  const f = "`".repeat(Math.max(3, longestBacktickRun(shown) + 1));
   return `${f}\n${shown}\n${f}`;
 }
 
@@ -48,8 +55,7 @@ const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
 export function mdCode(value: string): string {
   const v = showBidiControls(String(value).replace(LINE_BREAKS, "⏎"));
   if (v === "") return "(empty)";
-  const longest = Math.max(0, ...[...v.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = "`".repeat(longest + 1);
+  const f = "`".repeat(longestBacktickRun(v) + 1);
   const pad = /^[` ]|[` ]$/.test(v) ? " " : "";
   return `${f}${pad}${v}${pad}${f}`;
 }

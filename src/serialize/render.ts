@@ -58,6 +58,8 @@
  *    the end and one more from the start. The tool definitions, like the injected texts, are always kept (at
  *    their minimum size at least). The kept texts then get the remaining budget (step 1 again over
  *    them only). `elidedMessages` names the range.
+ * An attribute value (tool name, call id, placeholder) over {@link ATTR_MAX_CHARS} characters keeps its head and tail
+ * around the same marker, whatever the budget (headers are not water-filled).
  * `truncated` is true whenever anything was elided. Only the scaffolding itself (the block tags, the injections
  * block at its minimum) can keep the output above a very small budget (still `truncated: true`). Never cut
  * silently. Cost is linear in the trajectory's size (sizes are computed, the blocks are built once).
@@ -130,8 +132,29 @@ export function messageElisionMarker(from: number, to: number, nonce?: string): 
 /** A character {@link xmlAttr} escapes. */
 const XML_ATTR_SPECIAL = /[&"<>\r\n]/;
 
-function xmlAttr(v: string, nonce: string, seen?: { nonce: number }): string {
-  const s = neutralize(v, nonce, seen);
+/**
+ * Most original characters of an attribute value (a tool or call id, a tool name, an injection placeholder) the judge
+ * view shows: a longer one keeps its head and tail around an {@link elisionMarker} (`RenderedTrajectory.truncated`
+ * then true). Attribute values are headers, outside the budget's water-filling: uncapped, a 300,000-character tool
+ * name or call id made a 20,000-character budget's view 600,000 characters long (red team 41).
+ */
+export const ATTR_MAX_CHARS = 400;
+
+/** What {@link xmlAttr} counts: nonce occurrences (`neutralize`) and attribute values it cut ({@link ATTR_MAX_CHARS}). */
+interface AttrSeen {
+  nonce: number;
+  attrsCut: number;
+}
+
+function xmlAttr(v: string, nonce: string, seen: AttrSeen): string {
+  let s: string;
+  if (v.length > ATTR_MAX_CHARS) {
+    seen.attrsCut++;
+    const head = safeCut(v, ATTR_MAX_CHARS / 2);
+    const tailStart = safeCut(v, v.length - ATTR_MAX_CHARS / 2);
+    // the marker holds no character escaped below, and is not neutralized (it carries the nonce as the code)
+    s = `${neutralize(v.slice(0, head), nonce, seen)}${elisionMarker(tailStart - head, nonce)}${neutralize(v.slice(tailStart), nonce, seen)}`;
+  } else s = neutralize(v, nonce, seen);
   // most values (roles, tool names, call ids) have nothing to escape: one test instead of six replacements
   if (!XML_ATTR_SPECIAL.test(s)) return s;
   return s
@@ -202,7 +225,7 @@ interface Scaffold {
  * The {@link Scaffold} of trajectory `t` for nonce `N`; attribute values are neutralized with `seen` counting
  * nonce occurrences. Every header is one tag ending in `_N`; elements have no closing tag (module docstring).
  */
-function scaffold(t: Trajectory, parts: Part[], injectionKeys: readonly string[], N: string, seen: { nonce: number }): Scaffold {
+function scaffold(t: Trajectory, parts: Part[], injectionKeys: readonly string[], N: string, seen: AttrSeen): Scaffold {
   const messages = t.messages;
   const M = messages.length;
   const P = parts.length;
@@ -417,7 +440,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   // (`seen`), and the trajectory is rendered again with a new one when there were any (never, in practice, for
   // 48 random bits; the escape would keep them inert anyway). A caller's nonce is used as given.
   const N = opts.nonce ?? newNonce();
-  const seen = { nonce: 0 };
+  const seen: AttrSeen = { nonce: 0, attrsCut: 0 };
 
   // Units that may be elided: parts (by index; the T tool descriptions come first) then injected texts.
   const unitTexts = [...parts.map((p) => p.text), ...injections.map(([, v]) => v)];
@@ -433,7 +456,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
 
   const done = (display: string[], truncated: boolean, gap?: { from: number; to: number }): RenderedTrajectory => {
     const blocks = buildBlocks(sc, display, gap);
-    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated, parts };
+    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated: truncated || seen.attrsCut > 0, parts };
     if (gap) r.elidedMessages = { from: gap.from, to: gap.to, count: gap.to - gap.from + 1 };
     return r;
   };
@@ -487,7 +510,8 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
     fixedKept += msgFixed[i];
     for (let u = first[i]; u < first[i + 1]; u++) kept.push(u);
   }
-  kept.push(...toolUnits, ...injUnits);
+  for (const u of toolUnits) kept.push(u); // a loop: spread arguments overflow the stack past ~120,000 tools
+  for (const u of injUnits) kept.push(u);
   const display2 = full.slice();
   waterFill(kept, budget - fixedKept, full, unitTexts, N, display2);
   return done(display2, true, gap);

@@ -10,6 +10,7 @@ import { renderToolCall } from "../serialize/parts.js";
 import { unneutralize } from "../serialize/untrusted.js";
 import type { BlockedKind, Bucket, CommitteeVerdict, Message, Trajectory, Verdict, VerifiedFinding } from "../types.js";
 import { attackerSurface } from "./attacker-result.js";
+import { minOf } from "../io/extremes.js";
 
 /**
  * Where a blocked attempt was seen: the refused call (`message_index`, `tool_call_index`), the tool message that
@@ -300,7 +301,7 @@ const TEXT_POLICY_DENIAL =
  * {@link refusalOf} reads, text included): a retry after the refusal, with the same or corrected arguments.
  */
 function retriedLater(t: Trajectory, on: ReadonlyArray<{ mi: number; i: number }>): boolean {
-  const first = Math.min(...on.map((c) => c.mi));
+  const first = minOf(on.map((c) => c.mi));
   const tools = new Set(on.map(({ mi, i }) => t.messages[mi]?.tool_calls?.[i]?.name));
   for (const m of t.messages) {
     if (m.index <= first || m.role !== "assistant" || !m.tool_calls?.length) continue;
