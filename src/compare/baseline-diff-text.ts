@@ -49,8 +49,10 @@ export function differenceText(d: BaselineDifference): string {
  * there is no difference to give (one condition, or no model ran the baseline).
  * @param w the model column's width, @param cw the condition column's, as the rows.
  */
-export function baselineDifferenceLines(diffs: readonly BaselineDifference[], baseline: string, noun: string, w: number, cw: number): string[] {
-  if (diffs.length === 0) return [];
+export function baselineDifferenceLines(diffs: readonly BaselineDifference[], baseline: string, noun: string, w: number, cw: number, perModel: Record<string, string[]> = {}): string[] {
+  const without = Object.entries(perModel).filter(([, cs]) => !cs.includes(baseline)).map(([m]) => m);
+  const none = without.length ? [`  (no difference from the baseline for ${without.join(", ")}: not run under ${baseline})`] : [];
+  if (diffs.length === 0) return none.length && Object.values(perModel).some((cs) => cs.length > 1) ? ["", ...none] : [];
   const lines = [
     "",
     `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell where the two ran the same cells once each ` +
@@ -65,5 +67,5 @@ export function baselineDifferenceLines(diffs: readonly BaselineDifference[], ba
     else seen.set(k, [d]);
   }
   for (const ds of seen.values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
-  return lines;
+  return [...lines, ...none];
 }
