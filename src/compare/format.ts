@@ -330,7 +330,7 @@ export function endsAtPoint(x: Pick<ReversalResult, "share" | "ci95">): boolean 
  * `atPoint` (a printed reversal share whose interval ends at it, {@link endsAtPoint}), why that can be, on its figures.
  */
 export function intervalsLine(boot: BootstrapSettings, atPoint?: Pick<ReversalResult, "reversals" | "pairs" | "share" | "ci95">): string {
-  const wilson = "the rates and utility carry 95% Wilson score intervals";
+  const wilson = "the rates and utility carry 95% Wilson score intervals, their differences from the baseline 95% Newcombe hybrid score intervals (paired by cell, or unpaired where said)";
   // new user 24b: `3/6 (50.0%) [0.0%, 50.0%]` read as a fault; a share over few pairs takes few values, so a
   // percentile bound can fall on the point itself. The example is one printed above, its end named.
   let point = "";
