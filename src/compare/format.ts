@@ -18,6 +18,7 @@ import { formatCellsDropped, pooledFiguresText } from "./cells-text.js";
 import { shownStrings } from "../format/shown.js";
 import type { CompareResult } from "./result.js";
 import { rowCoverageCounts } from "./row-coverage.js";
+import { baselineDifferenceLines } from "./baseline-diff-text.js";
 
 /** The condition column's fewest characters (wider when a condition's name is), and the unattacked rows' condition cell. */
 const CONDITION_WIDTH = 28;
@@ -300,7 +301,7 @@ export function formatCompare(r: CompareResult): string {
   const w = Math.max(5, ...r.models.map(cellWidth));
   const cw = Math.max(CONDITION_WIDTH, cellWidth(NO_ATTACK), ...r.asr.map((c) => cellWidth(c.condition)), ...(r.pooled_figures.asr ?? []).map((c) => cellWidth(c.condition)));
   const marker = rateCaveatMarker(r.rate_caveats ?? []);
-  const lines = [...headerLines(r), "", ...rowLines(r, w, cw, marker), ...pooledRateLines(r, w, cw, marker)];
+  const lines = [...headerLines(r), "", ...rowLines(r, w, cw, marker), ...baselineDifferenceLines(r.baseline_differences ?? [], r.baseline, fieldNoun(r.condition_field), w, cw, r.conditions_per_model), ...pooledRateLines(r, w, cw, marker)];
   for (const rate of RATE_NAMES) lines.push(...reversalLines(r, rate));
   for (const rate of RATE_NAMES) lines.push(...worstLines(r, rate, w));
   for (const rate of RATE_NAMES) lines.push(...losoLines(r, rate));
@@ -329,7 +330,7 @@ export function endsAtPoint(x: Pick<ReversalResult, "share" | "ci95">): boolean 
  * `atPoint` (a printed reversal share whose interval ends at it, {@link endsAtPoint}), why that can be, on its figures.
  */
 export function intervalsLine(boot: BootstrapSettings, atPoint?: Pick<ReversalResult, "reversals" | "pairs" | "share" | "ci95">): string {
-  const wilson = "the rates and utility carry 95% Wilson score intervals";
+  const wilson = "the rates and utility carry 95% Wilson score intervals, their differences from the baseline 95% Newcombe hybrid score intervals (paired by cell, or unpaired where said)";
   // new user 24b: `3/6 (50.0%) [0.0%, 50.0%]` read as a fault; a share over few pairs takes few values, so a
   // percentile bound can fall on the point itself. The example is one printed above, its end named.
   let point = "";

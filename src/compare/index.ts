@@ -37,6 +37,7 @@ import { baselineFields } from "./baseline-undefended.js";
 import type { CompareResult, PooledFigures } from "./result.js";
 import { rowCoverageWarning, setRowCoverage } from "./row-coverage.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
+import { baselineDifferences, differenceItems } from "./baseline-diff.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -47,6 +48,7 @@ export * from "./utility.js";
 export * from "./tasks.js";
 export * from "./result.js";
 export * from "./format.js";
+export * from "./baseline-diff.js";
 
 /**
  * The (model, defense) groups pooled into rows by another field than the defense (`--by attack`, `--by surface`) that
@@ -310,6 +312,8 @@ export function compareConditions(
     conditions_per_model: perModel,
     asr: cells,
     utility,
+    // each condition against the baseline, same model, paired by cell where it can be (./baseline-diff.ts)
+    baseline_differences: baselineDifferences(differenceItems(obs, utilityRows, o.condition_field), perModel, baseline),
     // no utility verdict anywhere in the run: said, not left as an empty list (new user 34: an Inspect log read without --utility-scorer)
     ...(opts.index && utility.length === 0 ? { utility_reason: "no_utility_in_input" as const } : {}),
     ...(drops.length > 0 ? { utility_drops: drops } : {}),

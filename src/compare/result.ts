@@ -12,6 +12,7 @@ import type { UtilityCell } from "./utility.js";
 import type { UtilityDrop } from "./utility-drop.js";
 import type { WhereStatement } from "../store/where.js";
 import type { CellCheck } from "./cells.js";
+import type { BaselineDifference } from "./baseline-diff.js";
 import type { BaselineChoice, BaselineTie, CommonTasks } from "./tasks.js";
 
 /**
@@ -122,6 +123,12 @@ export interface CompareResult {
    * utility check; src/compare/utility.ts); `[]` when the input has no utility verdicts or no index was given.
    */
   utility: UtilityCell[];
+  /**
+   * For each model's condition other than the baseline, on each rate (asr_goal, asr_behaviour, utility under and
+   * without attack): the difference condition − baseline with a 95% interval, paired by cell (Newcombe's paired
+   * hybrid score interval, exact McNemar p) or said unpaired (./baseline-diff.ts); null with a reason when undefined.
+   */
+  baseline_differences: BaselineDifference[];
   /** Why `utility` is empty when the run's index was read: no trajectory records a utility verdict. */
   utility_reason?: "no_utility_in_input";
   /** The (model, condition)s whose utility fell to under half the baseline's (`./utility-drop.ts`); absent when none. */

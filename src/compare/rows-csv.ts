@@ -14,18 +14,43 @@
  * - `judge_caveat`: always present, empty when the judges behind the labels are sound; else each broken one in
  *   words, the one marked LOOKS BROKEN or STOPPED and the one broken only by its errors or crashes alike
  *   (`judgeCaveatText`, ../verdict/broken-judge.ts): the rows of a judge compare exits 3 on never go out bare.
+ * - the difference of the row from its model's baseline on each rate (./baseline-diff.ts), condition − baseline:
+ *   `<rate>_vs_baseline` with `_lower`, `_upper` (95%), `_method` (`paired` by cell or `unpaired`), `_pairs` (cells
+ *   with a label under both), `_condition_only` and `_baseline_only` (the discordant cells), `_mcnemar_p` (exact) and
+ *   `_reason` (why undefined: `baseline` on the baseline's own rows); `baseline` names it.
  * Undefined values are empty cells with the reason beside.
  */
 import { writeCsv } from "../io/csv.js";
 import { ALL_SUITES } from "./analysis.js";
 import type { CompareResult } from "./result.js";
+import { DIFFERENCE_RATES, type BaselineDifference } from "./baseline-diff.js";
 import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? "" : x);
 
+const DIFF_SUFFIXES = ["", "_lower", "_upper", "_method", "_pairs", "_condition_only", "_baseline_only", "_mcnemar_p", "_reason"] as const;
+
+/** The columns of one rate's difference from the baseline (empty with the reason when there is none). */
+function diffCells(d: BaselineDifference | undefined, missing: string): (string | number)[] {
+  if (!d) return ["", "", "", "", "", "", "", "", missing];
+  return [
+    num(d.difference),
+    num(d.ci95?.lower),
+    num(d.ci95?.upper),
+    d.difference === null ? "" : d.paired ? "paired" : "unpaired",
+    num(d.pairs?.n),
+    num(d.pairs?.condition_only),
+    num(d.pairs?.baseline_only),
+    num(d.mcnemar_p),
+    d.reason ?? d.mcnemar_reason ?? (d.paired ? "" : d.unpaired_reason ?? ""),
+  ];
+}
+
 /** The header of {@link compareRowsCsv}, after `agent_model` and the compared field. */
 export const COMPARE_CSV_COLUMNS: readonly string[] = [
   ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [k, `${k}_lower`, `${k}_upper`, `${k}_count`, `${k}_n`, `${k}_reason`]),
+  "baseline",
+  ...DIFFERENCE_RATES.flatMap((k) => DIFF_SUFFIXES.map((s) => `${k}_vs_baseline${s}`)),
   "attacked_used",
   "labelled",
   "coverage",
@@ -49,12 +74,17 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
   // a broken judge's rates are never bare (new-user report 16), whatever made it broken (session 40)
   const caveat = judgeCaveatText(r.rate_caveats ?? [], broken);
   const rows: (string | number)[][] = [header];
+  // why a row has no difference: the baseline's own row, a model never run under the baseline, or no verdict of that rate
+  const missing = (model: string, condition: string) =>
+    condition === r.baseline ? "baseline" : !(r.conditions_per_model[model] ?? []).includes(r.baseline) ? "model_not_under_baseline" : "no_verdict_for_this_rate";
   for (const c of r.asr.filter((x) => x.suite === ALL_SUITES)) {
     const l = c.like_for_like;
     rows.push([
       c.model,
       c.condition,
       ...rates.flatMap((k) => [num(c[k].rate), num(c[k].ci95?.lower), num(c[k].ci95?.upper), c[k].count, c[k].n, c[k].reason ?? ""]),
+      r.baseline,
+      ...DIFFERENCE_RATES.flatMap((k) => diffCells((r.baseline_differences ?? []).find((d) => d.model === c.model && d.condition === c.condition && d.rate === k), missing(c.model, c.condition))),
       c.attacked,
       c.labelled,
       num(c.coverage),

@@ -65,3 +65,6 @@ export * from "./mover.js";
 export * from "./weighted.js";
 export * from "./rates.js";
 export * from "./reference-rates.js";
+export * from "./newcombe-unpaired.js";
+export * from "./newcombe-paired.js";
+export * from "./mcnemar-exact.js";

@@ -1,0 +1,71 @@
+/**
+ * The text of `compare`'s differences from the baseline (./baseline-diff.ts): one line per agent model and condition
+ * other than the baseline, each rate's difference (condition − baseline, percentage points) with its 95% interval,
+ * and how it was made: paired (the cells, the discordant counts, the exact McNemar p) or unpaired (why).
+ */
+import { padCell } from "../format/text-table.js";
+import { undefinedText } from "../format/stat-text.js";
+import type { BaselineDifference } from "./baseline-diff.js";
+
+/** A signed difference in percentage points, one decimal: `+3.6`, `-11.7`, `0.0`. */
+function signedPp(x: number): string {
+  const v = (100 * x).toFixed(1);
+  return v === "0.0" || v === "-0.0" ? "0.0" : x > 0 ? `+${v}` : v;
+}
+
+/** `p = 0.085` (3 significant decimals; `p < 0.001` below it), or `p undefined (<why>)`. */
+function pText(p: number | null | undefined, reason?: string): string {
+  if (p === null || p === undefined) return `p ${undefinedText(reason)}`;
+  return p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`;
+}
+
+const RATE_WORDS: Record<BaselineDifference["rate"], string> = {
+  asr_goal: "asr_goal",
+  asr_behaviour: "asr_behaviour",
+  utility_under_attack: "utility under attack",
+  utility_without_attack: "utility without attack",
+};
+
+/**
+ * One rate's difference: `asr_goal -3.6 pp [-9.3, +2.1] (16.9% vs 20.6%, paired over 360 cells: 18 vs 31
+ * discordant, exact McNemar p = 0.085)`, or unpaired with the reason, or `undefined (<why>)`.
+ */
+export function differenceText(d: BaselineDifference): string {
+  const name = RATE_WORDS[d.rate];
+  if (d.difference === null || d.ci95 === null) return `${name} ${undefinedText(d.reason)}`;
+  const pct = (c: { count: number; n: number }) => `${((100 * c.count) / c.n).toFixed(1)}%`;
+  const rates = `${pct(d.condition_rate)} vs ${pct(d.baseline_rate)}`;
+  const how = d.paired && d.pairs
+    ? `paired over ${d.pairs.n} cells: ${d.pairs.condition_only} vs ${d.pairs.baseline_only} discordant, exact McNemar ${pText(d.mcnemar_p, d.mcnemar_reason)}` +
+      (d.pairs.unpaired_left_out.condition + d.pairs.unpaired_left_out.baseline > 0
+        ? `; left out, no label under the other: ${d.pairs.unpaired_left_out.condition} + ${d.pairs.unpaired_left_out.baseline}`
+        : "")
+    : `unpaired (${d.unpaired_reason}), ${d.condition_rate.count}/${d.condition_rate.n} vs ${d.baseline_rate.count}/${d.baseline_rate.n}`;
+  return `${name} ${signedPp(d.difference)} pp [${signedPp(d.ci95.lower)}, ${signedPp(d.ci95.upper)}] (${rates}, ${how})`;
+}
+
+/**
+ * The block of lines: a heading naming the baseline and the method, then one line per (model, condition); [] when
+ * there is no difference to give (one condition, or no model ran the baseline).
+ * @param w the model column's width, @param cw the condition column's, as the rows.
+ */
+export function baselineDifferenceLines(diffs: readonly BaselineDifference[], baseline: string, noun: string, w: number, cw: number, perModel: Record<string, string[]> = {}): string[] {
+  const without = Object.entries(perModel).filter(([, cs]) => !cs.includes(baseline)).map(([m]) => m);
+  const none = without.length ? [`  (no difference from the baseline for ${without.join(", ")}: not run under ${baseline})`] : [];
+  if (diffs.length === 0) return none.length && Object.values(perModel).some((cs) => cs.length > 1) ? ["", ...none] : [];
+  const lines = [
+    "",
+    `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell where the two ran the same cells once each ` +
+      `(Newcombe's paired hybrid score interval over the cells with a label under both; discordant: cells with the event under the ${noun} only vs under the baseline only, ` +
+      `exact McNemar p), else "unpaired" (Newcombe's hybrid score interval for independent samples); an interval that holds 0 shows no difference:`,
+  ];
+  const seen = new Map<string, BaselineDifference[]>();
+  for (const d of diffs) {
+    const k = `${d.model}\u0000${d.condition}`;
+    const l = seen.get(k);
+    if (l) l.push(d);
+    else seen.set(k, [d]);
+  }
+  for (const ds of seen.values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
+  return [...lines, ...none];
+}

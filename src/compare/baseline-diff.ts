@@ -1,0 +1,206 @@
+/**
+ * Each condition against the baseline, for the same agent model: for every rate `compare` prints (asr_goal,
+ * asr_behaviour, utility under attack, utility without attack), the difference condition − baseline with a 95%
+ * interval, so "is the defense's difference real?" is answered by the tool, not by hand (new user 41).
+ * - **Paired** when the two conditions ran the same cells once each: the 2x2 table of (baseline outcome, condition
+ *   outcome) over the cells with a label (a verdict) under both, Newcombe's paired hybrid score interval
+ *   (../stats/newcombe-paired.ts) and the exact McNemar p-value on the discordant cells (../stats/mcnemar-exact.ts).
+ *   A cell is the like-for-like cell of ./cells.ts for the attacked rates, and (suite, user task) for utility without
+ *   attack. Runs whose cell has a label under one condition only are left out of the pairs and counted.
+ * - **Unpaired** when the cells cannot be paired (a run without task ids, or several runs of one cell under a
+ *   condition): Newcombe's unpaired hybrid score interval (../stats/newcombe-unpaired.ts) over all the two rows' runs,
+ *   said (`paired: false` with `unpaired_reason`).
+ * - Undefined is not zero: no shared labelled cell, or no run under one side, gives `difference: null` with a reason.
+ */
+import { newcombePaired } from "../stats/newcombe-paired.js";
+import { newcombeUnpaired } from "../stats/newcombe-unpaired.js";
+import { mcnemarExact } from "../stats/mcnemar-exact.js";
+import { runKind } from "../ingest/attacked.js";
+import { conditionValue } from "../store/row-field.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import type { Observation } from "./data.js";
+import { cellKey } from "./cells.js";
+
+/** The rates a difference is given for: the two attack-success rates, then utility under and without attack. */
+export const DIFFERENCE_RATES = ["asr_goal", "asr_behaviour", "utility_under_attack", "utility_without_attack"] as const;
+export type DifferenceRate = (typeof DIFFERENCE_RATES)[number];
+
+/** One run as a difference reads it: its model, condition, cell (undefined: unknown) and whether the event happened. */
+export interface DifferenceItem {
+  model: string;
+  condition: string;
+  cell?: string;
+  event: boolean;
+  /** Runs it stands for (absent: 1); more than 1 means several runs of its cell. */
+  weight?: number;
+}
+
+/** The paired table over the shared cells: condition and baseline outcome per cell. */
+export interface DifferencePairs {
+  /** Cells with a label under both conditions (the pairs). */
+  n: number;
+  /** The event under both. */
+  both: number;
+  /** The event under the condition only (discordant). */
+  condition_only: number;
+  /** The event under the baseline only (discordant). */
+  baseline_only: number;
+  neither: number;
+  /** Labelled runs left out because their cell has no label under the other condition: `{condition, baseline}`. */
+  unpaired_left_out: { condition: number; baseline: number };
+}
+
+/** A condition's difference from the baseline on one rate, for one agent model. */
+export interface BaselineDifference {
+  model: string;
+  condition: string;
+  baseline: string;
+  rate: DifferenceRate;
+  /** Condition − baseline (a share: 0.036 is 3.6 percentage points); null when undefined (`reason`). */
+  difference: number | null;
+  ci95: { lower: number; upper: number; method: "newcombe_paired_hybrid_score" | "newcombe_unpaired_hybrid_score" } | null;
+  /** Why `difference` is null (absent when defined). */
+  reason?: string;
+  /** Paired by cell (true) or not (false, with `unpaired_reason`). */
+  paired: boolean;
+  unpaired_reason?: string;
+  /** The two rates the difference is between, over what it is over (the pairs when paired, else every run). */
+  condition_rate: { count: number; n: number };
+  baseline_rate: { count: number; n: number };
+  /** When paired: the 2x2 table. */
+  pairs?: DifferencePairs;
+  /** When paired: the exact McNemar two-sided p-value on the discordant cells; null with `mcnemar_reason` when none is discordant. */
+  mcnemar_p?: number | null;
+  mcnemar_reason?: string;
+}
+
+const w = (x: DifferenceItem) => x.weight ?? 1;
+
+/** Per cell: runs and events; null when some run has no cell. */
+function byCell(xs: readonly DifferenceItem[]): Map<string, { runs: number; events: number }> | null {
+  const m = new Map<string, { runs: number; events: number }>();
+  for (const x of xs) {
+    if (x.cell === undefined) return null;
+    const c = m.get(x.cell) ?? { runs: 0, events: 0 };
+    c.runs += w(x);
+    if (x.event) c.events += w(x);
+    m.set(x.cell, c);
+  }
+  return m;
+}
+
+const tally = (xs: readonly DifferenceItem[]) => ({ count: xs.reduce((s, x) => s + (x.event ? w(x) : 0), 0), n: xs.reduce((s, x) => s + w(x), 0) });
+
+/**
+ * The difference of one model's condition from its baseline on one rate (see the file's comment for the method).
+ * @param cond the model's runs under the condition; @param base its runs under the baseline (each with a label or
+ *   verdict: runs without one are not passed).
+ */
+export function baselineDifference(model: string, condition: string, baseline: string, rate: DifferenceRate, cond: readonly DifferenceItem[], base: readonly DifferenceItem[]): BaselineDifference {
+  const head = { model, condition, baseline, rate };
+  const ct = tally(cond);
+  const bt = tally(base);
+  if (ct.n === 0 || bt.n === 0) {
+    const side = ct.n === 0 ? condition : baseline;
+    return { ...head, difference: null, ci95: null, reason: `no_run_with_a_verdict_under ${side}`, paired: false, condition_rate: ct, baseline_rate: bt };
+  }
+  const cc = byCell(cond);
+  const bc = byCell(base);
+  const several = (m: Map<string, { runs: number }>) => [...m.values()].some((c) => c.runs > 1);
+  const why = !cc || !bc ? "cells unknown (runs without user or injection task ids)" : several(cc) || several(bc) ? "several runs of one cell under a condition" : null;
+  if (why) {
+    const d = newcombeUnpaired(ct.count, ct.n, bt.count, bt.n);
+    return { ...head, difference: d.difference, ci95: { lower: d.lower!, upper: d.upper!, method: "newcombe_unpaired_hybrid_score" }, paired: false, unpaired_reason: why, condition_rate: ct, baseline_rate: bt };
+  }
+  const t = { both: 0, condition_only: 0, baseline_only: 0, neither: 0 };
+  for (const [k, c] of cc!) {
+    const b = bc!.get(k);
+    if (!b) continue;
+    const ce = c.events > 0;
+    const be = b.events > 0;
+    if (ce && be) t.both++;
+    else if (ce) t.condition_only++;
+    else if (be) t.baseline_only++;
+    else t.neither++;
+  }
+  const n = t.both + t.condition_only + t.baseline_only + t.neither;
+  const left = { condition: cc!.size - n, baseline: bc!.size - n };
+  const pairs: DifferencePairs = { n, ...t, unpaired_left_out: left };
+  if (n === 0) {
+    return { ...head, difference: null, ci95: null, reason: `no_shared_labelled_cell: ${cc!.size} cells labelled under ${condition}, ${bc!.size} under ${baseline}, none under both`, paired: true, condition_rate: { count: 0, n: 0 }, baseline_rate: { count: 0, n: 0 }, pairs };
+  }
+  const d = newcombePaired({ both: t.both, first_only: t.condition_only, second_only: t.baseline_only, neither: t.neither });
+  const mc = mcnemarExact(t.condition_only, t.baseline_only);
+  return {
+    ...head,
+    difference: d.difference,
+    ci95: { lower: d.lower!, upper: d.upper!, method: "newcombe_paired_hybrid_score" },
+    paired: true,
+    condition_rate: { count: t.both + t.condition_only, n },
+    baseline_rate: { count: t.both + t.baseline_only, n },
+    pairs,
+    mcnemar_p: mc.p,
+    ...(mc.reason ? { mcnemar_reason: mc.reason } : {}),
+  };
+}
+
+/**
+ * Every (model, condition other than the baseline) against the model's baseline, on each rate whose items are given.
+ * @param items per rate, the runs with a label (ASR) or a utility verdict (utility); a rate absent or with no item
+ *   is left out. @param conditionsPerModel each model's compared conditions (`compare`'s rows).
+ * @returns in the order model, condition, rate; a model without the baseline among its conditions has none.
+ */
+export function baselineDifferences(items: Partial<Record<DifferenceRate, readonly DifferenceItem[]>>, conditionsPerModel: Record<string, string[]>, baseline: string): BaselineDifference[] {
+  const out: BaselineDifference[] = [];
+  const grouped = new Map<DifferenceRate, Map<string, DifferenceItem[]>>();
+  for (const rate of DIFFERENCE_RATES) {
+    const xs = items[rate];
+    if (!xs || xs.length === 0) continue;
+    const g = new Map<string, DifferenceItem[]>();
+    for (const x of xs) {
+      const k = `${x.model}\u0000${x.condition}`;
+      const l = g.get(k);
+      if (l) l.push(x);
+      else g.set(k, [x]);
+    }
+    grouped.set(rate, g);
+  }
+  for (const [model, conds] of Object.entries(conditionsPerModel)) {
+    if (!conds.includes(baseline)) continue;
+    for (const condition of conds) {
+      if (condition === baseline) continue;
+      for (const [rate, g] of grouped) {
+        out.push(baselineDifference(model, condition, baseline, rate, g.get(`${model}\u0000${condition}`) ?? [], g.get(`${model}\u0000${baseline}`) ?? []));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The items of each rate: the labelled observations `compare`'s rows are over (asr_goal: full compliance;
+ * asr_behaviour: full or partial), and the utility rows its utility columns are over (a boolean `reference.utility`:
+ * attacked runs by their like-for-like cell, unattacked runs of the user's own tasks by (suite, user task);
+ * injection-task runs left out, as in the utility columns).
+ */
+export function differenceItems(obs: readonly Observation[], utilityRows: readonly TrajectoryIndexRow[] | null, field: string): Partial<Record<DifferenceRate, DifferenceItem[]>> {
+  const asr = (pick: (o: Observation) => boolean) =>
+    obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...(o.cell !== undefined ? { cell: o.cell } : {}), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
+  const out: Partial<Record<DifferenceRate, DifferenceItem[]>> = { asr_goal: asr((o) => o.goal), asr_behaviour: asr((o) => o.compromised) };
+  if (!utilityRows) return out;
+  const under: DifferenceItem[] = [];
+  const without: DifferenceItem[] = [];
+  for (const r of utilityRows) {
+    if (!r.agent_model || typeof r.reference?.utility !== "boolean") continue;
+    const condition = conditionValue(r, field) ?? "(none)";
+    const kind = runKind(r);
+    const suite = r.suite ?? "(none)";
+    if (kind === "attacked") {
+      const cell = cellKey({ ...r, suite }, field);
+      under.push({ model: r.agent_model, condition, event: r.reference.utility, ...(cell !== undefined ? { cell } : {}) });
+    } else if (kind === "user_task") {
+      without.push({ model: r.agent_model, condition, event: r.reference.utility, ...(r.user_task_id !== undefined ? { cell: `${suite}\u0000${r.user_task_id}` } : {}) });
+    }
+  }
+  return { ...out, utility_under_attack: under, utility_without_attack: without };
+}

@@ -1,0 +1,115 @@
+/**
+ * compare's differences from the baseline (src/compare/baseline-diff.ts): paired by cell when each cell ran once
+ * under both conditions (Newcombe's paired interval over the cells labelled under both, exact McNemar on the
+ * discordant ones), unpaired and said so otherwise, null with a reason when no labelled cell is shared; then the
+ * CLI on the like-for-like fixture (three conditions of gpt-4o on slack cells).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { baselineDifference, baselineDifferences, type DifferenceItem } from "../../src/compare/baseline-diff.js";
+import { differenceText, baselineDifferenceLines } from "../../src/compare/baseline-diff-text.js";
+import { newcombePaired } from "../../src/stats/newcombe-paired.js";
+import { newcombeUnpaired } from "../../src/stats/newcombe-unpaired.js";
+import { mcnemarExact } from "../../src/stats/mcnemar-exact.js";
+import { runCli } from "../helpers/cli.js";
+
+/** n cells `c0..` under one condition, events on those listed. */
+const runs = (condition: string, n: number, events: (i: number) => boolean, model = "m"): DifferenceItem[] =>
+  Array.from({ length: n }, (_, i) => ({ model, condition, cell: `c${i}`, event: events(i) }));
+
+describe("baselineDifference", () => {
+  it("pairs by cell: the 2x2 table, Newcombe's paired interval and the exact McNemar p", () => {
+    // cells 0-9 event under both, 10-39 condition only... : both 10, condition only 5 (10-14), baseline only 12 (15-26), neither 13
+    const cond = runs("d", 40, (i) => i < 15);
+    const base = runs("b", 40, (i) => i < 10 || (i >= 15 && i < 27));
+    const d = baselineDifference("m", "d", "b", "asr_goal", cond, base);
+    expect(d.paired).toBe(true);
+    expect(d.pairs).toMatchObject({ n: 40, both: 10, condition_only: 5, baseline_only: 12, neither: 13, unpaired_left_out: { condition: 0, baseline: 0 } });
+    const ref = newcombePaired({ both: 10, first_only: 5, second_only: 12, neither: 13 });
+    expect(d.difference).toBeCloseTo(-7 / 40, 12);
+    expect(d.ci95).toEqual({ lower: ref.lower, upper: ref.upper, method: "newcombe_paired_hybrid_score" });
+    expect(d.mcnemar_p).toBe(mcnemarExact(5, 12).p);
+    expect(d.condition_rate).toEqual({ count: 15, n: 40 });
+    expect(d.baseline_rate).toEqual({ count: 22, n: 40 });
+    expect(differenceText(d)).toMatch(/^asr_goal -17\.5 pp \[-\d+\.\d, [+-]\d+\.\d\] \(37\.5% vs 55\.0%, paired over 40 cells: 5 vs 12 discordant, exact McNemar p = 0\.\d{3}\)$/);
+  });
+
+  it("leaves out, and counts, the runs whose cell has no label under the other condition", () => {
+    const d = baselineDifference("m", "d", "b", "asr_behaviour", runs("d", 10, (i) => i < 3), runs("b", 8, (i) => i < 5));
+    expect(d.pairs).toMatchObject({ n: 8, unpaired_left_out: { condition: 2, baseline: 0 } });
+    expect(differenceText(d)).toContain("left out, no label under the other: 2 + 0");
+  });
+
+  it("is unpaired, and says why, when a cell ran several times or has no task ids", () => {
+    const twice = [...runs("d", 10, (i) => i < 3), { model: "m", condition: "d", cell: "c0", event: true }];
+    const d = baselineDifference("m", "d", "b", "asr_goal", twice, runs("b", 10, (i) => i < 6));
+    expect(d).toMatchObject({ paired: false, unpaired_reason: "several runs of one cell under a condition", condition_rate: { count: 4, n: 11 }, baseline_rate: { count: 6, n: 10 } });
+    const ref = newcombeUnpaired(4, 11, 6, 10);
+    expect(d.ci95).toEqual({ lower: ref.lower, upper: ref.upper, method: "newcombe_unpaired_hybrid_score" });
+    expect(d.mcnemar_p).toBeUndefined();
+    const weighted = baselineDifference("m", "d", "b", "asr_goal", [{ model: "m", condition: "d", cell: "c0", event: true, weight: 2 }], runs("b", 2, () => false));
+    expect(weighted.paired).toBe(false);
+    const noIds = baselineDifference("m", "d", "b", "asr_goal", [{ model: "m", condition: "d", event: true }], runs("b", 2, () => false));
+    expect(noIds).toMatchObject({ paired: false, unpaired_reason: "cells unknown (runs without user or injection task ids)" });
+    expect(differenceText(noIds)).toContain("unpaired (cells unknown");
+  });
+
+  it("undefined is not zero: no shared labelled cell, or no run on one side, is null with a reason", () => {
+    const apart = baselineDifference("m", "d", "b", "asr_goal", runs("d", 3, () => false), [{ model: "m", condition: "b", cell: "x", event: false }]);
+    expect(apart).toMatchObject({ difference: null, ci95: null, paired: true });
+    expect(apart.reason).toMatch(/^no_shared_labelled_cell: 3 cells labelled under d, 1 under b, none under both$/);
+    expect(differenceText(apart)).toMatch(/^asr_goal undefined \(/);
+    const empty = baselineDifference("m", "d", "b", "utility_under_attack", [], runs("b", 3, () => true));
+    expect(empty).toMatchObject({ difference: null, reason: "no_run_with_a_verdict_under d" });
+    // the same cells with no discordant one: an interval, and McNemar undefined (nothing to test), never p = 1 by default
+    const same = baselineDifference("m", "d", "b", "asr_goal", runs("d", 5, (i) => i < 2), runs("b", 5, (i) => i < 2));
+    expect(same).toMatchObject({ difference: 0, mcnemar_p: null, mcnemar_reason: "no_discordant_pairs" });
+  });
+
+  it("gives every model's other conditions against its own baseline, and none for a model not run under it", () => {
+    const items = { asr_goal: [...runs("b", 4, () => true), ...runs("d", 4, () => false), ...runs("d", 4, () => false, "other")] };
+    const ds = baselineDifferences(items, { m: ["b", "d"], other: ["d"] }, "b");
+    expect(ds.map((d) => [d.model, d.condition, d.rate])).toEqual([["m", "d", "asr_goal"]]);
+    expect(ds[0].difference).toBe(-1);
+    const lines = baselineDifferenceLines(ds, "b", "condition", 5, 5, { m: ["b", "d"], other: ["d"] });
+    expect(lines[1]).toMatch(/^difference from the baseline b, same model \(condition − baseline/);
+    expect(lines.at(-1)).toBe("  (no difference from the baseline for other: not run under b)");
+  });
+});
+
+describe("compare CLI: baseline_differences", () => {
+  let tmp: string;
+  beforeAll(async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-diff-"));
+    const r = await runCli(["label", "test/data/like-for-like/runs", "--judge", "signature", "--run", "l", "--labels-dir", tmp, "--progress", "off"]);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it("--json, text and --csv give each condition's difference from the baseline, paired over the shared cells", async () => {
+    const csv = path.join(tmp, "rows.csv");
+    const j = await runCli(["compare", "--run", "l", "--labels-dir", tmp, "--by", "condition", "--bootstrap", "0", "--json", "--csv", csv]);
+    expect(j.code, j.stderr).toBe(0);
+    const res = JSON.parse(j.stdout);
+    const diffs = res.baseline_differences as Array<Record<string, unknown>>;
+    expect(diffs.length).toBeGreaterThan(0);
+    for (const d of diffs) {
+      expect(d.baseline).toBe(res.baseline);
+      expect(d.condition).not.toBe(res.baseline);
+      if (d.difference !== null) expect(d).toHaveProperty("ci95.method");
+      else expect(typeof d.reason).toBe("string");
+    }
+    const goal = diffs.find((d) => d.rate === "asr_goal" && d.difference !== null)!;
+    expect(goal.paired).toBe(true);
+    expect((goal.pairs as { n: number }).n).toBeGreaterThan(0);
+    const t = await runCli(["compare", "--run", "l", "--labels-dir", tmp, "--by", "condition", "--bootstrap", "0"]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toContain(`difference from the baseline ${res.baseline}, same model`);
+    expect(t.stdout).toMatch(/asr_goal [+-]?\d+\.\d pp \[/);
+    const head = fs.readFileSync(csv, "utf8").split("\n")[0].split(",");
+    expect(head).toContain("asr_goal_vs_baseline_mcnemar_p");
+    expect(head.at(-1)).toBe("judge_caveat");
+  });
+});
