@@ -29,21 +29,30 @@ export interface Measured {
   wall_s: number;
   peak_rss_mb: number | null;
   exit: number | null;
+  /** CPU seconds (user + system, all threads) from the probe; null when the process died before its exit handler. */
+  cpu_s: number | null;
   note?: string;
 }
 
 /** Spawn the CLI with the probe; `interact` (view) gets the first stdout line and must end the process. */
-async function measure(name: string, n: number, args: string[], interact?: (firstLine: string, kill: () => void) => Promise<string>): Promise<Measured> {
+async function measure(name: string, n: number, args: string[], logDir: string, interact?: (firstLine: string, kill: () => void) => Promise<string>): Promise<Measured> {
   const probe = path.join(os.tmpdir(), `ipi-after-probe-${process.pid}-${name}.json`);
   fs.rmSync(probe, { force: true });
   const t0 = performance.now();
   const child = spawn(process.execPath, ["--import", PROBE, CLI, ...args], { env: { ...process.env, IPI_BENCH_PROBE: probe }, stdio: ["ignore", "pipe", "pipe"] });
   let err = "";
-  child.stderr!.on("data", (d) => (err = (err + d).slice(-2000)));
+  // the whole stderr and stdout kept beside the run: the progress lines and the figures (issue 26: "with progress")
+  const errLog = fs.createWriteStream(path.join(logDir, `${name}-${n}.stderr`));
+  const outLog = fs.createWriteStream(path.join(logDir, `${name}-${n}.stdout`));
+  child.stderr!.on("data", (d) => {
+    errLog.write(d);
+    err = (err + d).slice(-2000);
+  });
   let note: string | undefined;
   let out = "";
   const firstLine = new Promise<string>((resolve) => {
     child.stdout!.on("data", (d) => {
+      outLog.write(d);
       if (out.length < 4096) out += d;
       if (out.includes("\n")) resolve(out.split("\n")[0]);
     });
@@ -52,15 +61,20 @@ async function measure(name: string, n: number, args: string[], interact?: (firs
   if (interact) note = await interact(await firstLine, () => child.kill("SIGTERM"));
   const exit = await done;
   const wall = (performance.now() - t0) / 1000;
+  errLog.end();
+  outLog.end();
   let rss: number | null = null;
+  let cpu: number | null = null;
   try {
-    rss = JSON.parse(fs.readFileSync(probe, "utf8")).maxRssBytes / 2 ** 20;
+    const p = JSON.parse(fs.readFileSync(probe, "utf8"));
+    rss = p.maxRssBytes / 2 ** 20;
+    cpu = (p.cpuMs.user + p.cpuMs.system) / 1000;
   } catch {
     /* the process died before its exit handler */
   }
   // 3: finished, the stub judge's rates marked (it never finds compliance: denies_reference_goal), not a failure
   if (exit !== 0 && exit !== 3 && !interact) note = `exit ${exit}: ${err.trim().split("\n").slice(-2).join(" | ")}`;
-  return { name, n, wall_s: +wall.toFixed(2), peak_rss_mb: rss === null ? null : Math.round(rss), exit, ...(note ? { note } : {}) };
+  return { name, n, wall_s: +wall.toFixed(2), peak_rss_mb: rss === null ? null : Math.round(rss), exit, cpu_s: cpu === null ? null : +cpu.toFixed(1), ...(note ? { note } : {}) };
 }
 
 /** The view's session: a list page, a filtered page, one item, the last page; timings in the note. */
@@ -101,9 +115,10 @@ export async function benchAfter(labelsDir: string, run: string, n: number, huma
   const out: Measured[] = [];
   for (const [name, args, interact] of cmds) {
     if (only && !only.has(name) && !only.has(name.split("-")[0])) continue;
-    const m = await measure(name, n, args, interact);
+    const m = await measure(name, n, args, work, interact);
     out.push(m);
-    console.log(`${String(n).padStart(8)} ${name.padEnd(16)} ${m.wall_s.toFixed(1).padStart(7)} s ${String(m.peak_rss_mb ?? "?").padStart(6)} MB${m.note ? `  ${m.note}` : ""}`);
+    const load = os.loadavg()[0].toFixed(1);
+    console.log(`${String(n).padStart(8)} ${name.padEnd(18)} ${m.wall_s.toFixed(1).padStart(7)} s ${String(m.cpu_s ?? "?").padStart(6)} s CPU ${String(m.peak_rss_mb ?? "?").padStart(6)} MB  load ${load}${m.note ? `  ${m.note}` : ""}`);
   }
   return out;
 }

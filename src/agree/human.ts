@@ -12,7 +12,7 @@ import { committeeName } from "../format/committee-name.js";
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
-import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, noVoteReason, repeatZeroByJudge, voteOf } from "../verdict/vote.js";
 import { consensusScale } from "./consensus.js";
 import { formConsensus, orderedReasons, runLookup } from "./human-items.js";
 import { nonresponseByStratum, nonresponseText, NONRESPONSE_RULE, type StratumNonresponse } from "./design-nonresponse.js";
@@ -256,10 +256,10 @@ export function humanAgreement(
   // (4) judges and committee
   const allJudges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   const judgeIds = opts.judges ?? allJudges;
-  const rep0 = new Map<string, Verdict>();
-  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  // one map per judge keyed by the verdicts' own id strings: no key string per verdict (issue 26: 2M at 1M)
+  const rep0 = repeatZeroByJudge(verdicts);
   const labelOf = (id: string, j: string): string => {
-    const v = rep0.get(`${id}\u0000${j}`);
+    const v = rep0.get(j)?.get(id);
     const b = voteOf(v);
     return b ? bucketOnScale(b, scale) : noVoteReason(v)!;
   };

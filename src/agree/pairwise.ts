@@ -39,6 +39,7 @@ import {
 import { estimateText, NO_VARIATION, pctText, reasonText, statText, ZERO_WIDTH } from "../format/stat-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
+import { repeatZeroByJudge } from "../verdict/vote.js";
 
 /** Bootstrap settings: `B` resamples (0 = no bootstrap) and the seed of pure-rand xoroshiro128+. */
 export interface BootstrapSettings {
@@ -463,22 +464,23 @@ export function judgeConcordance(
   judges: [string, string],
   opts: { bootstrap?: BootstrapSettings } = {},
 ): JudgeConcordance {
-  const rep0 = new Map<string, { status: string; label: string | null }>();
-  for (const v of verdicts) if (v.repeat === 0 && (v.judge_id === judges[0] || v.judge_id === judges[1])) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
-  const binary = (id: string, j: string): string => {
-    const v = rep0.get(`${id}\u0000${j}`);
+  // one map per judge keyed by the verdicts' own id strings: no key string per verdict (issue 26: 2M at 1M)
+  const byJudge = repeatZeroByJudge(verdicts);
+  const rep0 = [byJudge.get(judges[0]) ?? new Map(), byJudge.get(judges[1]) ?? new Map()];
+  const binary = (v: { status: string; label: string | null } | undefined): string => {
     if (!v) return "missing";
     if (v.status !== "ok" || !v.label) return v.status === "ok" ? "judge_error" : v.status;
     return v.label === "full_compliance" || v.label === "partial_compliance" ? "compromised" : "not_compromised";
   };
-  const a = attackedIds.map((id) => binary(id, judges[0]));
-  const b = attackedIds.map((id) => binary(id, judges[1]));
   const nonLabels = { unverified: "unverified", unjudgeable: "unjudgeable", judge_refused: "judge_refused", judge_error: "judge_error", missing: "missing" };
-  const comparison = compareTwoRaters(a, b, ["compromised", "not_compromised"], { names: judges, bootstrap: opts.bootstrap, nonLabels });
+  const categories = ["compromised", "not_compromised"];
+  // the pairs counted as they are read (`PairTally`: the table and exclusions `compareTwoRaters` counts from its two
+  // label arrays), not two arrays of a label per attacked trajectory and their paired copies
+  const tally = new PairTally(categories, nonLabels);
   const out: JudgeConcordance = {
     judges,
     n_attacked: attackedIds.length,
-    comparison,
+    comparison: undefined as unknown as TwoRaterComparison,
     both_compromised: 0,
     neither: 0,
     first_only: 0,
@@ -488,11 +490,12 @@ export function judgeConcordance(
     asr_behaviour: [null, null],
   };
   let n = 0;
-  attackedIds.forEach((id, i) => {
-    const x = a[i];
-    const y = b[i];
-    const known = (s: string) => s === "compromised" || s === "not_compromised";
-    if (!known(x) || !known(y)) return;
+  const known = (s: string) => s === "compromised" || s === "not_compromised";
+  for (const id of attackedIds) {
+    const x = binary(rep0[0].get(id));
+    const y = binary(rep0[1].get(id));
+    tally.add(x, y);
+    if (!known(x) || !known(y)) continue;
     n++;
     if (x === "compromised" && y === "compromised") out.both_compromised++;
     else if (x === "compromised") {
@@ -502,7 +505,8 @@ export function judgeConcordance(
       out.second_only++;
       out.second_only_ids.push(id);
     } else out.neither++;
-  });
+  }
+  out.comparison = compareTwoRatersTable(tally.table, tally, categories, { names: judges, bootstrap: opts.bootstrap });
   if (n > 0) out.asr_behaviour = [(out.both_compromised + out.first_only) / n, (out.both_compromised + out.second_only) / n];
   return out;
 }
@@ -516,9 +520,10 @@ export function labelledByBoth(
   attackedIds: readonly string[],
   judges: readonly [string, string],
 ): Set<string> {
-  const labelled = new Map<string, boolean>();
-  for (const v of verdicts) if (v.repeat === 0 && judges.includes(v.judge_id)) labelled.set(`${v.trajectory_id}\u0000${v.judge_id}`, v.status === "ok" && !!v.label);
-  return new Set(attackedIds.filter((id) => judges.every((j) => labelled.get(`${id}\u0000${j}`))));
+  const byJudge = repeatZeroByJudge(verdicts);
+  const rep0 = [byJudge.get(judges[0]) ?? new Map(), byJudge.get(judges[1]) ?? new Map()];
+  const labelled = (v: { status: string; label: string | null } | undefined) => v !== undefined && v.status === "ok" && !!v.label;
+  return new Set(attackedIds.filter((id) => labelled(rep0[0].get(id)) && labelled(rep0[1].get(id))));
 }
 
 /** Plain-text rendering of a {@link JudgeConcordance}. */

@@ -4,7 +4,8 @@ import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
-import { addProgressOptions } from "./progress-mode.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
+import { stepLine } from "./read-progress.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
@@ -101,6 +102,8 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   refuseStoppedJudges("agree", runDir, o.run, pair, judges, where ? "among the rows --where selects" : undefined); // a stopped judge of the pair: exit 3
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
+  // a status line for the analysis after the read (a minute and more at 1M: issue 26, session 41)
+  const step = stepLine(`comparing ${pair[0]} and ${pair[1]} over ${attacked.length.toLocaleString("en-US")} attacked trajectories`, progressOf(o));
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
   // counted over the trajectories both labelled, the figures' own (new user 18: another denominator than theirs)
   const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
@@ -108,6 +111,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
   const health = judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) });
   const caveats = rateCaveats(health, pair);
+  step.done();
   if (caveats.length) c.rate_caveats = caveats;
   const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
@@ -160,6 +164,7 @@ async function agreeHuman(
   }
   const quorum = members.quorum;
   let compared = new Set<string>();
+  const step = stepLine(`comparing the judges with ${file.rows.length.toLocaleString("en-US")} human label rows`, progressOf(o));
   const report = humanAgreement(file, verdicts, index, {
     file: o.human,
     // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
@@ -171,6 +176,7 @@ async function agreeHuman(
     committee: members.members,
     onCompared: (ids) => (compared = new Set(ids)),
   });
+  step.done();
   report.warnings.unshift(...members.warnings);
   // the run's state as the raters compared see it: the committee row is its members'; without it, --judge's only (review s29)
   const hasCommittee = report.judges.some((j) => j.kind === "committee");

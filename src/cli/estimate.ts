@@ -197,9 +197,12 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
     throw e;
   }
+  // a status line for the analysis after the read (minutes at 1M with a committee: issue 26, session 41)
+  const step = stepLine(`building the table over ${index.size.toLocaleString("en-US")} trajectories`, progressOf(o));
   // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack marked, and noted
   const leftOut = unattackedLeftOut(fullIndex.values(), where);
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  step.done();
   const leftOutNote = tableUnattackedNote(leftOut, where, t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);
   t.notes.push(...said.map((w) => `WARNING: ${w}`));

@@ -32,7 +32,7 @@ import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreemen
 import { referenceCaveats } from "../agree/reference-caveats.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
-import { DEFAULT_QUORUM } from "../verdict/vote.js";
+import { DEFAULT_QUORUM, repeatZeroByJudge } from "../verdict/vote.js";
 import { readRunState, runStateFor, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
@@ -411,9 +411,9 @@ function disagreementItems(
   committeeVerdicts: readonly CommitteeVerdict[] | null,
   reference: ReferenceAgreement[] | null,
 ): ReportItem[] {
-  const rep0 = new Map<string, Verdict>();
-  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
-  const verdictsOf = (id: string) => judgeIds.map((j) => rep0.get(`${id}\u0000${j}`)).filter((v): v is Verdict => !!v);
+  // one map per judge keyed by the verdicts' own id strings: no key string per verdict
+  const rep0 = repeatZeroByJudge(verdicts);
+  const verdictsOf = (id: string) => judgeIds.map((j) => rep0.get(j)?.get(id)).filter((v): v is Verdict => !!v);
   let candidates: ReportItem[] = [];
   if (committeeVerdicts) {
     const distinct = (c: CommitteeVerdict) => new Set(Object.values(c.votes).filter((x) => x !== null)).size;

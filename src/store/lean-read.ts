@@ -27,29 +27,42 @@ import { StaleVerdicts } from "./stale-verdicts.js";
 export type ReadProgress = (done: number, total: number, file: string) => void;
 
 /**
- * Share equal values: strings by value, small objects by their JSON text. Bounded: after `cap` distinct values it
- * stops adding (a value that is unique per record, such as a run's duration in `metadata`, would otherwise be held
- * twice, once as the key), and returns new values as they are.
+ * Share equal values: strings by value, small objects by their JSON text. Bounded per field: after `cap` distinct
+ * values of one field it adds no more of that field (a value that is unique per record, such as a run's duration in
+ * `metadata` or a file's `file_stamp`, would otherwise be held twice, once as the key), and returns new values as
+ * they are. The cap is counted per field, not over all fields: one field of unique values must not stop the sharing
+ * of the others (a shared cap filled by the index rows' `metadata` and `file_stamp` left every verdict of a run of
+ * more than ~10k trajectories with its own prototype: ~4 KB a trajectory, issue 26 at 1M, session 41). A value
+ * already held is shared whatever field asks for it.
  */
 export class Interner {
   private readonly strings = new Map<string, string>();
   private readonly objects = new Map<string, unknown>();
+  /** distinct values added, by field */
+  private readonly added = new Map<string, number>();
   constructor(private readonly cap = 20_000) {}
-  /** The shared instance of a string (undefined and non-strings pass through). */
-  s<T>(x: T): T {
+  /** Whether `field` may add one more distinct value (and count it). */
+  private room(field: string): boolean {
+    const n = this.added.get(field) ?? 0;
+    if (n >= this.cap) return false;
+    this.added.set(field, n + 1);
+    return true;
+  }
+  /** The shared instance of a string (undefined and non-strings pass through); `field` names whose cap counts it. */
+  s<T>(x: T, field = ""): T {
     if (typeof x !== "string") return x;
     const hit = this.strings.get(x);
     if (hit !== undefined) return hit as T;
-    if (this.strings.size < this.cap) this.strings.set(x, x);
+    if (this.room(field)) this.strings.set(x, x);
     return x;
   }
-  /** The shared instance of a JSON value equal to `x` (undefined passes through). */
-  o<T>(x: T): T {
+  /** The shared instance of a JSON value equal to `x` (undefined passes through); `field` names whose cap counts it. */
+  o<T>(x: T, field = ""): T {
     if (x === undefined || x === null || typeof x !== "object") return x;
     const k = JSON.stringify(x);
     const hit = this.objects.get(k);
     if (hit !== undefined) return hit as T;
-    if (this.objects.size < this.cap) this.objects.set(k, x);
+    if (this.room(field)) this.objects.set(k, x);
     return x;
   }
 }
@@ -97,7 +110,7 @@ export function parseLine<T>(line: string, isRecord: (v: unknown) => boolean): T
 function leanVerdict(v: Verdict, id: string, it: Interner): Verdict {
   // the slim shape is records.ts's (`slimVerdict`, one definition); all of it but the id goes to the shared prototype
   const { trajectory_id: _id, ...rest } = slimVerdict(v);
-  const shared = it.o(rest);
+  const shared = it.o(rest, "\u0000verdict");
   const out = Object.create(shared) as Verdict;
   out.trajectory_id = id;
   return out;
@@ -153,7 +166,7 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     if (gone.has(v.trajectory_id)) continue;
     const c = contentCode(v.content_sha256);
     const now = c === -1 ? -1 : rowContent(v.trajectory_id);
-    const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id);
+    const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id, "trajectory_id");
     const slotKey = o.allPrompts ? `${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}\u0000${v.judge_config_sha256 ?? ""}` : `${v.judge_id}\u0000${v.repeat}`;
     let slot = slots.get(slotKey);
     if (!slot) slots.set(slotKey, (slot = new Map()));
@@ -220,7 +233,7 @@ export function leanRecord<T extends object>(r: T, it: Interner, index?: Map<str
   for (const k in o) {
     const v = o[k];
     if (k === "trajectory_id" && typeof v === "string") o[k] = index?.get(v)?.id ?? v;
-    else o[k] = typeof v === "string" ? it.s(v) : it.o(v);
+    else o[k] = typeof v === "string" ? it.s(v, k) : it.o(v, k);
   }
   return r;
 }
@@ -242,7 +255,7 @@ function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; c
       if (!content) r[k] = undefined;
     } else {
       const v = r[k];
-      r[k] = typeof v === "string" ? it.s(v) : it.o(v);
+      r[k] = typeof v === "string" ? it.s(v, k) : it.o(v, k);
     }
   }
   return t;

@@ -111,8 +111,8 @@ export function buildCommittee(
  * first appearance. One map per judge keyed by the verdicts' own id strings: no composite key is built.
  * @param verdicts the run's verdicts (latest per key); repeats other than 0 are ignored.
  */
-export function repeatZeroByJudge(verdicts: readonly Verdict[]): Map<string, Map<string, Verdict>> {
-  const byJudge = new Map<string, Map<string, Verdict>>();
+export function repeatZeroByJudge<V extends Pick<Verdict, "trajectory_id" | "judge_id" | "repeat"> = Verdict>(verdicts: Iterable<V>): Map<string, Map<string, V>> {
+  const byJudge = new Map<string, Map<string, V>>();
   for (const v of verdicts) {
     if (v.repeat !== 0) continue;
     let m = byJudge.get(v.judge_id);

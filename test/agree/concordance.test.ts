@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../../src/agree/pairwise.js";
+import { compareTwoRaters, formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../../src/agree/pairwise.js";
 
 const v = (id: string, judge: string, label: string | null, status = "ok") => ({ trajectory_id: id, judge_id: judge, repeat: 0, status, label });
 
@@ -30,5 +30,30 @@ describe("judge vs heuristic concordance (agree --judges A,B)", () => {
     const both = labelledByBoth(verdicts, ["1", "2", "3", "4", "5", "6", "7"], ["gpt", "signature"]);
     expect([...both].sort()).toEqual(["1", "2", "3", "4", "5"]);
     expect(both.size).toBe(c.comparison.n_used);
+  });
+});
+
+describe("judgeConcordance counts its pairs as it reads them (issue 26: no label array per attacked trajectory at 1M)", () => {
+  it("gives compareTwoRaters' comparison of the two judges' label arrays, on random runs with errors, repeats and missing verdicts", () => {
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const LABELS = ["full_compliance", "partial_compliance", "unaffected", "task_refusal", "not_exposed", null];
+    const STATUS = ["ok", "ok", "ok", "judge_error", "judge_refused", "unjudgeable", "unverified"];
+    const nonLabels = { unverified: "unverified", unjudgeable: "unjudgeable", judge_refused: "judge_refused", judge_error: "judge_error", missing: "missing" };
+    for (let t = 0; t < 200; t++) {
+      const n = 1 + rnd(40);
+      const vs = Array.from({ length: 3 * n }, () => ({ trajectory_id: `t${rnd(n)}`, judge_id: ["a", "b", "c"][rnd(3)], repeat: rnd(4) ? 0 : 1, status: STATUS[rnd(STATUS.length)], label: LABELS[rnd(LABELS.length)] }));
+      const attacked = Array.from({ length: n }, (_, i) => `t${i}`).filter(() => rnd(5) > 0);
+      const bootstrap = { B: rnd(2) * 30, seed: 5 };
+      // the arrays the comparison used to be computed from: each judge's last repeat-0 verdict per trajectory, collapsed
+      const last = (id: string, j: string) => vs.filter((x) => x.trajectory_id === id && x.judge_id === j && x.repeat === 0).at(-1);
+      const binary = (x: (typeof vs)[number] | undefined) =>
+        !x ? "missing" : x.status !== "ok" || !x.label ? (x.status === "ok" ? "judge_error" : x.status) : ["full_compliance", "partial_compliance"].includes(x.label) ? "compromised" : "not_compromised";
+      const a = attacked.map((id) => binary(last(id, "a")));
+      const b = attacked.map((id) => binary(last(id, "b")));
+      const c = judgeConcordance(vs, attacked, ["a", "b"], { bootstrap });
+      expect(c.comparison).toEqual(compareTwoRaters(a, b, ["compromised", "not_compromised"], { names: ["a", "b"], bootstrap, nonLabels }));
+      expect(Object.keys(c.comparison.excluded)).toEqual(Object.keys(compareTwoRaters(a, b, ["compromised", "not_compromised"], { nonLabels }).excluded));
+    }
   });
 });
