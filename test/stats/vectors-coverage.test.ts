@@ -18,6 +18,7 @@ const COVERED: Record<string, string> = {
   "kappa_paradox_binary.json": "vectors-multirater.test.ts",
   "krippendorff_canonical_4coders_12units.json": "vectors-multirater.test.ts",
   "multirater_distrib6raters_irrcac.json": "vectors-multirater.test.ts",
+  "newcombe_1998_differences.json": "newcombe.test.ts",
 };
 
 describe("vector coverage", () => {
