@@ -9,6 +9,7 @@ import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { showControls } from "../format/shown.js";
 import { markCommandStart } from "./progress-mode.js";
 import { excessArgumentHint } from "./excess-hint.js";
+import { tuneHeapForCommand } from "./v8-tuning.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -25,7 +26,8 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
 };
 
 /**
- * The ipi-judge command line: a thin shell over the library. Every command is a library call.
+ * The ipi-judge command line: a thin shell over the library. Every command is a library call. A known command sets
+ * V8's old-generation growing factor for the process first (`./v8-tuning.ts` `tuneHeapForCommand`).
  * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
  */
 export async function main(argv: string[]): Promise<number> {
@@ -33,6 +35,8 @@ export async function main(argv: string[]): Promise<number> {
   markCommandStart();
   // Only the command being run is loaded (each pulls its own libraries); help and unknown commands load them all.
   const name = argv[0];
+  // every command reads the run's journals line by line: V8 collects at label's growing factor (./v8-tuning.ts)
+  if (name !== undefined) tuneHeapForCommand(name);
   const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
   const registers = await Promise.all(chosen.map((c) => COMMANDS[c]()));
   // `ipi-judge ... | head` closes stdout early: that is not an error.

@@ -73,3 +73,20 @@ export function tuneCompilerForLabel(env: NodeJS.ProcessEnv = process.env): bool
     return false;
   }
 }
+
+/**
+ * The commands after `label` read the run's journals line by line (`verdicts.jsonl` is ~4.8 GB at 1,000,000
+ * trajectories) and keep little of each line, so what grows is garbage V8 leaves between its own collections
+ * (issue 26 point 3). At V8's own dynamic factor a 1M `agree --reference` peaked at 697,972 KB (682 MiB) with a few
+ * tens of MB live; with the factor `label` sets (50%) at 470,704 KB (460 MiB), user CPU 54.2 s against 50.0 s
+ * (README-bench.md "Session 41", one run each at load 5-6). So every command sets it, not `label` only.
+ * @param command the command's name (`agree`, `compare`, ...): commands outside {@link HEAP_TUNED_COMMANDS} keep
+ *   V8's default. @param env as {@link tuneHeapForLabel} (`IPI_HEAP_GROWING_PERCENT`).
+ * @returns the percent set, or undefined when nothing was set.
+ */
+export function tuneHeapForCommand(command: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
+  return HEAP_TUNED_COMMANDS.has(command) ? tuneHeapForLabel(env) : undefined;
+}
+
+/** The commands that read a run's journals (every command of the CLI): {@link tuneHeapForCommand}. */
+export const HEAP_TUNED_COMMANDS: ReadonlySet<string> = new Set(["label", "agree", "sample", "import-annotations", "compare", "report", "committee", "agreement", "estimate", "view"]);

@@ -37,3 +37,30 @@ describe("tuneHeapForLabel (issue 26: V8 collects by itself at a set growing fac
     }
   });
 });
+
+describe("tuneHeapForCommand (issue 26 point 3: the commands after label read 1M-line journals)", () => {
+  const restore = () => v8.setFlagsFromString("--heap-growing-percent=0");
+  it("sets label's factor for every command of the CLI, and nothing for an unknown name", async () => {
+    const { tuneHeapForCommand, HEAP_TUNED_COMMANDS } = await import("../../src/cli/v8-tuning.js");
+    try {
+      for (const c of ["agree", "compare", "estimate", "report", "committee", "sample", "view", "agreement", "import-annotations", "label"]) {
+        expect(HEAP_TUNED_COMMANDS.has(c)).toBe(true);
+        expect(tuneHeapForCommand(c, {})).toBe(LABEL_HEAP_GROWING_PERCENT);
+      }
+      expect(tuneHeapForCommand("frobnicate", {})).toBeUndefined();
+      expect(tuneHeapForCommand("agree", { IPI_HEAP_GROWING_PERCENT: "0" })).toBeUndefined();
+    } finally {
+      restore();
+    }
+  });
+  it("covers every command main registers (a new command is tuned too)", async () => {
+    const fs = await import("node:fs");
+    const path = await import("node:path");
+    const { HEAP_TUNED_COMMANDS } = await import("../../src/cli/v8-tuning.js");
+    const main = fs.readFileSync(path.resolve(__dirname, "../../src/cli/main.ts"), "utf8");
+    const block = main.slice(main.indexOf("const COMMANDS"), main.indexOf("};", main.indexOf("const COMMANDS")));
+    const names = [...block.matchAll(/^\s+"?([a-z-]+)"?: \(\) => import/gm)].map((m) => m[1]);
+    expect(names.length).toBeGreaterThan(5);
+    expect(names.filter((n) => !HEAP_TUNED_COMMANDS.has(n))).toEqual([]);
+  });
+});
