@@ -9,12 +9,12 @@ import { stepLine } from "./read-progress.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
+import { agreeJudges } from "./agree-judges.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
 import { labelledIds } from "../agree/human-file.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
-import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf, whereOf } from "./util.js";
 import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
@@ -89,48 +89,6 @@ design-weighted (Hajek) estimates beside them.`,
       }
       return agreeReference(runDir, o);
     });
-}
-
-/** The `--judges A,B` path of `ipi-judge agree`: two judges' concordance on the binary collapse. */
-async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string }): Promise<void> {
-  const pair = o.judges.split(",").map((s) => s.trim()).filter(Boolean);
-  if (pair.length !== 2 || pair[0] === pair[1]) throw new UsageError(`--judges takes two different judge ids, e.g. --judges gpt,signature (got "${o.judges}")`);
-  const B = intOption(o.bootstrap, "--bootstrap", 0);
-  const seed = intOption(o.seed, "--seed", 0);
-  const { verdicts, index, where } = await readRunWhere(runDir, o);
-  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  refuseStoppedJudges("agree", runDir, o.run, pair, judges, where ? "among the rows --where selects" : undefined); // a stopped judge of the pair: exit 3
-  for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
-  const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
-  // a status line for the analysis after the read (a minute and more at 1M: issue 26, session 41)
-  const step = stepLine(`comparing ${pair[0]} and ${pair[1]} over ${attacked.length.toLocaleString("en-US")} attacked trajectories`, progressOf(o));
-  const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
-  // counted over the trajectories both labelled, the figures' own (new user 18: another denominator than theirs)
-  const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
-  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)), pair);
-  // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
-  const health = judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) });
-  const caveats = rateCaveats(health, pair);
-  step.done();
-  if (caveats.length) c.rate_caveats = caveats;
-  const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
-  // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
-  // said on stderr here and not again at exit (text mode: main says them at the end; verifier 37 V2.2)
-  if (o.json) warnings.push(...takeJournalWarnings());
-  for (const w of warnings) warnLine(w);
-  // how the run's labelling ended, and the two judges' mixed configurations (review s29: this path said neither)
-  const runState = runStateFor(readRunState(runDir), pair);
-  const stateLine = runStateLine(runState);
-  if (o.json) {
-    if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
-    for (const w of runState.mixed_configurations) warnLine(w);
-    printJson({ ...c, ...(where ? { where } : {}), code_established, warnings, run_state: runState });
-  } else {
-    const head = [whereLine(where), stateLine].filter(Boolean).join("\n");
-    process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
-  }
-  // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
-  await exitOnBrokenJudges("agree", health, pair, runDir, whereOf(o));
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
