@@ -4,7 +4,7 @@
  *
  * Without `--where`, the run is read as columns (`../store/columns.ts`) and the figures come from
  * `judgeConcordanceColumns` (a million trajectories in bounded memory: issue 26); with `--where`, from the compact
- * objects of `readRunWhere` as before. Both give the same output (test/cli/agree-judges.test.ts).
+ * objects of `readRunWhere` as before. Both give the same output (test/agree/concordance-columns.test.ts).
  */
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
