@@ -17,7 +17,7 @@ import { stepLine } from "./read-progress.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
 import { labelledIds, type HumanLabelFile } from "../agree/human-file.js";
-import { humanVerdicts } from "../agree/human-columns.js";
+import { humanVerdicts, populationRows } from "../agree/human-columns.js";
 import { REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { UsageError } from "../errors.js";
@@ -47,7 +47,7 @@ interface HumanSource {
   verdicts: readonly Verdict[];
   index: ReadonlyMap<string, TrajectoryIndexRow>;
   /** every row of the run (the sample frame), not the --where subset */
-  population: TrajectoryIndexRow[];
+  population: readonly TrajectoryIndexRow[];
   contentOf?: (id: string) => string | null;
   /** the stored committee and whether it is stale, null without a committee file */
   committee(): StoredCommittee | null;
@@ -70,8 +70,8 @@ async function humanSource(runDir: string, file: HumanLabelFile, o: { where?: st
       judges: [...new Set(run.verdicts.map((v) => v.judge_id))].sort(),
       verdicts: humanVerdicts(run, file.rows),
       index,
-      // the rows of a column run are shared projections without their id: the frame check needs it
-      population: [...index.entries()].map(([id, r]) => ({ ...r, id })),
+      // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
+      population: populationRows(index),
       contentOf: (id) => (index.has(id) ? (content.get(id) ?? null) : null),
       committee: () => (cc ? storedCommittee(cc, checkCommitteeColumns(cc, run).stale) : null),
       health: () =>

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { humanAgreement, readHumanLabels } from "../../src/agree/human.js";
 import { labelledIds } from "../../src/agree/human-file.js";
-import { humanVerdicts } from "../../src/agree/human-columns.js";
+import { humanVerdicts, populationRows } from "../../src/agree/human-columns.js";
 import { REFERENCE_ROW_FIELDS } from "../../src/agree/reference-columns.js";
 import { readColumnRun } from "../../src/store/columns.js";
 import { ColumnIndex } from "../../src/store/column-index.js";
@@ -63,7 +63,7 @@ describe("agree --human on columns (issue 26): the same report as on objects", (
       const want = humanAgreement(file, vs, index, { ...opts, population: [...index.values()] });
       const got = humanAgreement(file, humanVerdicts(run, file.rows), colIndex, {
         ...opts,
-        population: [...colIndex.entries()].map(([id, r]) => ({ ...r, id })),
+        population: populationRows(colIndex),
         contentOf: (id) => (colIndex.has(id) ? (content.get(id) ?? null) : null),
       });
       expect(JSON.stringify(got)).toBe(JSON.stringify(want));
