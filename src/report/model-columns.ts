@@ -15,8 +15,8 @@ import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
-import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
-import { humanVerdicts } from "../agree/human-columns.js";
+import { ColumnIndex } from "../store/column-index.js";
+import { humanVerdicts, populationRows } from "../agree/human-columns.js";
 import { readRunState, runStateFor } from "../store/run-state.js";
 import { rateCaveatWarnings } from "./rate-caveat-html.js";
 import { healthWarnings } from "../verdict/health.js";
@@ -74,8 +74,8 @@ function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInp
   const labels = hi.labels!;
   const colIndex = new ColumnIndex(colRun);
   const contentOf = (id: string) => (colIndex.has(id) ? hi.content.get(id) : null);
-  // the rows of a column run are shared projections without their id: the frame check needs it
-  const population = [...colIndex.entries()].map(([id, r]) => ({ ...r, id }));
+  // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
+  const population = populationRows(colIndex);
   return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population, committee: c.members, quorum: c.quorum });
 }
 
