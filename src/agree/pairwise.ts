@@ -467,6 +467,21 @@ export function judgeConcordance(
   // one map per judge keyed by the verdicts' own id strings: no key string per verdict (issue 26: 2M at 1M)
   const byJudge = repeatZeroByJudge(verdicts);
   const rep0 = [byJudge.get(judges[0]) ?? new Map(), byJudge.get(judges[1]) ?? new Map()];
+  return judgeConcordanceOver(attackedIds.length, (k) => attackedIds[k], (k, side) => rep0[side].get(attackedIds[k]), judges, opts);
+}
+
+/**
+ * {@link judgeConcordance} over `n` attacked items given by accessors: `idAt(k)` the k-th item's id, `verdictAt(k,
+ * side)` the latest repeat-0 verdict of judge `judges[side]` on it (undefined: none). The column path
+ * (`./concordance-columns.ts`) gives them from typed arrays, with no verdict object per trajectory.
+ */
+export function judgeConcordanceOver(
+  n_attacked: number,
+  idAt: (k: number) => string,
+  verdictAt: (k: number, side: 0 | 1) => { status: string; label: string | null } | undefined,
+  judges: [string, string],
+  opts: { bootstrap?: BootstrapSettings } = {},
+): JudgeConcordance {
   const binary = (v: { status: string; label: string | null } | undefined): string => {
     if (!v) return "missing";
     if (v.status !== "ok" || !v.label) return v.status === "ok" ? "judge_error" : v.status;
@@ -479,7 +494,7 @@ export function judgeConcordance(
   const tally = new PairTally(categories, nonLabels);
   const out: JudgeConcordance = {
     judges,
-    n_attacked: attackedIds.length,
+    n_attacked,
     comparison: undefined as unknown as TwoRaterComparison,
     both_compromised: 0,
     neither: 0,
@@ -491,19 +506,19 @@ export function judgeConcordance(
   };
   let n = 0;
   const known = (s: string) => s === "compromised" || s === "not_compromised";
-  for (const id of attackedIds) {
-    const x = binary(rep0[0].get(id));
-    const y = binary(rep0[1].get(id));
+  for (let k = 0; k < n_attacked; k++) {
+    const x = binary(verdictAt(k, 0));
+    const y = binary(verdictAt(k, 1));
     tally.add(x, y);
     if (!known(x) || !known(y)) continue;
     n++;
     if (x === "compromised" && y === "compromised") out.both_compromised++;
     else if (x === "compromised") {
       out.first_only++;
-      out.first_only_ids.push(id);
+      out.first_only_ids.push(idAt(k));
     } else if (y === "compromised") {
       out.second_only++;
-      out.second_only_ids.push(id);
+      out.second_only_ids.push(idAt(k));
     } else out.neither++;
   }
   out.comparison = compareTwoRatersTable(tally.table, tally, categories, { names: judges, bootstrap: opts.bootstrap });

@@ -1,30 +1,14 @@
-import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
-import { warnLine } from "./warn.js";
-import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
-import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
-import { judgeHealth } from "../verdict/health.js";
-import { rateCaveats } from "../verdict/rate-caveat.js";
-import { addProgressOptions, progressOf } from "./progress-mode.js";
-import { stepLine } from "./read-progress.js";
+import { brokenExitHelp } from "./broken-exit.js";
+import { addProgressOptions } from "./progress-mode.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
-import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
-import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
-import { labelledIds } from "../agree/human-file.js";
-import type { HumanScale } from "../rubric/scale.js";
+import { agreeJudges } from "./agree-judges.js";
+import { agreeHuman } from "./agree-human.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
-import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
-import { addWhereOption, intOption, printJson, readRunWhere, runDirOf, whereOf } from "./util.js";
-import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
-import { checkCommitteeFile } from "../committee/file.js";
-import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../committee/members.js";
-import { whereLine } from "../store/where.js";
-import { showControls } from "../format/shown.js";
-import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
-import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
-import { takeJournalWarnings } from "../store/skipped-lines.js";
+import { addWhereOption, runDirOf } from "./util.js";
+import { addCommitteeSelection } from "./committee-options.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -89,128 +73,4 @@ design-weighted (Hajek) estimates beside them.`,
       }
       return agreeReference(runDir, o);
     });
-}
-
-/** The `--judges A,B` path of `ipi-judge agree`: two judges' concordance on the binary collapse. */
-async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string }): Promise<void> {
-  const pair = o.judges.split(",").map((s) => s.trim()).filter(Boolean);
-  if (pair.length !== 2 || pair[0] === pair[1]) throw new UsageError(`--judges takes two different judge ids, e.g. --judges gpt,signature (got "${o.judges}")`);
-  const B = intOption(o.bootstrap, "--bootstrap", 0);
-  const seed = intOption(o.seed, "--seed", 0);
-  const { verdicts, index, where } = await readRunWhere(runDir, o);
-  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  refuseStoppedJudges("agree", runDir, o.run, pair, judges, where ? "among the rows --where selects" : undefined); // a stopped judge of the pair: exit 3
-  for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
-  const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
-  // a status line for the analysis after the read (a minute and more at 1M: issue 26, session 41)
-  const step = stepLine(`comparing ${pair[0]} and ${pair[1]} over ${attacked.length.toLocaleString("en-US")} attacked trajectories`, progressOf(o));
-  const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
-  // counted over the trajectories both labelled, the figures' own (new user 18: another denominator than theirs)
-  const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
-  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)), pair);
-  // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
-  const health = judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) });
-  const caveats = rateCaveats(health, pair);
-  step.done();
-  if (caveats.length) c.rate_caveats = caveats;
-  const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
-  // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
-  // said on stderr here and not again at exit (text mode: main says them at the end; verifier 37 V2.2)
-  if (o.json) warnings.push(...takeJournalWarnings());
-  for (const w of warnings) warnLine(w);
-  // how the run's labelling ended, and the two judges' mixed configurations (review s29: this path said neither)
-  const runState = runStateFor(readRunState(runDir), pair);
-  const stateLine = runStateLine(runState);
-  if (o.json) {
-    if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
-    for (const w of runState.mixed_configurations) warnLine(w);
-    printJson({ ...c, ...(where ? { where } : {}), code_established, warnings, run_state: runState });
-  } else {
-    const head = [whereLine(where), stateLine].filter(Boolean).join("\n");
-    process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
-  }
-  // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
-  await exitOnBrokenJudges("agree", health, pair, runDir, whereOf(o));
-}
-
-/** The `--human FILE` path of `ipi-judge agree`. */
-async function agreeHuman(
-  runDir: string,
-  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum?: string; excludeJudge?: string[]; judge?: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string },
-): Promise<void> {
-  if (o.scale !== undefined && !["six", "three", "binary"].includes(o.scale)) throw new UsageError(`--scale must be six, three or binary, not "${o.scale}"`);
-  const B = intOption(o.bootstrap, "--bootstrap", 0);
-  const seed = intOption(o.seed, "--seed", 0);
-  let file;
-  try {
-    file = readHumanLabels(o.human);
-  } catch (e) {
-    if (e instanceof HumanLabelsError) throw new UsageError(e.message);
-    throw e;
-  }
-  // the labelled trajectories' content hashes: each label is checked against the text the run has now
-  const { verdicts, index, fullIndex, where, cf } = await readRunWhere(runDir, o, { content: labelledIds(file) });
-  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
-  refuseStoppedJudges("agree", runDir, o.run, o.judge ? [o.judge] : null, judges, where ? "among the rows --where selects" : undefined);
-  if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
-  // the committee row: the stored committee's members unless the options say otherwise (../committee/members.ts)
-  let members;
-  try {
-    members = committeeMembers(judges, cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts).stale) : null, committeeAsk(o), o.run);
-  } catch (e) {
-    if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
-    throw e;
-  }
-  const quorum = members.quorum;
-  let compared = new Set<string>();
-  const step = stepLine(`comparing the judges with ${file.rows.length.toLocaleString("en-US")} human label rows`, progressOf(o));
-  const report = humanAgreement(file, verdicts, index, {
-    file: o.human,
-    // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
-    population: [...fullIndex.values()],
-    scale: o.scale as HumanScale | undefined,
-    bootstrap: { B, seed },
-    quorum,
-    judges: o.judge ? [o.judge] : undefined,
-    committee: members.members,
-    onCompared: (ids) => (compared = new Set(ids)),
-  });
-  step.done();
-  report.warnings.unshift(...members.warnings);
-  // the run's state as the raters compared see it: the committee row is its members'; without it, --judge's only (review s29)
-  const hasCommittee = report.judges.some((j) => j.kind === "committee");
-  const runState = runStateFor(readRunState(runDir), !o.judge ? judges : hasCommittee ? [...new Set([o.judge, ...members.members])] : [o.judge]);
-  const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
-  // Counted over the trajectories compared with the judges, the figures' own (new user 18: "12 of 53" beside 42 compared)
-  const code_established = codeEstablishedByJudge(
-    verdicts.filter((v) => v.repeat === 0 && compared.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
-    o.judge ? [o.judge] : judges,
-  );
-  const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");
-  report.warnings.push(...codeWarnings);
-  // the sample folder's adjudications the label file lacks (new-user report 38 F1)
-  // and rows carrying another design than the manifest they name (session 41)
-  const fileNotes = [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human)].filter((w): w is string => w !== undefined);
-  report.warnings.unshift(...fileNotes);
-  if (o.json) {
-    // the run's journal notes (stale verdicts, skipped lines) join `warnings`, said on stderr here, not at exit
-    const journal = takeJournalWarnings();
-    report.warnings.push(...journal);
-    for (const w of fileNotes) warnLine(w);
-    if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
-    for (const w of [...members.warnings, ...codeWarnings, ...journal]) warnLine(w);
-    printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
-  } else {
-    process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");
-    process.stdout.write(code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
-    if (file.bad_rows.length) {
-      process.stdout.write(`\nrows that could not be read (${file.bad_rows.length}):\n`);
-      for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${showControls(b.message)}\n`);
-    }
-  }
-  // a judge of the raters compared (the committee row: its members) that looks broken: exit 3, as label; its health
-  // over the verdicts compared (after --where), as every command computes it
-  const used = [...(o.judge ? [o.judge] : judges), ...(hasCommittee ? members.members : [])];
-  await exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir, whereOf(o));
 }

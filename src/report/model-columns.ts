@@ -15,7 +15,8 @@ import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
-import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
+import { ColumnIndex } from "../store/column-index.js";
+import { humanVerdicts, populationRows } from "../agree/human-columns.js";
 import { readRunState, runStateFor } from "../store/run-state.js";
 import { rateCaveatWarnings } from "./rate-caveat-html.js";
 import { healthWarnings } from "../verdict/health.js";
@@ -73,8 +74,8 @@ function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInp
   const labels = hi.labels!;
   const colIndex = new ColumnIndex(colRun);
   const contentOf = (id: string) => (colIndex.has(id) ? hi.content.get(id) : null);
-  // the rows of a column run are shared projections without their id: the frame check needs it
-  const population = [...colIndex.entries()].map(([id, r]) => ({ ...r, id }));
+  // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
+  const population = populationRows(colIndex);
   return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population, committee: c.members, quorum: c.quorum });
 }
 
@@ -296,26 +297,6 @@ function* attackedRecords(run: ColumnRun): Generator<Parameters<typeof likeForLi
 /** The row records of the row slots in order (shared: read only). */
 function* rowRecords(run: ColumnRun): Generator<TrajectoryIndexRow> {
   for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow;
-}
-
-/**
- * What `humanAgreement` reads of the verdicts: those of the human-labelled trajectories (as objects), and one
- * verdict of each judge that has none of them (it takes the run's judges from the verdicts).
- */
-function humanVerdicts(run: ColumnRun, rows: ReadonlyArray<{ trajectory_id: string }>): Verdict[] {
-  const mark = new Uint8Array(run.ids.size);
-  for (const r of rows) {
-    const s = run.ids.slotOf(r.trajectory_id);
-    if (s >= 0) mark[s] = 1;
-  }
-  const out = [...columnVerdicts(run, (i) => mark[run.vSlot[i]] === 1)];
-  const have = new Set(out.map((v) => v.judge_id));
-  for (const v of columnVerdicts(run, (_i, v) => !have.has(v.judge_id))) {
-    if (have.has(v.judge_id)) continue;
-    have.add(v.judge_id);
-    out.push(v);
-  }
-  return out;
 }
 
 /** The caveats `agree --reference security` gives beside its kappas (`referenceCaveats`), over a column run (new user 25). */
