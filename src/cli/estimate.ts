@@ -21,6 +21,8 @@ import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "..
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
 import { readStoredCommittee } from "../committee/members.js";
+import { readCommitteeColumns } from "../committee/file-columns.js";
+import { committeeSourceColumns, committeeTableColumns } from "../report/committee-table.js";
 import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
 import { withChoiceCoverage } from "./choice-coverage.js";
 import { stepLine } from "./read-progress.js";
@@ -162,7 +164,8 @@ async function estimateRunOrUsage(opts: Parameters<typeof estimateRun>[0]): Prom
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
   const where = whereOf(o as { where?: string[] });
-  if (!where && !o.human && req.kind === "judge") return writeTableColumns(runDir, o, req);
+  // no --where, no --human: the run read as columns (a judge, or a committee computed per row slot: issue 26)
+  if (!where && !o.human) return req.kind === "judge" ? writeTableColumns(runDir, o, req) : writeTableCommitteeColumns(runDir, o, req);
   let humanLabels;
   try {
     humanLabels = o.human ? readHumanLabels(o.human as string) : undefined;
@@ -229,6 +232,30 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
   await printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
+}
+
+/**
+ * `estimate --table --committee` without `--where` or `--human`: the run read as columns, its committee.jsonl read
+ * as columns and the table built from codes (`../report/committee-table.ts`), no verdict or committee verdict
+ * object per trajectory: the same table as {@link writeTable}'s object path (test/report/committee-table.test.ts).
+ */
+async function writeTableCommitteeColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: Extract<ReturnType<typeof judgeChoice>, { kind: "committee" }>): Promise<void> {
+  const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: [...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], progress }));
+  const said: string[] = []; // the committee's warnings (a stale committee.jsonl, a selection other than the stored one)
+  let source;
+  try {
+    source = committeeSourceColumns(run, await readCommitteeColumns(runDir, run), req, o.run as string, said);
+  } catch (e) {
+    if (e instanceof EstimateError) throw new UsageError(e.message);
+    throw e;
+  }
+  for (const w of said) warnLine(w);
+  const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
+  const t = committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
+  step.done();
+  t.notes.push(...said.map((w) => `WARNING: ${w}`));
+  const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
+  await printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source, said.map((w) => `WARNING: ${w}`));
 }
 
 /**

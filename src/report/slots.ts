@@ -253,7 +253,7 @@ export function paperTableCommitteeColumns(
   cs: CommitteeSlots,
   rep0: ReadonlyMap<string, Uint32Array>,
   source: Extract<EstimateSource, { kind: "committee" }>,
-  opts: { heuristic?: string } = {},
+  opts: { heuristic?: string; allowLowCoverage?: boolean } = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const committeeFlag = (rate: "asr_behaviour" | "asr_goal") => {
