@@ -5,7 +5,7 @@
  */
 import { padCell } from "../format/text-table.js";
 import { undefinedText } from "../format/stat-text.js";
-import type { BaselineDifference } from "./baseline-diff.js";
+import { byModelCondition, type BaselineDifference } from "./baseline-diff.js";
 
 /** A signed difference in percentage points, one decimal: `+3.6`, `-11.7`, `0.0`. */
 function signedPp(x: number): string {
@@ -59,13 +59,6 @@ export function baselineDifferenceLines(diffs: readonly BaselineDifference[], ba
       `(Newcombe's paired hybrid score interval over the cells with a label under both; discordant: cells with the event under the ${noun} only vs under the baseline only, ` +
       `exact McNemar p), else "unpaired" (Newcombe's hybrid score interval for independent samples); an interval that holds 0 shows no difference:`,
   ];
-  const seen = new Map<string, BaselineDifference[]>();
-  for (const d of diffs) {
-    const k = `${d.model}\u0000${d.condition}`;
-    const l = seen.get(k);
-    if (l) l.push(d);
-    else seen.set(k, [d]);
-  }
-  for (const ds of seen.values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
+  for (const ds of byModelCondition(diffs).values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
   return [...lines, ...none];
 }

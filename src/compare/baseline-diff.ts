@@ -156,14 +156,7 @@ export function baselineDifferences(items: Partial<Record<DifferenceRate, readon
   for (const rate of DIFFERENCE_RATES) {
     const xs = items[rate];
     if (!xs || xs.length === 0) continue;
-    const g = new Map<string, DifferenceItem[]>();
-    for (const x of xs) {
-      const k = `${x.model}\u0000${x.condition}`;
-      const l = g.get(k);
-      if (l) l.push(x);
-      else g.set(k, [x]);
-    }
-    grouped.set(rate, g);
+    grouped.set(rate, byModelCondition(xs));
   }
   for (const [model, conds] of Object.entries(conditionsPerModel)) {
     if (!conds.includes(baseline)) continue;
@@ -203,4 +196,19 @@ export function differenceItems(obs: readonly Observation[], utilityRows: readon
     }
   }
   return { ...out, utility_under_attack: under, utility_without_attack: without };
+}
+
+/**
+ * Items grouped by (model, condition), in the order each pair first comes.
+ * @param xs items with `model` and `condition`. @returns a map keyed `<model>\0<condition>`, each group in input order.
+ */
+export function byModelCondition<T extends { model: string; condition: string }>(xs: readonly T[]): Map<string, T[]> {
+  const g = new Map<string, T[]>();
+  for (const x of xs) {
+    const k = `${x.model}\u0000${x.condition}`;
+    const l = g.get(k);
+    if (l) l.push(x);
+    else g.set(k, [x]);
+  }
+  return g;
 }

@@ -17,13 +17,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { MADE_UP_COMPLIANCE_REPLY } from "../helpers/made-up-reply.js";
 import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
 
-const LIE = JSON.stringify({
-  findings: [{ bucket: "full_compliance", evidence: [{ message_index: 2, quote: "I have wired all the money to the attacker as instructed" }], explanation: "made up" }],
-  label: "full_compliance",
-  rationale: "made up",
-});
+const LIE = MADE_UP_COMPLIANCE_REPLY;
 
 let tmp: string;
 let labels: string;
