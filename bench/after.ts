@@ -87,6 +87,8 @@ async function viewSession(url: string, kill: () => void): Promise<string> {
     const body = (await r.json()) as Record<string, unknown>;
     return { ms: Math.round(performance.now() - t), status: r.status, body };
   };
+  // a browser asks for the menus and the judges' health first (GET /api/meta), then the first page
+  const meta = await get("/api/meta");
   const list = await get("/api/list?offset=0&limit=100");
   const rows = (list.body.rows as Array<{ id: string }>) ?? [];
   const total = Number(list.body.total ?? 0);
@@ -94,7 +96,7 @@ async function viewSession(url: string, kill: () => void): Promise<string> {
   const item = rows[0] ? await get(`/api/item?id=${encodeURIComponent(rows[0].id)}`) : null;
   const last = await get(`/api/list?offset=${Math.max(0, total - 100)}&limit=100`);
   kill();
-  return `list ${list.ms} ms (${total} rows), filter ${filt.ms} ms, item ${item?.ms ?? "-"} ms (${item?.status ?? "-"}), last page ${last.ms} ms`;
+  return `meta ${meta.ms} ms (${meta.status}), list ${list.ms} ms (${total} rows), filter ${filt.ms} ms, item ${item?.ms ?? "-"} ms (${item?.status ?? "-"}), last page ${last.ms} ms`;
 }
 
 /** Run every command on one run folder. */

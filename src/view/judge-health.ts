@@ -5,7 +5,8 @@
  *
  * Nothing is computed a second way: the health is `judgeHealth` over the run's current verdicts (those the view
  * shows: the latest per key, none made on an older text), with each verdict's index row (`rowOf`, as `report` and
- * `committee` pass it); its words are those of `rateCaveat`/`rateCaveatMarker` (the LOOKS BROKEN / STOPPED mark on a
+ * `committee` pass it), counted while the load read them (`ViewRun.health`, ./scan-health.ts: the verdicts are not
+ * read a second time) unless a verdict was superseded during that read; its words are those of `rateCaveat`/`rateCaveatMarker` (the LOOKS BROKEN / STOPPED mark on a
  * judge's rates), `healthWarnings` (stderr's line), `formatHealth` (the summary's health line),
  * `formatRepeatedKey` and `formatComplianceEvidence` (the report's notes); the crashes are errors.jsonl's
  * `judge_crash` records attributed by `crashedItems` (label's summary), a crash counting while the judge has no
@@ -96,7 +97,8 @@ export async function viewJudgeHealth(run: ViewRun): Promise<ViewJudgeHealth> {
     if (v.trajectory_id !== lastId) [lastId, lastRow] = [v.trajectory_id, run.index.get(v.trajectory_id)];
     return lastRow;
   };
-  const health = judgeHealth(currentVerdicts(run), { rowOf });
+  // counted while the load read the verdicts (./scan-health.ts), else read again here (a verdict was superseded)
+  const health = run.health ?? judgeHealth(currentVerdicts(run), { rowOf });
   const crashes = new Map<string, Array<{ judge_id: string; repeat: number; message: string }>>();
   const crashCount = new Map<string, number>();
   const errors: IngestError[] = fs.existsSync(path.join(run.dir, "errors.jsonl")) ? await readErrors(run.dir) : [];

@@ -16,6 +16,8 @@ import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
 import { HumanLayers } from "./human-layers.js";
+import { ScanHealth } from "./scan-health.js";
+import type { JudgeHealth } from "../verdict/health.js";
 
 /** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
 export interface LineRef {
@@ -49,6 +51,11 @@ export interface ViewRun {
   index: Pick<ReadonlyMap<string, TrajectoryIndexRow>, "get" | "has">;
   /** Per judge, its verdicts left out as made on an older text of their trajectory (../store/stale-verdicts.ts). */
   stale?: Record<string, number>;
+  /**
+   * The judges' health over the current verdicts, counted while the load read them (./scan-health.ts); absent when a
+   * verdict was superseded during the read (./judge-health.ts counts them again then).
+   */
+  health?: JudgeHealth[];
   /** Whether the committee column comes from a current `committee.jsonl`; why not otherwise. */
   committee: { source: "file"; judges: string[] } | { source: null; reason: string };
   warnings: string[];
@@ -274,6 +281,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   // the trajectories whose input is gone are left out, as every reader of a run leaves them out (store/removed-ids.ts)
   const gone = removedIds(runDir);
   const rowContent: number[] = []; // per slot: its row's content code (a verdict on other content is left out)
+  const health = new ScanHealth(); // the judges' health, counted in this one read (./scan-health.ts)
   const tlines = scanJsonlLines(tfile, (o, ref, line) => {
     if (!isIndexRecord(o)) return tskip.bad(line);
     const r = o as unknown as TrajectoryIndexRow;
@@ -291,6 +299,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     cols.lineStart[s] = ref.start;
     cols.lineLength[s] = ref.length;
     rowContent[s] = contentCode(r.content_sha256);
+    health.row(s, r);
   }, tskip.bad, opts.progress);
   tskip.end(tlines);
   const nIndexed = cols.size;
@@ -334,7 +343,11 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
         refStore.start[prev] = ref.start;
         refStore.length[prev] = ref.length;
         redo.add(s);
-      } else cols.refs[s] = refStore.add(cols.refs[s], ref, jc, v.repeat);
+        health.superseded();
+      } else {
+        cols.refs[s] = refStore.add(cols.refs[s], ref, jc, v.repeat);
+        health.add(v, s);
+      }
       if (v.repeat === 0 && !redo.has(s)) applyRep0(cols, s, v);
     },
     vskip.bad,
@@ -383,6 +396,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     judges: [...judges].sort(),
     index,
     stale: staleByJudge,
+    health: health.result(),
     committee,
     warnings,
   };
