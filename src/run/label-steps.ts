@@ -282,7 +282,7 @@ export async function readAndSchedule(
     }
     if (admitted === "reference_changed") out.referenceChanged++;
     // the same content as a stored trajectory whose input file is gone: moved, its verdicts carried over, the rest judged
-    await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old) => repeatsLeft(rs, opts, old, row.content_sha256, ctx.repeats, ctx.onChange) < repeatsLeft(rs, opts, "", row.content_sha256, ctx.repeats, ctx.onChange));
+    await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old, c) => repeatsLeft(rs, opts, old, c, ctx.repeats, ctx.onChange) < repeatsLeft(rs, opts, "", c, ctx.repeats, ctx.onChange));
     if (beforeFirstSend && repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0) {
       await beforeFirstSend();
       beforeFirstSend = undefined;

@@ -16,12 +16,17 @@
  * is still there: the old file, or an earlier move's new one) is judged and counted as before, and said (`same_content`, `../store/same-content-record.ts`).
  * A move onto an id the run holds verdicts of other content for (a folder renamed onto the name of another whose files
  * are gone, verify41) is carried too: those verdicts of the path's earlier content are never reused for this content
- * (the carried ones supersede them, said in the statement); verdicts it holds on this content are kept. Not carried:
- * content whose stored id's file is still there though it holds other content now (two folders swapped), judged again.
+ * (the carried ones supersede them, said in the statement); verdicts it holds on this content are kept. Two folders
+ * whose names were swapped (recover42: each was judged again, paid again): a stored id whose file is there but holds
+ * other content now (`./held-content.ts`: read again by this invocation, or its stamp changed and its one file reads
+ * as other content) is not a copy's original but the trajectory moved, and is carried like a gone one, said in the
+ * statement. A stored id whose file is there and unstamped (a multi-item file, a run whose injected text came from
+ * other files) cannot be told cheaply: taken as a copy, judged as before.
  *
- * Cost: nothing on a run whose new trajectories match no stored content; an index of the run's content codes (8 bytes
- * per stored trajectory) built at the first trajectory with work left; one read of `verdicts.jsonl` at the first
- * match, keeping the verdicts of trajectories whose input file is gone, and only those.
+ * Cost: the stored content codes as the run was opened (4 bytes per stored trajectory: the read replaces a changed
+ * one's); nothing more on a run whose new trajectories match no stored content; an index of them (8 bytes per stored
+ * trajectory) built at the first trajectory with work left; one read of `verdicts.jsonl` at the first match, keeping
+ * the verdicts of trajectories whose input file is gone or may hold other content now, and only those.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -31,6 +36,7 @@ import { NOT_VERDICT, currentVerdictKey, verdictRecordCheck } from "../store/rec
 import type { RunStore } from "../store/run-store.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import type { Verdict } from "../types.js";
+import { HeldContent } from "./held-content.js";
 
 /** How many moves the statement names. */
 const SHOWN = 3;
@@ -41,48 +47,72 @@ const EXISTS_MEMO_MAX = 4096;
 export class MovedContent {
   /** slots below this were stored before this invocation's read began (the read adds its new ids after them) */
   private readonly openSize: number;
+  /** per stored slot: its content code when the run was opened (the read replaces a changed trajectory's) */
+  private readonly openCodes: Int32Array;
+  /** whether a stored id's file that is there still holds its stored content (./held-content.ts) */
+  private readonly held: HeldContent;
   /** the stored slots sorted by content code, and their codes (built at the first trajectory with work left) */
   private index?: { slots: Int32Array; codes: Int32Array };
   /** per old id whose input is gone: its current verdicts (full), by `currentVerdictKey` (read at the first match) */
   private goneVerdicts?: Map<string, Map<string, Verdict>>;
   private readonly used = new Set<number>();
+  /**
+   * per stored slot read by this invocation with other content: whether its verdicts covered its content as the run
+   * was opened, asked before this invocation's verdicts on its new content supersede them (a swapped folder's
+   * trajectory carries from it after)
+   */
+  private readonly coveredAtOpen = new Map<number, boolean>();
   private readonly exists = new Map<string, boolean>();
   /** the moves made by this invocation: old id, new id, and their files */
-  readonly moves: Array<{ from: string; to: string; fromFile: string; toFile: string }> = [];
+  readonly moves: Array<{ from: string; to: string; fromFile: string; toFile: string; swapped: boolean }> = [];
   /** how many verdicts were carried over */
   verdicts = 0;
-  /** of the moves, those onto an id that held verdicts of other content (its path held another trajectory), and those verdicts */
+  /** of the moves from a gone file, those onto an id that held verdicts of other content (its path held another trajectory), and those verdicts */
   occupied = 0;
   superseded = 0;
+  /** of the moves, those from an id whose file is there but holds other content now (folders swapped), and the verdicts they superseded */
+  swapped = 0;
+  swappedSuperseded = 0;
 
   /** @param store the run's store, opened; made before the read starts (the read adds ids to its table). */
   constructor(private readonly store: RunStore) {
     this.openSize = store.idSlots.size;
+    this.openCodes = new Int32Array(this.openSize);
+    for (let s = 0; s < this.openSize; s++) this.openCodes[s] = store.hashes.code(s);
+    this.held = new HeldContent(store, this.openCodes);
   }
 
   /**
    * Carry the verdicts of `t`'s (its index row's) earlier id over when `t` is a moved trajectory (module docstring).
    * @param hasWork whether `t` has repeats to send (`repeatsLeft` > 0): nothing is done otherwise (an ordinary resume).
-   * @param covers whether an old id's stored verdicts leave less to send for this content than none would (some covered).
+   * @param covers whether an old id's stored verdicts leave less to send for the given content than none would (some
+   *   covered).
    * @returns the old id whose verdicts were carried, or undefined.
    * @throws the store's write error.
    */
-  async carry(t: TrajectoryIndexRow, content: string, hasWork: () => boolean, covers: (oldId: string) => boolean): Promise<string | undefined> {
+  async carry(t: TrajectoryIndexRow, content: string, hasWork: () => boolean, covers: (oldId: string, content: string) => boolean): Promise<string | undefined> {
     if (this.openSize === 0) return undefined;
+    const self = this.store.idSlots.find(t.id);
+    // read with other content than it was stored with: what its verdicts covered of its old content, asked now, before
+    // verdicts on its new content supersede them (a trajectory swapped onto another path carries from this id later)
+    if (self !== -1 && self < this.openSize && this.openCodes[self] !== -1 && this.held.reread(self) && !this.coveredAtOpen.has(self))
+      this.coveredAtOpen.set(self, covers(t.id, this.store.hashes.pool.value(this.openCodes[self])));
     const code = this.store.hashes.pool.find(content);
     if (code === -1 || code === this.store.hashes.pool.find("") || !hasWork()) return undefined;
-    const self = this.store.idSlots.find(t.id);
-    // the content still held under an id whose file is there: `t` is a copy of it, not a move (judged, and said)
+    // the content still held under an id whose file is there and holds it: `t` is a copy of it, not a move (judged,
+    // and said); a file there that holds other content now (folders swapped) is not (./held-content.ts)
     const sourceOf = (slot: number) => this.store.trajectorySource(this.store.idSlots.id(slot))?.replace(/:\d+$/, "");
     for (const slot of this.candidates(code)) {
       const file = slot === self ? undefined : sourceOf(slot);
-      if (file && this.there(file)) return undefined;
+      if (file && this.there(file) && (await this.held.holds(slot, file))) return undefined;
     }
     for (const slot of this.candidates(code)) {
       if (slot === self || this.used.has(slot)) continue;
       const oldId = this.store.idSlots.id(slot);
       const file = this.store.trajectorySource(oldId)?.replace(/:\d+$/, "");
-      if (!file || this.there(file) || !covers(oldId)) continue;
+      if (!file || !(this.coveredAtOpen.get(slot) ?? covers(oldId, content))) continue;
+      const swapped = this.there(file);
+      if (swapped && (await this.held.holds(slot, file))) continue;
       const held = (await this.verdictsOfGone()).get(oldId);
       if (!held || held.size === 0) continue;
       let copied = 0;
@@ -108,11 +138,14 @@ export class MovedContent {
       if (copied === 0) continue;
       this.used.add(slot);
       this.verdicts += copied;
-      if (superseded) {
+      if (swapped) {
+        this.swapped++;
+        this.swappedSuperseded += superseded;
+      } else if (superseded) {
         this.occupied++;
         this.superseded += superseded;
       }
-      this.moves.push({ from: oldId, to: t.id, fromFile: file, toFile: path.resolve(t.source?.path ?? "") });
+      this.moves.push({ from: oldId, to: t.id, fromFile: file, toFile: path.resolve(t.source?.path ?? ""), swapped });
       return oldId;
     }
     return undefined;
@@ -123,13 +156,23 @@ export class MovedContent {
     const n = this.moves.length;
     if (n === 0) return undefined;
     const rel = (f: string) => path.relative(process.cwd(), f) || f;
+    const eg = (ms: typeof this.moves) => ms.slice(0, SHOWN).map((m) => `${rel(m.fromFile)} -> ${rel(m.toFile)}`).join("; ");
+    const gone = this.moves.filter((m) => !m.swapped);
+    const swapped = this.moves.filter((m) => m.swapped);
     return (
       `moved ${n} trajector${n === 1 ? "y" : "ies"}: verdicts carried over (${this.verdicts} verdict${this.verdicts === 1 ? "" : "s"}, no judge call): the same content ` +
-      `(messages, injections, tools) under a new id whose old input file is gone, e.g. ` +
-      `${this.moves.slice(0, SHOWN).map((m) => `${rel(m.fromFile)} -> ${rel(m.toFile)}`).join("; ")}; the old ids are left out of every figure (input_removed), ` +
-      `their verdicts stay in verdicts.jsonl` +
+      `(messages, injections, tools) under a new id` +
+      (gone.length
+        ? `${swapped.length ? `; ${gone.length} of them` : ""} whose old input file is gone, e.g. ${eg(gone)}; the old ids are left out of every figure (input_removed), ` +
+          `their verdicts stay in verdicts.jsonl`
+        : "") +
       (this.occupied
         ? `; ${this.occupied} of them onto an id whose path held another trajectory (other content, its file gone): the ${this.superseded} verdict(s) of that content are superseded by the carried ones, not reused`
+        : "") +
+      (swapped.length
+        ? `; ${swapped.length} of them from an id whose file is still there but holds other content now (folders swapped or renamed onto each other), e.g. ${eg(swapped)}: ` +
+          `each id keeps the verdicts of the content its file holds now` +
+          (this.swappedSuperseded ? ` (the ${this.swappedSuperseded} verdict(s) of an id's earlier content are superseded by the carried ones, not reused)` : "")
         : "")
     );
   }
@@ -148,11 +191,12 @@ export class MovedContent {
   }
 
   private buildIndex(): { slots: Int32Array; codes: Int32Array } {
-    const n = Math.min(this.openSize, this.store.idSlots.size);
+    // the codes the run was opened with: a trajectory this read met with other content is still found by its old one
+    const codes = this.openCodes;
     const order: number[] = [];
-    for (let s = 0; s < n; s++) if (this.store.hashes.code(s) !== -1) order.push(s);
-    order.sort((a, b) => this.store.hashes.code(a) - this.store.hashes.code(b) || a - b);
-    return { slots: Int32Array.from(order), codes: Int32Array.from(order, (s) => this.store.hashes.code(s)) };
+    for (let s = 0; s < codes.length; s++) if (codes[s] !== -1) order.push(s);
+    order.sort((a, b) => codes[a] - codes[b] || a - b);
+    return { slots: Int32Array.from(order), codes: Int32Array.from(order, (s) => codes[s]) };
   }
 
   private there(file: string): boolean {
@@ -165,7 +209,10 @@ export class MovedContent {
     return e;
   }
 
-  /** The current verdicts (latest per judge and repeat) of the stored ids whose input file is gone: one read. */
+  /**
+   * The current verdicts (latest per judge and repeat) of the stored ids whose input file is gone or may hold other
+   * content now (`HeldContent.mayHaveChanged`: read again with other content, or its stamp changed): one read.
+   */
   private async verdictsOfGone(): Promise<Map<string, Map<string, Verdict>>> {
     if (this.goneVerdicts) return this.goneVerdicts;
     const out = new Map<string, Map<string, Verdict>>();
@@ -178,7 +225,7 @@ export class MovedContent {
       if (slot === -1 || slot >= this.openSize) continue;
       if (gone[slot] === 0) {
         const src = this.store.trajectorySource(v.trajectory_id)?.replace(/:\d+$/, "");
-        gone[slot] = src !== undefined && src !== "" && !this.there(src) ? 1 : 2;
+        gone[slot] = src !== undefined && src !== "" && (!this.there(src) || this.held.mayHaveChanged(slot, src)) ? 1 : 2;
       }
       if (gone[slot] !== 1) continue;
       let m = out.get(v.trajectory_id);

@@ -296,15 +296,22 @@ describe("a folder renamed onto the name of another whose files are gone (verify
     await countedOnceThenAfterFullRead(cli, first.attacked / 2);
   });
 
-  it("two folders swapped: the one whose old path holds other content now is judged again, never carried from there; counted once", async () => {
-    const { w, cli, label, n, first } = await twoFolders("swapped");
+  it("three folders rotated: the one whose content's old path holds other content now is carried from there too, never judged again; counted once", async () => {
+    const { w, cli, label, n, first } = await twoFolders("rotated");
+    const before = verdictLines(w);
     fs.renameSync(path.join(w, "runs", "other"), path.join(w, "runs", "third"));
     fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "other"));
     const again = await label("runs");
     expect(again.trajectories).toBe(2 * n);
-    expect(again.warnings.find((x: string) => x.startsWith("moved "))).toContain(`moved ${n} trajectories`);
-    expect(again.this_run.judged).toBe(n); // runs/third: its content's stored id (other/...) has a file, holding other content now
-    expect(verdictLines(w).filter((v) => v.trajectory_id.startsWith("third/") && v.carried_from !== undefined)).toEqual([]);
+    const moved = again.warnings.find((x: string) => x.startsWith("moved "));
+    expect(moved).toContain(`moved ${2 * n} trajectories`);
+    expect(moved).toContain(`; ${n} of them from an id whose file is still there but holds other content now`);
+    // before (recover42): runs/third was judged again, its content's stored id (other/...) having a file that holds other content now
+    expect(again.this_run.judged).toBe(0);
+    const third = verdictLines(w).slice(before.length).filter((v) => v.trajectory_id.startsWith("third/"));
+    expect(third.length).toBe(n);
+    const was = new Map(before.map((v) => [v.trajectory_id, v]));
+    for (const v of third) expect(v).toMatchObject({ carried_from: v.trajectory_id.replace(/^third\//, "other/"), content_sha256: was.get(v.carried_from)!.content_sha256, label: was.get(v.carried_from)!.label });
     await countedOnceThenAfterFullRead(cli, first.attacked);
   });
 });
