@@ -34,13 +34,15 @@ export class SourceError extends Error {
  * @param opts.sourceRoot folder that relative `source.path`s are resolved from (default: the current directory,
  *   i.e. where `ipi-judge label` ran); `opts.inputs` the run's recorded input paths (`store.json` `inputs`), read
  *   again (only when a sampled run needs it) to recover a DRIFT run's injected text as `label` did (module docstring);
- *   `opts.cache` keeps the index that read builds, for callers that load trajectories one at a time (`view`).
+ *   `opts.cache` keeps the index that read builds, for callers that load trajectories one at a time (`view`);
+ *   `opts.siblingFiles` names the few files that can serve a DRIFT run (`view`: from the run's index), read instead of
+ *   every input (`./recover.ts`).
  * @returns trajectory id -> trajectory (with the index row's id, whatever id re-reading gives it).
  * @throws SourceError listing every trajectory that could not be loaded (up to 20 named).
  */
 export async function loadSampledTrajectories(
   rows: readonly TrajectoryIndexRow[],
-  opts: { sourceRoot?: string; inputs?: readonly string[]; cache?: SiblingCache } = {},
+  opts: { sourceRoot?: string; inputs?: readonly string[]; cache?: SiblingCache; siblingFiles?: (t: Trajectory) => readonly string[] | undefined } = {},
 ): Promise<Map<string, Trajectory>> {
   const cache = opts.cache ?? {};
   const root = opts.sourceRoot ?? process.cwd();
@@ -89,7 +91,7 @@ export async function loadSampledTrajectories(
       let sha = contentSha256(t);
       if (sha !== r.content_sha256) {
         // labelled with its injected text recovered from sibling runs or the clean run (module docstring)
-        const recovered = await recoveredAsLabelled(t, opts.inputs, root, cache);
+        const recovered = await recoveredAsLabelled(t, opts.inputs, root, cache, opts.siblingFiles);
         if (recovered !== t && contentSha256(recovered) === r.content_sha256) {
           t = recovered;
           sha = r.content_sha256;

@@ -12,6 +12,7 @@ import { loadSampledTrajectories } from "../sample/source.js";
 import { recordedInputs, type SiblingCache } from "../sample/recover.js";
 import { readLine, refsOf, type ViewRow, type ViewRun } from "./run-data.js";
 import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
+import { siblingFiles } from "./sibling-files.js";
 
 /** A verdict as the detail page shows it (raw replies are sent too; the page shows them on demand). */
 export type ItemVerdict = Pick<
@@ -72,8 +73,9 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
   try {
     let cache = siblingCaches.get(run);
     if (!cache) siblingCaches.set(run, (cache = {}));
-    // a DRIFT run is re-read with its injected text recovered over the run's inputs, as label judged it
-    const m = await loadSampledTrajectories([row], { sourceRoot, inputs: recordedInputs(run.dir), cache });
+    // a DRIFT run is re-read with its injected text recovered as label judged it, from the few files of its sibling
+    // and clean runs the run's index names (./sibling-files.ts), never every input of the run
+    const m = await loadSampledTrajectories([row], { sourceRoot, inputs: recordedInputs(run.dir), cache, siblingFiles: () => siblingFiles(run, row, sourceRoot) });
     const t = m.get(id);
     return t ? { trajectory: t } : { error: "not found again in its source" };
   } catch (e) {
