@@ -89,7 +89,7 @@ async function humanSource(runDir: string, file: HumanLabelFile, o: { where?: st
     verdicts,
     index,
     population: [...fullIndex.values()],
-    committee: () => (cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts).stale) : null),
+    committee: () => (cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts, fullIndex).stale) : null),
     health: () => judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }),
     where,
   };

@@ -114,7 +114,7 @@ async function referenceSource(
     judges: [...new Set(verdicts.map((v) => v.judge_id))].sort(),
     nTrajectories: index.size,
     agreement: (j, reference) => referenceAgreement(j, verdicts, index, reference),
-    checkCommittee: () => checkCommitteeFile(cf!, verdicts),
+    checkCommittee: () => checkCommitteeFile(cf!, verdicts, index),
     committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
     usedRepeat0: (field) => verdicts.filter((v) => v.repeat === 0 && usedRow(index.get(v.trajectory_id), field)),
     all: () => verdicts,

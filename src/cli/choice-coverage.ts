@@ -27,7 +27,7 @@ export async function withChoiceCoverage<T>(runDir: string, where: WhereFilter |
     const lean = await readLeanRun(runDir);
     const run = restrictRun({ index: lean.index, verdicts: lean.verdicts }, where);
     const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
-    const stored = await readStoredCommittee(runDir, lean.verdicts);
+    const stored = await readStoredCommittee(runDir, lean.verdicts, lean.index);
     const members = stored && stored.stale.length === 0 && stored.judges.length >= 2 ? [...stored.judges].sort() : judges;
     const quorum = stored && stored.stale.length === 0 && stored.judges.length >= 2 ? (stored.quorum ?? DEFAULT_QUORUM) : DEFAULT_QUORUM;
     const committee = { members, quorum, verdicts: buildCommittee(run.verdicts, [...run.index.keys()], { judgeIds: members, quorum }), from: members === judges ? "every judge: no current committee.jsonl" : "committee.jsonl" };

@@ -173,7 +173,7 @@ async function objectObservations(
   // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
   refuseStoppedJudges("compare", runDir, o.run, o.judge ? [o.judge] : null, new Set(run.verdicts.map((v) => v.judge_id)), where ? "among the rows --where selects" : undefined);
   // several judges and no choice: refused with every choice and its coverage, never a silent default (new user 37)
-  if (!o.judge && !o.committee && judges.length >= 2) throw new UsageError(chooseLabels(o.run, run, judges, cf, allVerdicts, field));
+  if (!o.judge && !o.committee && judges.length >= 2) throw new UsageError(chooseLabels(o.run, run, judges, cf, allVerdicts, field, fullIndex));
   let source: LabelSource;
   if (o.judge) {
     if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
@@ -190,7 +190,7 @@ async function objectObservations(
     // the committee is read from the file: another selection (--exclude-judge, --quorum) is refused (new user 30)
     refuseOtherThanStored(judges, cf, o, "compare --committee");
     // A committee file from another judge set, or from before verdicts changed, is never read silently.
-    const check = checkCommitteeFile(cf!, allVerdicts);
+    const check = checkCommitteeFile(cf!, allVerdicts, fullIndex);
     if (check.stale.length) {
       throw new UsageError(
         `${cf!.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
@@ -225,9 +225,10 @@ function chooseLabels(
   cf: Awaited<ReturnType<typeof readCommitteeFile>>,
   allVerdicts: Verdict[],
   field: string,
+  fullIndex: ReadonlyMap<string, unknown>,
 ): string {
   const usable = cf?.verdicts && cf.judges.length >= 2 && run.committee;
-  const stale = usable ? checkCommitteeFile(cf!, allVerdicts).stale : [];
+  const stale = usable ? checkCommitteeFile(cf!, allVerdicts, fullIndex).stale : [];
   const committee = usable ? { members: [...cf!.judges], quorum: cf!.quorum ?? DEFAULT_QUORUM, verdicts: run.committee!, ...(stale.length ? { stale: `committee.jsonl is stale (${stale.join("; ")}): run ipi-judge committee --run ${runName} again first` } : {}) } : null;
   const none = usable ? undefined : cf?.verdicts ? `${cf.file} holds ${cf.judges.length} judge: a committee needs at least two` : `no committee.jsonl: run ipi-judge committee --run ${runName} first`;
   return chooseLabelsMessage(runName, labelChoices(run.index, run.verdicts, judges, committee, field), none);

@@ -185,7 +185,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   let source;
   let calibrated;
   // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
-  const choice = req.kind === "committee" ? { ...req, stored: await readStoredCommittee(runDir, allVerdicts) } : req;
+  const choice = req.kind === "committee" ? { ...req, stored: await readStoredCommittee(runDir, allVerdicts, fullIndex) } : req;
   const said: string[] = []; // the committee's warnings (a stale committee.jsonl, a selection other than the stored one)
   try {
     source = resolveSource(verdicts, choice, o.run as string, said);

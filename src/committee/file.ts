@@ -147,9 +147,11 @@ export interface CommitteeFileCheck {
  * Check a committee file against the run's current verdicts: the same judges (any judge of the run not in the
  * file must be recorded as deliberately excluded), the same repeat-0 votes, and every labelled trajectory.
  * @param cf the file; @param verdicts the run's current verdicts (`readVerdicts`).
+ * @param index the run's index rows by id, when the caller has them: a labelled trajectory without a row (a verdict
+ *   the index does not hold) is not looked for in the file, which `committee` writes per index row.
  * @returns problems that make the file stale (naming judges and counts) and notes.
  */
-export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict[]): CommitteeFileCheck {
+export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict[], index?: { has(id: string): boolean }): CommitteeFileCheck {
   const stale: string[] = [];
   const notes: string[] = [];
   const name = path.basename(cf.file);
@@ -194,7 +196,9 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
     }
   }
   staleVotes(stale, name, changed, noVerdict);
-  const labelledIds = new Set(verdicts.filter((v) => v.repeat === 0 && cf.judges.includes(v.judge_id)).map((v) => v.trajectory_id));
+  // a verdict whose trajectory has no index row is in no figure, and `committee` writes a line per index row only
+  // (break42: such a verdict made a file stale the moment committee wrote it, and compare --committee refused it)
+  const labelledIds = new Set(verdicts.filter((v) => v.repeat === 0 && cf.judges.includes(v.judge_id) && (!index || index.has(v.trajectory_id))).map((v) => v.trajectory_id));
   const missing = [...labelledIds].filter((id) => !inFile.has(id)).length;
   if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
   return { stale, notes };

@@ -128,12 +128,13 @@ export function storedCommittee(cf: { file: string; judges: readonly string[]; e
 
 /**
  * Read a run's committee.jsonl and check it against the run's verdicts (`checkCommitteeFile`).
- * @param runDir the run folder; @param verdicts the run's current verdicts (all of them, not a `--where` subset).
+ * @param runDir the run folder; @param verdicts the run's current verdicts (all of them, not a `--where` subset);
+ * @param index the run's index rows by id (`checkCommitteeFile`'s: trajectories without a row are not looked for).
  * @returns its metadata and staleness, or null when the run has none.
  */
-export async function readStoredCommittee(runDir: string, verdicts: readonly Verdict[]): Promise<StoredCommittee | null> {
+export async function readStoredCommittee(runDir: string, verdicts: readonly Verdict[], index?: { has(id: string): boolean }): Promise<StoredCommittee | null> {
   const cf = await readCommitteeFile(runDir);
-  return cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts).stale) : null;
+  return cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts, index).stale) : null;
 }
 
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === new Set(b).size && a.every((x) => b.includes(x));

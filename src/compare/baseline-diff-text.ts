@@ -55,7 +55,7 @@ export function baselineDifferenceLines(diffs: readonly BaselineDifference[], ba
   if (diffs.length === 0) return none.length && Object.values(perModel).some((cs) => cs.length > 1) ? ["", ...none] : [];
   const lines = [
     "",
-    `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell where the two ran the same cells once each ` +
+    `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell${noun === "condition" ? "" : " and defense (a run pairs with the baseline's run of its tasks under its own defense)"} where the two ran the same cells once each ` +
       `(Newcombe's paired hybrid score interval over the cells with a label under both; discordant: cells with the event under the ${noun} only vs under the baseline only, ` +
       `exact McNemar p), else "unpaired" (Newcombe's hybrid score interval for independent samples); an interval that holds 0 shows no difference:`,
   ];

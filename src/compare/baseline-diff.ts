@@ -6,7 +6,11 @@
  *   outcome) over the cells with a label (a verdict) under both, Newcombe's paired hybrid score interval
  *   (../stats/newcombe-paired.ts) and the exact McNemar p-value on the discordant cells (../stats/mcnemar-exact.ts).
  *   A cell is the like-for-like cell of ./cells.ts for the attacked rates, and (suite, user task) for utility without
- *   attack. Runs whose cell has a label under one condition only are left out of the pairs and counted.
+ *   attack; compared by another field than the defense (`--by attack`, `--by surface`, `--condition-from`), the run's
+ *   own defense too, so a run pairs with the baseline's run of its cell under the same defense (break42: the baseline
+ *   attack under four defenses, the other under one, made every cell "several runs" and the difference unpaired
+ *   between undefended runs and a pool of defended ones). Runs whose cell has a label under one condition only are
+ *   left out of the pairs and counted.
  * - **Unpaired** when the cells cannot be paired (a run without task ids, or several runs of one cell under a
  *   condition): Newcombe's unpaired hybrid score interval (../stats/newcombe-unpaired.ts) over all the two rows' runs,
  *   said (`paired: false` with `unpaired_reason`).
@@ -171,6 +175,15 @@ export function baselineDifferences(items: Partial<Record<DifferenceRate, readon
 }
 
 /**
+ * The `cell` of a difference item: the cell, with the run's own defense after it when another field is compared
+ * (`defense` given); none when the cell is unknown.
+ */
+function withCell(cell: string | undefined, defense: string | undefined): { cell?: string } {
+  if (cell === undefined) return {};
+  return { cell: defense === undefined ? cell : `${cell}\u0000${defense}` };
+}
+
+/**
  * The items of each rate: the labelled observations `compare`'s rows are over (asr_goal: full compliance;
  * asr_behaviour: full or partial), and the utility rows its utility columns are over (a boolean `reference.utility`:
  * attacked runs by their like-for-like cell, unattacked runs of the user's own tasks by (suite, user task);
@@ -178,7 +191,7 @@ export function baselineDifferences(items: Partial<Record<DifferenceRate, readon
  */
 export function differenceItems(obs: readonly Observation[], utilityRows: readonly TrajectoryIndexRow[] | null, field: string): Partial<Record<DifferenceRate, DifferenceItem[]>> {
   const asr = (pick: (o: Observation) => boolean) =>
-    obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...(o.cell !== undefined ? { cell: o.cell } : {}), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
+    obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...withCell(o.cell, o.defense), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
   const out: Partial<Record<DifferenceRate, DifferenceItem[]>> = { asr_goal: asr((o) => o.goal), asr_behaviour: asr((o) => o.compromised) };
   if (!utilityRows) return out;
   const under: DifferenceItem[] = [];
@@ -188,11 +201,12 @@ export function differenceItems(obs: readonly Observation[], utilityRows: readon
     const condition = conditionValue(r, field) ?? "(none)";
     const kind = runKind(r);
     const suite = r.suite ?? "(none)";
+    // the run's own defense when another field is compared (as Observation.defense)
+    const defense = field !== "condition" ? r.condition : undefined;
     if (kind === "attacked") {
-      const cell = cellKey({ ...r, suite }, field);
-      under.push({ model: r.agent_model, condition, event: r.reference.utility, ...(cell !== undefined ? { cell } : {}) });
+      under.push({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(cellKey({ ...r, suite }, field), defense) });
     } else if (kind === "user_task") {
-      without.push({ model: r.agent_model, condition, event: r.reference.utility, ...(r.user_task_id !== undefined ? { cell: `${suite}\u0000${r.user_task_id}` } : {}) });
+      without.push({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(r.user_task_id !== undefined ? `${suite}\u0000${r.user_task_id}` : undefined, defense) });
     }
   }
   return { ...out, utility_under_attack: under, utility_without_attack: without };

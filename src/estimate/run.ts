@@ -236,7 +236,7 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
   const { index, verdicts } = await readLeanRun(o.runDir, { content: labelledIds(file) });
   // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
-  const source = o.source?.kind === "committee" && o.source.stored === undefined ? { ...o.source, stored: await readStoredCommittee(o.runDir, verdicts) } : o.source;
+  const source = o.source?.kind === "committee" && o.source.stored === undefined ? { ...o.source, stored: await readStoredCommittee(o.runDir, verdicts, index) } : o.source;
   const report = estimateFromData(index, verdicts, file, { ...o, source, likeForLike: o.likeForLike ?? true });
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   report.warnings.push(...runFolderWarnings(index.values()));

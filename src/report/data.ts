@@ -463,7 +463,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // report computes the committee instead and says why.
   const step = o.step ?? (() => {});
   if (cf) step(`checking committee.jsonl against ${verdicts.length.toLocaleString("en-US")} verdicts`);
-  const cfCheck = cf ? checkCommitteeFile(cf, verdicts) : null;
+  const cfCheck = cf ? checkCommitteeFile(cf, verdicts, fullIndex) : null;
   // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
   const rc = reportCommittee([...new Set(verdicts.map((v) => v.judge_id))], cf, cfCheck?.stale ?? null, o.source, run, DEFAULT_QUORUM);
   const committeeFile = cf && rc.m.matches_file ? cf.verdicts : null;

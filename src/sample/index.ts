@@ -69,7 +69,7 @@ export async function readCommittee(
   if (bad.length) throw new SampleError(`${cf.file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);
   const verdicts = await readLeanVerdicts(runDir, { index: o.index, progress: o.progress });
   // A run folder holding committee verdicts but no judge verdicts (assembled by hand) has nothing to check against.
-  const check = verdicts.length ? checkCommitteeFile(cf, verdicts) : { stale: [], notes: [] };
+  const check = verdicts.length ? checkCommitteeFile(cf, verdicts, o.index) : { stale: [], notes: [] };
   return { rows: cf.verdicts, stale: check.stale, notes: check.notes };
 }
 

@@ -380,7 +380,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     },
     has: (id) => slotOf(id) !== -1,
   };
-  const committee = await loadCommittee(runDir, cols, warnings);
+  const committee = await loadCommittee(runDir, cols, nIndexed, warnings);
   const index = new IndexByOffset(tfile, cols);
   // the --human file's labels and the sample's, each read again when its file changes (./human-layers.ts)
   const humans = new HumanLayers(cols, index, warnings, opts.humanFile);
@@ -429,7 +429,7 @@ function recompute(c: RowColumns, s: number, st: RefStore, vfile: string, orphan
  * The run's committee file, read as columns against the rows' id table and checked against the rows' repeat-0
  * votes (`checkCommitteeFile`'s rules and messages, `checkCommitteeSlots`), without an object per line or per vote.
  */
-async function loadCommittee(runDir: string, cols: RowColumns, warnings: string[]): Promise<ViewRun["committee"]> {
+async function loadCommittee(runDir: string, cols: RowColumns, nIndexed: number, warnings: string[]): Promise<ViewRun["committee"]> {
   const cf = await readCommitteeColumns(runDir, cols);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
   // the rows' repeat-0 votes: a row's status and labels are shared records (one per combination), read in place
@@ -442,6 +442,7 @@ async function loadCommittee(runDir: string, cols: RowColumns, warnings: string[
     for (const j of Object.keys(statusOf(s))) judges.add(j);
   }
   const check = checkCommitteeSlots(cf, cols.size, [...judges], {
+    rows: nIndexed, // the orphans after them have no index row: committee writes no line of theirs
     has: (j, s) => Object.hasOwn(statusOf(s), j),
     vote: (j, s) => {
       if (s < 0 || !Object.hasOwn(statusOf(s), j)) return null;

@@ -8,7 +8,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { baselineDifference, baselineDifferences, type DifferenceItem } from "../../src/compare/baseline-diff.js";
+import { baselineDifference, baselineDifferences, differenceItems, type DifferenceItem } from "../../src/compare/baseline-diff.js";
+import type { Observation } from "../../src/compare/data.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import { differenceText, baselineDifferenceLines } from "../../src/compare/baseline-diff-text.js";
 import { newcombePaired } from "../../src/stats/newcombe-paired.js";
 import { newcombeUnpaired } from "../../src/stats/newcombe-unpaired.js";
@@ -76,6 +78,38 @@ describe("baselineDifference", () => {
     const lines = baselineDifferenceLines(ds, "b", "condition", 5, 5, { m: ["b", "d"], other: ["d"] });
     expect(lines[1]).toMatch(/^difference from the baseline b, same model \(condition − baseline/);
     expect(lines.at(-1)).toBe("  (no difference from the baseline for other: not run under b)");
+  });
+});
+
+describe("differenceItems: compared by another field than the defense (--by attack, --by surface)", () => {
+  // break42: with --by attack a model's rows pool the defenses it ran under; the baseline attack ran under two
+  // defenses, the other attack under one, so every cell held two baseline runs and the difference was "unpaired"
+  // between a no_defense attack and a pool of defended and undefended runs. A cell is the same defense too.
+  const obs = (attack: string, defense: string, i: number, goal: boolean): Observation => ({
+    trajectory_id: `${defense}/${attack}/${i}`, model: "m", suite: "s", condition: attack, defense, injection_task: "s/i", unit: `s/u${i}/i`,
+    cell: `s\u0000u${i}\u0000i`, goal, compromised: goal,
+  });
+  it("pairs each run with the baseline's run of the same cell under the same defense", () => {
+    const xs = [
+      ...Array.from({ length: 10 }, (_, i) => obs("ii", "no_defense", i, i < 8)),
+      ...Array.from({ length: 10 }, (_, i) => obs("ii", "tool_filter", i, false)),
+      ...Array.from({ length: 10 }, (_, i) => obs("tk", "no_defense", i, i < 2)),
+    ];
+    const [d] = baselineDifferences({ asr_goal: differenceItems(xs, null, "attack").asr_goal }, { m: ["ii", "tk"] }, "ii");
+    expect(d).toMatchObject({ condition: "tk", paired: true, difference: -0.6, pairs: { n: 10, both: 2, condition_only: 0, baseline_only: 6, unpaired_left_out: { condition: 0, baseline: 10 } } });
+    expect(d.baseline_rate).toEqual({ count: 8, n: 10 });
+  });
+  it("the utility runs too: attacked by cell and defense, unattacked by (suite, user task) and defense", () => {
+    const row = (attack: string | undefined, condition: string, i: number, utility: boolean): TrajectoryIndexRow =>
+      ({ id: `${condition}/${attack}/${i}`, agent_model: "m", suite: "s", user_task_id: `u${i}`, ...(attack ? { attack, injection_task_id: "i", attacked: true } : { attacked: false }), condition, reference: { utility } }) as TrajectoryIndexRow;
+    const rows = [
+      ...Array.from({ length: 6 }, (_, i) => row("ii", "no_defense", i, true)),
+      ...Array.from({ length: 6 }, (_, i) => row("ii", "tool_filter", i, false)),
+      ...Array.from({ length: 6 }, (_, i) => row("tk", "no_defense", i, i < 3)),
+    ];
+    const items = differenceItems([], rows, "attack");
+    const [d] = baselineDifferences({ utility_under_attack: items.utility_under_attack }, { m: ["ii", "tk"] }, "ii");
+    expect(d).toMatchObject({ paired: true, difference: -0.5, pairs: { n: 6, unpaired_left_out: { condition: 0, baseline: 6 } } });
   });
 });
 

@@ -290,7 +290,8 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   rows.push(...orphans.sort((a, b) => firstRef(a) - firstRef(b)));
   if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
   for (const row of rows) for (const refs of Object.values(row.refs)) refs.sort((a, b) => a.start - b.start);
-  const committee = await loadCommittee(runDir, byId, rep0Of(rows), warnings);
+  const orphanIds = new Set(orphans.map((r) => r.id));
+  const committee = await loadCommittee(runDir, byId, rep0Of(rows), { has: (id) => !orphanIds.has(id) }, warnings);
   const index = new IndexByOffset(tfile, at, starts, lengths);
   if (opts.humanFile) addHumanFile(opts.humanFile, byId, index, warnings);
   return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, judges: [...judges].sort(), index, committee, warnings };
@@ -327,10 +328,10 @@ function rep0Of(rows: readonly ViewRow[]): Verdict[] {
   return out;
 }
 
-async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
+async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdicts: Verdict[], index: { has(id: string): boolean }, warnings: string[]): Promise<ViewRun["committee"]> {
   const cf = await readCommitteeFile(runDir);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
-  const check = checkCommitteeFile(cf, verdicts);
+  const check = checkCommitteeFile(cf, verdicts, index); // the orphans (no index row) are not looked for
   if (check.stale.length) {
     const reason = `committee.jsonl is stale, not shown: ${check.stale.join("; ")} (run ipi-judge committee again)`;
     warnings.push(reason);
