@@ -1,22 +1,16 @@
 /**
  * The steps of `labelRun` (./label.ts), each one idea: the cost cap's price check, the running health warnings, the
  * run store's set-up for an invocation (configuration changes, judges, invocation record), the reading loop that
- * stores trajectories and schedules their judging, and the summary at the end.
+ * stores trajectories and schedules their judging (the summary at the end: `./label-summary.ts`).
  */
 import { reserveForBatch } from "./batch-cap.js";
 import { UsageError } from "../errors.js";
-import { removeQuietly } from "../io/remove-quietly.js";
-import fs from "node:fs";
-import path from "node:path";
 import { readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
-import type { IngestError, Trajectory, Verdict } from "../types.js";
-import { changedBackWarning, withoutStale } from "./stale-summary.js";
-import { takeStaleNote } from "../store/stale-verdicts.js";
-import { forEachIndexRow, readTrajectoryIndex, referenceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
-import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
+import type { Trajectory, Verdict } from "../types.js";
+import { referenceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
+import { WhereTally, matchesWhere } from "../store/where.js";
 import type { WhereWarnings } from "./where-warnings.js";
 import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
-import { storedBasisOf, summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges, TRANSPORT_KEY_VERSION } from "./config-change.js";
@@ -28,13 +22,10 @@ import { markLeftByStop, type LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
-import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
-import { corruptLinesError, corruptLinesRepaired } from "./corrupt-lines.js";
+import { corruptLinesError } from "./corrupt-lines.js";
 import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
-import { withoutRemoved } from "./removed-record.js";
-import { recordSameContent, sameContentFinding } from "./same-content.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -442,101 +433,6 @@ export function idRuleWarning(remapped: readonly RemappedId[], dir: string): Ing
 }
 
 /**
- * The run's summary from what the store kept in memory (no re-read of the journals; verdicts rebuilt one at a time
- * as the summary folds them, issue 26): with `--where`, over the run's trajectories the filter keeps (the index
- * read back from the journal: the in-memory rows are slim), saying so. A judge of this invocation with verdicts but
- * not one usable label is added to `stopped` (issue 12.2: not a success).
- */
-export async function summarizeLabelRun(
-  store: RunStore,
-  opts: LabelOptions,
-  stopped: Record<string, string>,
-  passedOver: ReadonlySet<string> = new Set(),
-  since?: ReadSince,
-): Promise<RunSummary> {
-const parts = store.summaryParts();
-// the run's trajectories whose input is gone are left out, said in the summary (./removed-record.ts)
-const current0 = withoutRemoved(store.dir, parts.index, parts.verdicts, { errors: parts.errors, inputs: opts.inputs });
-// ... and so are the verdicts made on an older text than the trajectory's now (./stale-summary.ts)
-const stale = withoutStale(store, current0.verdicts);
-const inputs = { ...parts, index: current0.index, verdicts: stale, errors: current0.errors };
-// --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
-// and says so
-let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;
-let verdicts: Iterable<Verdict> = inputs.verdicts;
-let runWhere: WhereStatement | undefined;
-let allVerdicts: Verdict[] | undefined;
-if (opts.where) {
-  // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
-  const full = await readTrajectoryIndex(store.dir, { keepRemoved: true }); // the removed are out of inputs.index already
-  const tally = new WhereTally(opts.where);
-  const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
-  const kept = new Map([...inputs.index].filter(([id]) => keep.has(id)));
-  index = kept;
-  allVerdicts = [...inputs.verdicts];
-  verdicts = allVerdicts.filter((v) => kept.has(v.trajectory_id));
-  runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
-}
-// an earlier invocation's error about a file this one passes over as a sidecar, or reads without error (fixed
-// since), is counted apart (./superseded-errors.ts)
-// ... and so is a content_changed note about a trajectory judged again on its content now
-const judgedNow = (id: string): boolean => {
-  const sha = store.storedContent(id);
-  return sha !== undefined && store.ledger.allOnContent(id, sha);
-};
-// ... and so is a judge_crash whose judge stored a verdict of the item since (the ledger's storage order)
-const crashJudged = (id: string, judge: string, repeat: number, seq: number) => store.ledger.judgedSince(id, judge, repeat, seq);
-// ... and so is a store_corrupt_lines record of lines this open did not find again (cut or repaired: ./corrupt-lines.ts)
-const repairedNow = (e: IngestError) => corruptLinesRepaired(e, store);
-const { current, superseded, readSince, rejudged, crashes, repaired } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged, repairedNow);
-const summary = summarizeRun(opts.run, verdicts, index, current, stopped, storedBasisOf(store.dir)); // an older build's batch verdicts: ./batch-basis.ts
-if (superseded.length + readSince.length + rejudged.length + crashes.length + repaired.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes, repaired);
-if (runWhere) summary.where = runWhere;
-// what every later command warns about is the whole run's mix, not the --where subset's (review 28)
-if (allVerdicts) {
-  const whole = summarizeRun(opts.run, allVerdicts, inputs.index, [], {}).mixed_configurations;
-  if (whole) summary.mixed_configurations = whole;
-  else delete summary.mixed_configurations;
-}
-if (current0.statement) summary.inputs_removed = current0.statement;
-// the verdicts left out as made on an older text: among the summary's warnings (stderr, --json, summary.json), once
-const staleNote = takeStaleNote(store.dir);
-if (staleNote) summary.warnings.push(staleNote);
-const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
-if (back) summary.warnings.push(back);
-// one trajectory under two ids counts twice: said, naming them (./same-content.ts, red team 37 F2/F3)
-const rowsOf = (wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void) => forEachIndexRow(store.dir, wanted, each);
-const same = await sameContentFinding(index.keys(), store, rowsOf);
-if (same?.text) summary.warnings.push(same.text);
-// ... and recorded (over the whole run, not a --where subset) for every figure command to say (../store/same-content-record.ts)
-recordSameContent(store.dir, opts.where ? await sameContentFinding(inputs.index.keys(), store, rowsOf) : same, summary.warnings);
-// A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
-for (const j of summary.judges) {
-  if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
-  stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
-}
-  return summary;
-}
-
-/**
- * Write `summary.json` atomically. A failure (disk full) does not stop the run (the file is a convenience, the
- * journals hold the run) but is not silent either (red team 20): its temp file is removed and a warning returned.
- * @returns null, or the warning to show.
- */
-export function writeSummaryFile(dir: string, value: unknown): string | null {
-  const tmp = path.join(dir, `.summary.json.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
-    fs.renameSync(tmp, path.join(dir, "summary.json"));
-    return null;
-  } catch (e) {
-    removeQuietly(tmp);
-    const why = (e as NodeJS.ErrnoException).code === "ENOSPC" ? "no space left on device" : (e as Error).message;
-    return `cannot write ${path.join(dir, "summary.json")}: ${why}; the run's journals hold every verdict (the summary above is complete): run the same command again, with space, to write the file`;
-  }
-}
-
-/**
  * The stored verdicts this invocation will judge again, counted by reason before any is sent (issue 22 item 8; over
  * the trajectories this invocation judges: prepared, filtered by `--where` and de-duplicated as the reading loop
  * does) and said through `onWarning`. `labelRun` runs it when its reading loop first finds a repeat to judge (every
@@ -569,25 +465,4 @@ export async function countRejudgingFirst(
   });
   for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
   return rejudge;
-}
-
-/**
- * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
- * reference changed, and the duplicate ids (an input error, said loudly).
- */
-export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead">): void {
-  const { duplicateIds, referenceChanged, changedDuringRead } = read;
-  if (warnings.length > 0) summary.ingest_warnings = warnings;
-  if (referenceChanged > 0)
-    summary.warnings.push(
-      `${referenceChanged} trajectory(ies) carry another benchmark reference (security/utility) than when they were labelled (errors.jsonl kind reference_changed, naming old and new): their index rows follow the input now, so agree/compare read the current reference; nothing was judged again`,
-    );
-  if (duplicateIds > 0)
-    summary.warnings.push(
-      `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
-    );
-  if (changedDuringRead > 0)
-    summary.warnings.push(
-      `INPUT ERROR: ${changedDuringRead} input file(s) changed while they were read (errors.jsonl kind changed_during_read, naming each and what was kept of it): nothing read after the change was taken; run label again once the files are no longer written`,
-    );
 }

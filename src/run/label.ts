@@ -34,8 +34,8 @@ import { reverifyWarnings, StoredReverifier } from "./reverify.js";
 import { openForLabel, stopIfNothingRead } from "./before-reading.js";
 import { warnOldGroupNames } from "./old-group-names.js";
 import type { LabelOptions } from "./label-options.js";
+import { addInputWarnings, summarizeLabelRun, writeSummaryFile } from "./label-summary.js";
 import {
-  addInputWarnings,
   inBatchOf,
   countRejudgingFirst,
   healthWarnings,
@@ -44,8 +44,6 @@ import {
   readAndSchedule,
   recordRequestParams,
   requirePricesForCap,
-  summarizeLabelRun,
-  writeSummaryFile,
   type ReadOutcome,
 } from "./label-steps.js";
 

@@ -21,6 +21,7 @@
  */
 import type { Surface, ToolDefinition, Trajectory } from "../types.js";
 import { maxOf, minOf } from "../io/extremes.js";
+import { OtherTools, opensWithAction, tagBlocks } from "./instructing-scan.js";
 
 /** One instructing span of one tool description. */
 export interface InstructingSpan {
@@ -61,11 +62,10 @@ const DOC_EXAMPLE = /\b(?:e\.g\.|for example|such as|example:|format)\b/i;
 const ORDER = /\b(?:first|always|before|after|prior to|then|also|immediately)\b/i;
 const CALL_VERB = /\b(?:call|invoke|run|use)\b/i;
 
-const TAG_BLOCK = /<(important|system|instructions?|admin|critical|secret)>[\s\S]*?<\/\1>/gi;
 const BRACKET_HEADER = /\[(?:system|critical|kernel|admin|important)[^\]\n]{0,80}\][\s\S]*?(?=\n\s*-{4,}|\n\s*\n|$)/gi;
 
-/** The directive cues one unit of text carries (names), given the other tools' names. */
-function cuesOf(unit: string, otherTools: readonly string[]): string[] {
+/** The directive cues one unit of text carries (names), given the other tools (`own`: the described tool's name). */
+function cuesOf(unit: string, otherTools: OtherTools, own?: string): string[] {
   const out: string[] = [];
   for (const [name, re] of DIRECTIVE_CUES) if (re.test(unit)) out.push(name);
   if (!DOC_EXAMPLE.test(unit)) {
@@ -74,27 +74,43 @@ function cuesOf(unit: string, otherTools: readonly string[]): string[] {
       out.push("send_to_address");
   }
   if (CALL_VERB.test(unit) && ORDER.test(unit)) {
-    const lower = unit.toLowerCase();
-    const named = otherTools.find((n) => n.length >= 4 && new RegExp(String.raw`(?<![\w])${n.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\w])`).test(lower));
+    const named = otherTools.namesOther(unit.toLowerCase(), own);
     // "first call `share_contacts` ...", "always invoke log_event after ...": an order to call another tool
     if (named && new RegExp(String.raw`\b(?:must|should|always|first|then|also|immediately|please|need to|have to|required?)\b`, "i").test(unit)) out.push("call_other_tool");
   }
   return out;
 }
 
-/** Sentence-like units of a description with their offsets: split at sentence ends and line breaks. */
+/**
+ * Sentence-like units of a description with their offsets: split at sentence ends and line breaks. A unit runs to a
+ * line break (kept in it), to a run of `.`, `!` or `?` followed by white space or the end (kept in it), or to the end;
+ * a dot not followed by white space ("e.g.", "v2.0", "AES-256") does not end a sentence; units of white space only
+ * are left out. A scan by hand, linear: the regular expression it replaces
+ * (`/(?:[^\n.!?]|[.!?]+(?![\s]|$))*(?:[.!?]+(?=\s|$)|\n|$)/g`) overflowed the stack on one 5 MB unit ("a.a.a...").
+ */
 function units(text: string): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
-  // a dot not followed by a space ("e.g.", "v2.0", "AES-256") does not end a sentence
-  const re = /(?:[^\n.!?]|[.!?]+(?![\s]|$))*(?:[.!?]+(?=\s|$)|\n|$)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    if (m[0].length === 0) {
-      re.lastIndex++;
-      if (re.lastIndex > text.length) break;
-      continue;
+  const n = text.length;
+  const punct = (k: number) => {
+    const c = text.charCodeAt(k);
+    return c === 46 || c === 33 || c === 63;
+  };
+  let i = 0;
+  while (i < n) {
+    const start = i;
+    let end = -1;
+    while (end < 0) {
+      if (i >= n) end = n;
+      else if (text.charCodeAt(i) === 10) end = i + 1;
+      else if (punct(i)) {
+        let j = i;
+        while (j < n && punct(j)) j++;
+        if (j === n || /\s/.test(text[j])) end = j;
+        else i = j;
+      } else i++;
     }
-    if (m[0].trim() !== "") out.push({ start: m.index, end: m.index + m[0].length });
+    if (text.slice(start, end).trim() !== "") out.push({ start, end });
+    i = end;
   }
   return out;
 }
@@ -106,21 +122,24 @@ function units(text: string): Array<{ start: number; end: number }> {
  * @returns `{text, cues}` with `text` an exact substring of `description` (trimmed), or null.
  */
 export function instructingSpan(description: string, otherTools: readonly string[] = []): { text: string; cues: string[] } | null {
+  return spanOf(description, new OtherTools(otherTools));
+}
+
+/** {@link instructingSpan} given the tool list once (`own`: the described tool's name, never "another tool"). Linear in the description. */
+function spanOf(description: string, otherTools: OtherTools, own?: string): { text: string; cues: string[] } | null {
   if (typeof description !== "string" || description.trim() === "") return null;
   const found: Array<{ start: number; end: number; cues: string[] }> = [];
-  for (const re of [TAG_BLOCK, BRACKET_HEADER]) {
-    re.lastIndex = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(description)) !== null) {
-      const inner = units(m[0]).flatMap((u) => cuesOf(m![0].slice(u.start, u.end), otherTools));
-      // a tagged block counts with any directive inside, or with an imperative action verb opening one of its lines
-      const imperative = new RegExp(String.raw`(?:^|\n|[.!?]\s+)\s*[>*-]?\s*(?:please\s+|always\s+|first,?\s+)?${ACTION}\b`, "i").test(m[0].replace(/^<[^>]+>|^\[[^\]]*\]/, ""));
-      if (inner.length > 0 || (re === TAG_BLOCK && imperative)) found.push({ start: m.index, end: m.index + m[0].length, cues: inner.length > 0 ? [...new Set(inner)] : ["tagged_block"] });
-    }
+  const blocks = [...tagBlocks(description).map((b) => ({ ...b, tagged: true })), ...bracketHeaders(description).map((b) => ({ ...b, tagged: false }))];
+  for (const b of blocks) {
+    const block = description.slice(b.start, b.end);
+    const inner = units(block).flatMap((u) => cuesOf(block.slice(u.start, u.end), otherTools, own));
+    // a tagged block counts with any directive inside, or with an imperative action verb opening one of its lines
+    const imperative = b.tagged && opensWithAction(block.replace(/^<[^>]+>|^\[[^\]]*\]/, ""), ACTION);
+    if (inner.length > 0 || imperative) found.push({ start: b.start, end: b.end, cues: inner.length > 0 ? [...new Set(inner)] : ["tagged_block"] });
   }
   if (found.length === 0) {
     for (const u of units(description)) {
-      const c = cuesOf(description.slice(u.start, u.end), otherTools);
+      const c = cuesOf(description.slice(u.start, u.end), otherTools, own);
       if (c.length > 0) found.push({ ...u, cues: c });
     }
   }
@@ -132,6 +151,18 @@ export function instructingSpan(description: string, otherTools: readonly string
   return { text, cues: [...new Set(found.flatMap((f) => f.cues))] };
 }
 
+/** The bracketed override headers of a description (`BRACKET_HEADER`), with their offsets. */
+function bracketHeaders(description: string): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  BRACKET_HEADER.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = BRACKET_HEADER.exec(description)) !== null) {
+    out.push({ start: m.index, end: m.index + m[0].length });
+    if (m[0].length === 0) BRACKET_HEADER.lastIndex++;
+  }
+  return out;
+}
+
 /**
  * Every tool description of a list that instructs the agent ({@link instructingSpan}), with its tool.
  * @param tools `Trajectory.tools` (entries without a string description are skipped)
@@ -139,13 +170,12 @@ export function instructingSpan(description: string, otherTools: readonly string
 export function instructingSpans(tools: readonly ToolDefinition[] | undefined): InstructingSpan[] {
   if (!Array.isArray(tools)) return [];
   const names = tools.map((t) => (typeof t?.name === "string" ? t.name : ""));
+  // the list's names once (a filtered copy per tool was tools x tools: red team 41, 200,000 tools)
+  const others = new OtherTools(names.filter((n) => n !== ""));
   const out: InstructingSpan[] = [];
   tools.forEach((tool, k) => {
     if (typeof tool?.description !== "string") return;
-    const s = instructingSpan(
-      tool.description,
-      names.filter((n, i) => i !== k && n !== ""),
-    );
+    const s = spanOf(tool.description, others, names[k] || undefined);
     if (s) out.push({ tool_index: k, tool_name: names[k] || `tool_${k}`, text: s.text, cues: s.cues });
   });
   return out;
