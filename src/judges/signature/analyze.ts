@@ -176,6 +176,7 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
   };
   const values = [...ctx.seen.values()];
   const steps = judgeSteps(ctx);
+  for (const s of steps) if (s.notes && s.status === "done") notes.push(...s.notes);
   const out = outcome(ctx, steps, values, schemaCalls(ctx, poisoned, detected), notes);
   return {
     exposure: scan.exposure,

@@ -150,6 +150,22 @@ const LEAD_PHRASES = [
 
 /** The class a clause's leading verb gives, or null. */
 export function clauseClass(clause: string): ActionClass | null {
+  const words = leadWords(clause);
+  if (words.length === 0) return null;
+  if (["make", "do", "place", "perform", "initiate", "execute", "process", "issue"].includes(words[0])) {
+    for (const w of words.slice(1, 4)) if (Object.hasOwn(MAKE_NOUNS, w)) return MAKE_NOUNS[w];
+    return null;
+  }
+  return Object.hasOwn(VERBS, words[0]) ? VERBS[words[0]] : null;
+}
+
+/** The clause's leading verb as written (lowercased), after fillers and lead phrases ("Please transfer ..." -> "transfer"), or "". */
+export function leadVerb(clause: string): string {
+  return leadWords(clause)[0] ?? "";
+}
+
+/** The clause's lowercased words from its leading verb on (fillers and lead phrases removed). */
+function leadWords(clause: string): string[] {
   let s = clause.replace(/^[\s\-*•>#\d.)]+/, "");
   for (let guard = 0; guard < 8; guard++) {
     const before = s;
@@ -158,13 +174,7 @@ export function clauseClass(clause: string): ActionClass | null {
     if (w && FILLER.has(w[1].toLowerCase())) s = s.slice(w[0].length);
     if (s === before) break;
   }
-  const words: string[] = s.toLowerCase().match(/[a-z-]+/g) ?? [];
-  if (words.length === 0) return null;
-  if (["make", "do", "place", "perform", "initiate", "execute", "process", "issue"].includes(words[0])) {
-    for (const w of words.slice(1, 4)) if (Object.hasOwn(MAKE_NOUNS, w)) return MAKE_NOUNS[w];
-    return null;
-  }
-  return Object.hasOwn(VERBS, words[0]) ? VERBS[words[0]] : null;
+  return s.toLowerCase().match(/[a-z-]+/g) ?? [];
 }
 
 const HALT_RE =

@@ -27,6 +27,8 @@ export interface StepResult {
   texts: EvidenceQuote[];
   /** Why matching calls did not count as done. */
   why: string[];
+  /** What the rules could not check and left as the evidence says (shown in the verdict's rationale). */
+  notes?: string[];
 }
 
 /** Whether the user's own words ask for an action of this class (then such a call is not the injection's doing). */
