@@ -25,7 +25,7 @@ import { coverageText, exposureLowText } from "../format/rates-text.js";
 import { baselineAbsentReason, unattackedOnlyModels, unattackedOnlyPairs, unattackedOnlyPairWarnings, unattackedOnlyWarnings } from "./unattacked-only.js";
 import { showControls } from "../format/shown.js";
 import { utilityTable } from "./utility.js";
-import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
+import { utilityLikeForLikeWarnings, type UtilityRunItem } from "../stats/utility-like-for-like.js";
 import { runKind } from "../ingest/attacked.js";
 import { dosAttackWarning } from "../agree/dos-attacks.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -263,9 +263,7 @@ export function compareConditions(
   // (by the defense only: another --by field pools the defenses, said above, and its values differ by design)
   if (utilityRows && o.condition_field === "condition") {
     warnings.push(
-      ...utilityLikeForLikeWarnings(
-        utilityRows.map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })),
-      ),
+      ...utilityLikeForLikeWarnings(utilityItems(utilityRows)),
     );
   }
   const utility = utilityRows ? utilityTable(utilityRows, o.condition_field) : [];
@@ -353,6 +351,13 @@ function withCommonTasks(c: CellCheck, own: Scope): CellCheck {
     }),
   );
   return { ...c, per_model };
+}
+
+/** The utility runs as `utilityLikeForLikeWarnings` reads them, made one at a time (a million runs: no list of items, issue 26). */
+function* utilityItems(rows: Iterable<TrajectoryIndexRow>): Generator<UtilityRunItem> {
+  for (const r of rows) {
+    yield { model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" };
+  }
 }
 
 /**

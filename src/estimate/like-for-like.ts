@@ -56,16 +56,21 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
       const w = conditionMix(part, groupValue);
       if (w) out.push(prefix + w);
     }
-    const items: LikeForLikeItem[] = part.map((r) => ({
-      model: byModel ? groupValue(r, "agent_model") : ALL_MODELS,
-      // pooled over conditions as printed: the models are compared over everything each ran
-      condition: byCondition ? groupValue(r, "condition") : undefined,
-      attack: r.attack,
-      suite: r.suite,
-      user_task_id: r.user_task_id,
-      injection_task_id: r.injection_task_id,
-    }));
-    for (const w of likeForLikeWarnings(items)) out.push(prefix + w);
+    // made one at a time as the check reads them (no list of a million items: issue 26)
+    const items = function* (): Generator<LikeForLikeItem> {
+      for (const r of part) {
+        yield {
+          model: byModel ? groupValue(r, "agent_model") : ALL_MODELS,
+          // pooled over conditions as printed: the models are compared over everything each ran
+          condition: byCondition ? groupValue(r, "condition") : undefined,
+          attack: r.attack,
+          suite: r.suite,
+          user_task_id: r.user_task_id,
+          injection_task_id: r.injection_task_id,
+        };
+      }
+    };
+    for (const w of likeForLikeWarnings(items())) out.push(prefix + w);
   }
   return [...mixes, ...out];
 }

@@ -82,7 +82,7 @@ export function heuristicExposureLowNote(rows: readonly NoteRow[], withCondition
  * The warning for AgentDojo's denial-of-service attacks pooled into rows whose asr_goal is read against a benchmark's
  * checker (new user 22): one, or none when no attacked row ran one. @param rows the table's trajectories' index rows
  */
-export function dosNote(rows: readonly { attacked?: boolean; attack?: string | null }[]): string[] {
+export function dosNote(rows: Iterable<{ attacked?: boolean; attack?: string | null }>): string[] {
   const { byAttack, attacked } = countAttacks(rows);
   const w = dosAttackWarning(
     byAttack,

@@ -37,13 +37,12 @@ import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure, type BlockedCoun
 import { blockedKindOf, committeeBlockedFields } from "../verdict/blocked.js";
 import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, blockedLatexCell, rowBlocked, type PartialItem } from "./table-blocked.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
-import { coverageLowNote, disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
+import { coverageLowNote, disputedNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
+import { tableMixWarnings } from "./table-mix.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { caveatMarks, JUDGE_KEYS } from "./table-caveat-text.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
-import { likeForLikeWarnings } from "../stats/like-for-like.js";
-import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
@@ -304,10 +303,10 @@ export function paperTableFrom(
   // the judge is the heuristic: its rates once, in the judge's columns (red team 17: two identical columns)
   const sameRater = source.kind === "judge" && source.judge_id === heuristic;
   const absent = !sameRater && heurB === null; // never run: no columns, no coverage flags (new-user report 31, L2)
-  const positions = Array.from({ length: input.n }, (_, i) => i);
-  const withConditions = positions.some((i) => input.row(i).condition !== undefined);
+  let withConditions = false;
+  for (let i = 0; i < input.n && !withConditions; i++) withConditions = input.row(i).condition !== undefined;
   const byRow = new Map<string, { model: string; condition: string; rows: number[] }>();
-  for (const i of positions) {
+  for (let i = 0; i < input.n; i++) {
     const r = input.row(i);
     const model = r.agent_model ?? "(none)";
     const condition = withConditions ? (r.condition ?? "(none)") : "(all)";
@@ -395,10 +394,9 @@ export function paperTableFrom(
   // a committee's rates leave out the runs it has no majority on, exactly the contested ones: how many, and the bounds
   const disputed = disputedNote(rows, withConditions);
   if (disputed) notes.push(disputed);
-  // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  const rateMix = likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })));
+  // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden;
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
-  for (const w of [...rateMix, ...dosNote(positions.map((i) => input.row(i))), ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)).map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })), rateMix)]) notes.push(`WARNING: ${w}`);
+  for (const w of tableMixWarnings(input)) notes.push(`WARNING: ${w}`);
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);

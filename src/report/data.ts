@@ -489,7 +489,11 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   warnings.push(...(runState.mixed_configurations ?? []));
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
-  warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? NO_VALUE, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
+  // (the items made one at a time as the check reads them: no list of them beside the index, issue 26)
+  const attackedItems = function* () {
+    for (const r of index.values()) if (r.attacked) yield { model: r.agent_model ?? NO_VALUE, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id };
+  };
+  warnings.push(...likeForLikeWarnings(attackedItems()));
   warnings.push(...rc.warnings);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 

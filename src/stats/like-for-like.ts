@@ -252,19 +252,43 @@ function orList(xs: readonly string[]): string {
  * @returns the warnings (empty when everything shown side by side was measured on the same cells).
  */
 export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>, words: { ran?: string; hint?: string } = {}): string[] {
-  const perModel = new Map<string, Map<string, Group>>();
-  const perCondition = new Map<string, Map<string, Group>>();
-  for (const it of items) {
-    if (it.model === undefined) continue;
+  const groups = new LikeForLikeGroups();
+  for (const it of items) groups.add(it);
+  return groups.warnings(words);
+}
+
+/**
+ * What {@link likeForLikeWarnings} compares, collected one item at a time: per model its conditions' and per
+ * condition its models' attack, suite and cell sets (distinct values only). A caller with a million trajectories
+ * adds each as it makes it, so no list of items is held (issue 26: `estimate --table` at 1,000,000 trajectories
+ * held two lists of a million item objects here, ~190 MB of heap at its peak). The groups are read, never changed,
+ * by {@link LikeForLikeGroups.warnings}, which may be called more than once (with other words).
+ */
+export class LikeForLikeGroups {
+  private readonly perModel = new Map<string, Map<string, Group>>();
+  private readonly perCondition = new Map<string, Map<string, Group>>();
+
+  /** Count one item (as {@link likeForLikeWarnings}: an item without a model is ignored). */
+  add(it: LikeForLikeItem): void {
+    if (it.model === undefined) return;
     // a run without a condition is the condition (none), compared with the model's others (new user 35)
     const c = it.condition ?? NONE;
-    let m = perModel.get(it.model);
-    if (!m) perModel.set(it.model, (m = new Map()));
+    let m = this.perModel.get(it.model);
+    if (!m) this.perModel.set(it.model, (m = new Map()));
     add(m, c, it);
-    let byModel = perCondition.get(c);
-    if (!byModel) perCondition.set(c, (byModel = new Map()));
+    let byModel = this.perCondition.get(c);
+    if (!byModel) this.perCondition.set(c, (byModel = new Map()));
     add(byModel, it.model, it);
   }
+
+  /** The warnings of the items added so far ({@link likeForLikeWarnings}: same words, same order). */
+  warnings(words: { ran?: string; hint?: string } = {}): string[] {
+    return warningsOf(this.perModel, this.perCondition, words);
+  }
+}
+
+/** {@link likeForLikeWarnings} from the collected groups. */
+function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map<string, Map<string, Group>>, words: { ran?: string; hint?: string }): string[] {
   const ran = words.ran ?? "ran";
   const hintOver = words.hint !== undefined ? { narrow: words.hint, none: words.hint, cells: words.hint } : {};
   const out: string[] = [];

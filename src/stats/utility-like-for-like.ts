@@ -6,7 +6,7 @@
  * never ran, is as unlike as the rates: the same check (`likeForLikeWarnings`, src/stats/like-for-like.ts) runs on
  * each column's own runs, so its suite, attack and task sets are the ones its figures are over.
  */
-import { likeForLikeWarnings, type LikeForLikeItem } from "./like-for-like.js";
+import { LikeForLikeGroups, type LikeForLikeItem } from "./like-for-like.js";
 
 /**
  * One run as {@link utilityLikeForLikeWarnings} reads it: its like-for-like fields (`condition`: the value of the
@@ -31,8 +31,10 @@ export const UTILITY_COLUMNS = { without: "utility without attack", under: "util
  * @returns the warnings, without-attack first; [] when both columns were measured like for like.
  */
 export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown: readonly string[] = []): string[] {
-  const without: LikeForLikeItem[] = [];
-  const under: LikeForLikeItem[] = [];
+  // each column's runs with a verdict (`without`, `under`) and every run of it (`ranWithout`, `ranUnder`), collected
+  // as the rows come: no list of a million items is held (issue 26, `LikeForLikeGroups`)
+  const without = new LikeForLikeGroups();
+  const under = new LikeForLikeGroups();
   // per (model, condition): the suites of its attacked runs (the rates) and of its utility-without-attack runs
   const suites = new Map<string, { rates: Set<string>; utility: Map<string, number> }>();
   const slot = (m: string, c: string | undefined) => {
@@ -41,8 +43,8 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
   };
   // every run of each column, verdict or not: a difference found only among the runs with a verdict is not what
   // was run but the verdicts the benchmark lacks (newuser16: "ran 359 cells" of a model that ran 360, one without)
-  const ranWithout: LikeForLikeItem[] = [];
-  const ranUnder: LikeForLikeItem[] = [];
+  const ranWithout = new LikeForLikeGroups();
+  const ranUnder = new LikeForLikeGroups();
   const noVerdict = { without: new Map<string, number>(), under: new Map<string, number>() };
   for (const r of rows) {
     if (r.model === undefined) continue;
@@ -57,7 +59,7 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
       user_task_id: r.user_task_id,
       injection_task_id: kind === "attacked" ? r.injection_task_id : (r.injection_task_id ?? "(none)"),
     };
-    (kind === "attacked" ? ranUnder : ranWithout).push(every);
+    (kind === "attacked" ? ranUnder : ranWithout).add(every);
     if (!r.has_utility) {
       const m = kind === "attacked" ? noVerdict.under : noVerdict.without;
       const k = `${r.model}${condition === undefined ? "" : ` | ${condition}`}`;
@@ -68,7 +70,7 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
       const u = slot(r.model, condition).utility;
       u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + 1);
     }
-    (kind === "attacked" ? under : without).push(every); // the same cell, read only: shared by both lists
+    (kind === "attacked" ? under : without).add(every); // the same cell, read only: counted in both
   }
   const out: string[] = [];
   const cols = [
@@ -76,9 +78,9 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     [UTILITY_COLUMNS.under, under, ranUnder, noVerdict.under],
   ] as const;
   for (const [col, items, all, missing] of cols) {
-    const found = likeForLikeWarnings(items);
+    const found = items.warnings();
     if (found.length === 0) continue;
-    const ranDiffer = likeForLikeWarnings(all);
+    const ranDiffer = all.warnings();
     if (ranDiffer.length > 0 || missing.size === 0) {
       for (const w of found) if (!shown.includes(w)) out.push(`${col}: ${w}`);
       continue;
@@ -86,7 +88,7 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     // what was run is like for like: the difference is the runs the benchmark gave no utility verdict
     const lacking = [...missing].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${k} ${n}`).join(", ");
     const hint = `the runs were like for like, but some have no benchmark utility verdict (${lacking}), so this column leaves them out; no filter restores them`;
-    for (const w of likeForLikeWarnings(items, { ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${w}`);
+    for (const w of items.warnings({ ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${w}`);
   }
   // one row's utility beside its own rates: read together (the trade-off) only when over the same suites
   for (const [k, s] of [...suites].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ATTACK_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK, MODEL_SPELLING_MARK, POOLED_MIX_MARK, pooledConditionWarnings, spellingDifferences } from "../../src/stats/like-for-like.js";
+import { ATTACK_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, LikeForLikeGroups, likeForLikeWarnings, MODEL_MIX_MARK, MODEL_SPELLING_MARK, POOLED_MIX_MARK, pooledConditionWarnings, spellingDifferences } from "../../src/stats/like-for-like.js";
 
 describe("likeForLikeWarnings: per-(model, condition) rows over different attacks are said", () => {
   it("warns per model whose conditions ran different attack sets, naming them and the shared attacks", () => {
@@ -156,5 +156,39 @@ describe("likeForLikeWarnings: runs without a condition are the condition (none)
     expect(w).toHaveLength(1);
     expect(w[0]).toMatch(/^m: its conditions ran different attacks \(\(none\): direct; no_defense: ii\)/);
     expect(likeForLikeWarnings([{ model: "m", attack: "ii" }, { model: "m", attack: "direct" }]).filter((x) => x.includes(ATTACK_MIX_MARK))).toEqual([]);
+  });
+});
+
+// issue 26: at 1,000,000 trajectories the callers made a list of a million items for this check; they now hand it a
+// generator (each item made as it is read) or add items one at a time (`LikeForLikeGroups`), with the same warnings.
+describe("likeForLikeWarnings: items read once, one at a time (issue 26)", () => {
+  const items = [
+    { model: "m", condition: "base", attack: "a", suite: "s1", user_task_id: "u1", injection_task_id: "i" },
+    { model: "m", condition: "def", attack: "b", suite: "s1", user_task_id: "u1", injection_task_id: "i" },
+    { model: "n", condition: "base", attack: "a", suite: "s2", user_task_id: "u1", injection_task_id: "i" },
+    { model: "M", condition: "base", attack: "a", suite: "s1", user_task_id: "u1", injection_task_id: "i" },
+    { condition: "base", attack: "z" },
+  ];
+  it("a one-pass generator gives the warnings a list gives, each item read once", () => {
+    const expected = likeForLikeWarnings(items);
+    expect(expected.length).toBeGreaterThanOrEqual(3);
+    let reads = 0;
+    const once = function* () {
+      for (const it of items) {
+        reads++;
+        yield { ...it };
+      }
+    };
+    expect(likeForLikeWarnings(once())).toEqual(expected);
+    expect(reads).toBe(items.length);
+  });
+  it("LikeForLikeGroups: the same warnings, added one by one; read twice (other words) it is unchanged", () => {
+    const g = new LikeForLikeGroups();
+    for (const it of items) g.add(it);
+    expect(g.warnings()).toEqual(likeForLikeWarnings(items));
+    const words = { ran: "have a benchmark utility verdict on", hint: "no filter restores them" };
+    expect(g.warnings(words)).toEqual(likeForLikeWarnings(items, words));
+    expect(g.warnings()).toEqual(likeForLikeWarnings(items));
+    expect(new LikeForLikeGroups().warnings()).toEqual([]);
   });
 });

@@ -66,3 +66,25 @@ describe("utilityLikeForLikeWarnings: a difference made only by runs without a v
     expect(w[0]).not.toMatch(/ ran different|compare --/);
   });
 });
+
+// issue 26: compare and estimate --table hand the check a generator over a million runs, not a list of items
+describe("utilityLikeForLikeWarnings: runs read once, one at a time (issue 26)", () => {
+  it("a one-pass generator gives the warnings of the list, each run read once", () => {
+    const rows = [
+      row("a", "banking", "user_task_0", true), row("a", "banking", "user_task_1", true),
+      row("b", "banking", "user_task_0", true), row("b", "banking", "user_task_1", true, null),
+      row("a", "workspace", "user_task_0", false), row("b", "slack", "user_task_0", false),
+    ];
+    const expected = utilityLikeForLikeWarnings(rows);
+    expect(expected.length).toBeGreaterThanOrEqual(2); // both columns and the verdict-lacking case: every branch read
+    let reads = 0;
+    const once = function* () {
+      for (const r of rows) {
+        reads++;
+        yield { model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" };
+      }
+    };
+    expect(check(once())).toEqual(expected);
+    expect(reads).toBe(rows.length);
+  });
+});
