@@ -2,10 +2,11 @@
  * The `--human FILE` path of `ipi-judge agree` (`./agree.ts` registers the command): every judge and the committee
  * against the human consensus, with code-established figures and judge health.
  *
- * Without `--where`, the run is read as columns (`../store/columns.ts`) and `humanAgreement` is given only the
- * verdicts of the labelled trajectories (`../agree/human-columns.ts`), the committee file read as columns too (a
- * million trajectories in bounded memory: issue 26); with `--where`, the compact objects of `readRunWhere` as
- * before. Both give the same output (test/agree/human-columns.test.ts, the CLI outputs compared at 11,384 and 100k in README-bench.md).
+ * The run is read as columns (`../store/columns.ts`), `--where` applied to its row slots (`../store/where-columns.ts`),
+ * and `humanAgreement` is given only the verdicts of the labelled trajectories (`../agree/human-columns.ts`), the
+ * committee file read as columns too (a million trajectories in bounded memory: issue 26): the same output as the
+ * compact objects of `readRunWhere` (test/agree/human-columns.test.ts, test/store/where-columns.test.ts, the CLI
+ * outputs compared at 11,384 and 100k in README-bench.md).
  */
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
@@ -21,10 +22,10 @@ import { humanVerdicts, populationRows } from "../agree/human-columns.js";
 import { REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
+import { intOption, printJson, warnWhere, whereOf, withReadProgress } from "./util.js";
+import { restrictColumns } from "../store/where-columns.js";
 import { committeeAsk } from "./committee-options.js";
-import { checkCommitteeFile } from "../committee/file.js";
-import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
+import { checkCommitteeColumns, readCommitteeColumns, restrictCommitteeColumns } from "../committee/file-columns.js";
 import { CommitteeChoiceError, committeeMembers, storedCommittee, type StoredCommittee } from "../committee/members.js";
 import { WHERE_FIELDS, whereLine, type WhereStatement } from "../store/where.js";
 import { showControls } from "../format/shown.js";
@@ -55,43 +56,39 @@ interface HumanSource {
   where: WhereStatement | null;
 }
 
-/** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
+/**
+ * The run as columns (`--where`: its kept rows, `restrictColumns` of ../store/where-columns.ts, the sample frame and
+ * the labels' content hashes still the whole run's, as `readRunWhere`'s `fullIndex`).
+ */
 async function humanSource(runDir: string, file: HumanLabelFile, o: { where?: string[]; run: string; progress?: string; progressInterval?: string }): Promise<HumanSource> {
   const labelled = labelledIds(file);
-  if (whereOf(o) === null) {
-    const content = new Map<string, string>(); // the labelled trajectories' content hashes, the last row's
-    const onRow = (_slot: number, row: TrajectoryIndexRow) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256));
-    const { run, cc } = await withReadProgress(progressOf(o), async (progress) => {
-      const run = await readColumnRun(runDir, { rowFields: HUMAN_ROW_FIELDS, progress, onRow });
-      return { run, cc: await readCommitteeColumns(runDir, run) };
-    });
-    const index = new ColumnIndex(run);
-    return {
-      judges: [...new Set(run.verdicts.map((v) => v.judge_id))].sort(),
-      verdicts: humanVerdicts(run, file.rows),
-      index,
-      // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
-      population: populationRows(index),
-      contentOf: (id) => (index.has(id) ? (content.get(id) ?? null) : null),
-      committee: () => (cc ? storedCommittee(cc, checkCommitteeColumns(cc, run).stale) : null),
-      health: () =>
-        judgeHealth(eachVerdictRecord(run), {
-          rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
-          idOf: (_v, k) => run.ids.id(run.vSlot[k]),
-        }),
-      where: null,
-    };
-  }
-  // the labelled trajectories' content hashes: each label is checked against the text the run has now
-  const { verdicts, index, fullIndex, where, cf } = await readRunWhere(runDir, o, { content: labelled });
+  const f = whereOf(o);
+  const content = new Map<string, string>(); // the labelled trajectories' content hashes, the last row's
+  const onRow = (_slot: number, row: TrajectoryIndexRow) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256));
+  const { read, readCc } = await withReadProgress(progressOf(o), async (progress) => {
+    const read = await readColumnRun(runDir, { rowFields: HUMAN_ROW_FIELDS, progress, onRow });
+    return { read, readCc: await readCommitteeColumns(runDir, read) };
+  });
+  const full = new ColumnIndex(read);
+  const kept = f ? restrictColumns(read, f, o.run) : null;
+  if (kept) warnWhere(kept.warnings);
+  const run = kept ? kept.run : read;
+  const cc = kept && readCc ? restrictCommitteeColumns(readCc, kept.slotMap) : readCc;
+  const index = kept ? new ColumnIndex(run) : full;
   return {
-    judges: [...new Set(verdicts.map((v) => v.judge_id))].sort(),
-    verdicts,
+    judges: [...new Set(run.verdicts.map((v) => v.judge_id))].sort(),
+    verdicts: humanVerdicts(run, file.rows),
     index,
-    population: [...fullIndex.values()],
-    committee: () => (cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts, fullIndex).stale) : null),
-    health: () => judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }),
-    where,
+    // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
+    population: populationRows(full),
+    contentOf: (id) => (full.has(id) ? (content.get(id) ?? null) : null),
+    committee: () => (cc ? storedCommittee(cc, checkCommitteeColumns(cc, run).stale) : null),
+    health: () =>
+      judgeHealth(eachVerdictRecord(run), {
+        rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
+        idOf: (_v, k) => run.ids.id(run.vSlot[k]),
+      }),
+    where: kept ? kept.statement : null,
   };
 }
 

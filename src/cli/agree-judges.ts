@@ -2,9 +2,9 @@
  * The `--judges A,B` path of `ipi-judge agree` (`./agree.ts` registers the command): two judges' concordance on the
  * binary collapse over the attacked trajectories, their code-established labels and health.
  *
- * Without `--where`, the run is read as columns (`../store/columns.ts`) and the figures come from
- * `judgeConcordanceColumns` (a million trajectories in bounded memory: issue 26); with `--where`, from the compact
- * objects of `readRunWhere` as before. Both give the same output (test/agree/concordance-columns.test.ts).
+ * The run is read as columns (`../store/columns.ts`), `--where` applied to its row slots (`../store/where-columns.ts`),
+ * and the figures come from `judgeConcordanceColumns` (a million trajectories in bounded memory: issue 26): the
+ * same output as the object path (`judgeConcordance` over `readRunWhere`; test/agree/concordance-columns.test.ts).
  */
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
@@ -15,13 +15,14 @@ import { rateCaveats } from "../verdict/rate-caveat.js";
 import { progressOf } from "./progress-mode.js";
 import { stepLine } from "./read-progress.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
-import { formatJudgeConcordance, judgeConcordance, labelledByBoth, type JudgeConcordance } from "../agree/pairwise.js";
+import { formatJudgeConcordance, type JudgeConcordance } from "../agree/pairwise.js";
 import { judgeConcordanceColumns } from "../agree/concordance-columns.js";
 import { REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
 import { readCommitteeColumns } from "../committee/file-columns.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
+import { intOption, printJson, warnWhere, whereOf, withReadProgress } from "./util.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import type { Verdict } from "../types.js";
@@ -40,44 +41,32 @@ interface JudgesSource {
   where: WhereStatement | null;
 }
 
-/** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
+/** The run as columns (`--where`: its kept rows, `restrictColumns` of ../store/where-columns.ts). */
 async function judgesSource(runDir: string, o: { where?: string[]; run: string; progress?: string; progressInterval?: string }): Promise<JudgesSource> {
-  if (whereOf(o) === null) {
-    const run = await withReadProgress(progressOf(o), async (progress) => {
-      const run = await readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress });
-      await readCommitteeColumns(runDir, run); // its journal notes, as the object path reads it
-      return run;
-    });
-    let nAttacked = 0;
-    for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) nAttacked++;
-    return {
-      judges: [...new Set(run.verdicts.map((v) => v.judge_id))].sort(),
-      nAttacked,
-      concordance: (pair, bootstrap) => {
-        const { concordance, both } = judgeConcordanceColumns(run, pair, { bootstrap });
-        return { c: concordance, bothRepeat0: eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && both[run.vSlot[i]] === 1) };
-      },
-      health: () =>
-        judgeHealth(eachVerdictRecord(run), {
-          rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
-          idOf: (_v, k) => run.ids.id(run.vSlot[k]),
-        }),
-      where: null,
-    };
-  }
-  const { verdicts, index, where } = await readRunWhere(runDir, o);
-  const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
+  const f = whereOf(o);
+  const read = await withReadProgress(progressOf(o), async (progress) => {
+    const run = await readColumnRun(runDir, { rowFields: whereRowFields(REFERENCE_ROW_FIELDS, f), progress });
+    await readCommitteeColumns(runDir, run); // its journal notes, as the object path reads it
+    return run;
+  });
+  const kept = f ? restrictColumns(read, f, o.run) : null;
+  if (kept) warnWhere(kept.warnings);
+  const run = kept ? kept.run : read;
+  let nAttacked = 0;
+  for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) nAttacked++;
   return {
-    judges: [...new Set(verdicts.map((v) => v.judge_id))].sort(),
-    nAttacked: attacked.length,
+    judges: [...new Set(run.verdicts.map((v) => v.judge_id))].sort(),
+    nAttacked,
     concordance: (pair, bootstrap) => {
-      const c = judgeConcordance(verdicts, attacked, pair, { bootstrap });
-      // counted over the trajectories both labelled, the figures' own (new user 18: another denominator than theirs)
-      const both = labelledByBoth(verdicts, attacked, pair);
-      return { c, bothRepeat0: verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)) };
+      const { concordance, both } = judgeConcordanceColumns(run, pair, { bootstrap });
+      return { c: concordance, bothRepeat0: eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && both[run.vSlot[i]] === 1) };
     },
-    health: () => judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }),
-    where,
+    health: () =>
+      judgeHealth(eachVerdictRecord(run), {
+        rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
+        idOf: (_v, k) => run.ids.id(run.vSlot[k]),
+      }),
+    where: kept ? kept.statement : null,
   };
 }
 

@@ -2,10 +2,10 @@
  * The `--reference` path of `ipi-judge agree` (`./agree.ts` registers the command): each judge's agreement with
  * the benchmark's reference verdict, the committee's beside it, judge health and code-established figures.
  *
- * Without `--where`, the run is read as columns (`../store/columns.ts`, a million trajectories in bounded memory)
- * and the figures come from `referenceAgreementColumns`, a committee file read as columns too
- * (`../committee/file-columns.ts`); with `--where`, from the compact objects of `readRunWhere` as before. Both
- * give the same output (test/agree/reference-columns.test.ts).
+ * The run is read as columns (`../store/columns.ts`, a million trajectories in bounded memory), `--where` applied
+ * to its row slots (`../store/where-columns.ts`), and the figures come from `referenceAgreementColumns`, a committee
+ * file read as columns too (`../committee/file-columns.ts`): the same output as the compact objects of
+ * `readRunWhere` (test/agree/reference-columns.test.ts, test/store/where-columns.test.ts).
  */
 import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
 import { warnLine } from "./warn.js";
@@ -13,19 +13,20 @@ import { exitOnBrokenJudges } from "./broken-exit.js";
 import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { pooledExposureLowWarnings } from "../agree/exposure-groups.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
-import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { COMMITTEE_RATER, formatReferenceAgreement, formatReferenceTable, type ReferenceAgreement } from "../agree/reference.js";
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
-import { checkCommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
+import type { CommitteeFileCheck } from "../committee/file.js";
 import { committeeName } from "../committee/members.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { refuseOtherThanStored } from "./committee-options.js";
-import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns } from "../committee/file-columns.js";
+import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, restrictCommitteeColumns } from "../committee/file-columns.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
 import { UsageError } from "../errors.js";
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
+import { printJson, warnWhere, whereOf, withReadProgress } from "./util.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
@@ -75,57 +76,43 @@ interface CommitteeMeta {
   quorum: number | null;
 }
 
-/** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
+/** The run as columns (`--where`: its kept rows, `restrictColumns` of ../store/where-columns.ts). */
 async function referenceSource(
   runDir: string,
   o: { where?: string[]; run: string; json?: boolean; progress?: string; progressInterval?: string; reference: "security" | "utility" },
 ): Promise<{ src: ReferenceSource; cf: CommitteeMeta | null; where: WhereStatement | null }> {
   const sources = new SourceFold(recordedInputs(runDir) ?? []);
-  if (whereOf(o) === null) {
-    const slotKey: Array<string | undefined> = []; // the last row of an id wins, as in the columns
-    const { run, cc } = await withReadProgress(progressOf(o), async (progress) => {
-      const onRow = (slot: number, t: TrajectoryIndexRow) => void (slotKey[slot] = usedRow(t, o.reference) ? sources.key(t) : undefined);
-      const run = await readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress, onRow });
-      return { run, cc: await readCommitteeColumns(runDir, run) };
-    });
-    const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
-    const rowsOf = function* () {
-      for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string; suite?: string; run_error?: unknown; reference?: unknown };
-    };
-    const src: ReferenceSource = {
-      judges,
-      nTrajectories: run.nRows,
-      agreement: (j, reference) => referenceAgreementColumns(j, run, reference),
-      checkCommittee: () => checkCommitteeColumns(cc!, run),
-      committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
-      usedRepeat0: (field) => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && usedRow(run.rows[run.rowCode[run.vSlot[i]]], field)),
-      all: () => eachVerdictRecord(run),
-      rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
-      idOf: (_v, k) => run.ids.id(run.vSlot[k]),
-      attacks: () => countAttacks(rowsOf()),
-      rows: rowsOf,
-      sources,
-    };
-    for (const k of slotKey) if (k !== undefined) sources.addKey(k);
-    return { src, cf: cc, where: null };
-  }
-  const { verdicts, index, cf, where } = await readRunWhere(runDir, o);
+  const f = whereOf(o);
+  const slotKey: Array<string | undefined> = []; // the last row of an id wins, as in the columns
+  const { read, readCc } = await withReadProgress(progressOf(o), async (progress) => {
+    const onRow = (slot: number, t: TrajectoryIndexRow) => void (slotKey[slot] = usedRow(t, o.reference) ? sources.key(t) : undefined);
+    const read = await readColumnRun(runDir, { rowFields: whereRowFields(REFERENCE_ROW_FIELDS, f), progress, onRow });
+    return { read, readCc: await readCommitteeColumns(runDir, read) };
+  });
+  const kept = f ? restrictColumns(read, f, o.run) : null;
+  if (kept) warnWhere(kept.warnings);
+  const run = kept ? kept.run : read;
+  const cc = kept && readCc ? restrictCommitteeColumns(readCc, kept.slotMap) : readCc;
+  const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
+  const rowsOf = function* () {
+    for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string; suite?: string; run_error?: unknown; reference?: unknown };
+  };
   const src: ReferenceSource = {
-    judges: [...new Set(verdicts.map((v) => v.judge_id))].sort(),
-    nTrajectories: index.size,
-    agreement: (j, reference) => referenceAgreement(j, verdicts, index, reference),
-    checkCommittee: () => checkCommitteeFile(cf!, verdicts, index),
-    committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
-    usedRepeat0: (field) => verdicts.filter((v) => v.repeat === 0 && usedRow(index.get(v.trajectory_id), field)),
-    all: () => verdicts,
-    rowOf: (v) => index.get(v.trajectory_id),
-    idOf: (v) => v.trajectory_id,
-    attacks: () => countAttacks(index.values()),
-    rows: () => index.values(),
+    judges,
+    nTrajectories: run.nRows,
+    agreement: (j, reference) => referenceAgreementColumns(j, run, reference),
+    checkCommittee: () => checkCommitteeColumns(cc!, run),
+    committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
+    usedRepeat0: (field) => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && usedRow(run.rows[run.rowCode[run.vSlot[i]]], field)),
+    all: () => eachVerdictRecord(run),
+    rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
+    idOf: (_v, k) => run.ids.id(run.vSlot[k]),
+    attacks: () => countAttacks(rowsOf()),
+    rows: rowsOf,
     sources,
   };
-  for (const r of index.values()) if (usedRow(r, o.reference)) sources.add(r);
-  return { src, cf, where };
+  slotKey.forEach((k, s) => void (k !== undefined && (!kept || kept.slotMap[s] >= 0) && sources.addKey(k)));
+  return { src, cf: cc, where: kept ? kept.statement : null };
 }
 
 /** Whether a reference comparison can use a row (`referencePairs`' rules): attacked, no agent error, a boolean `reference[field]`. */

@@ -9,7 +9,9 @@ import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
 import { readLeanRun } from "../store/lean-read.js";
-import { readColumnRun } from "../store/columns.js";
+import { readColumnRun, type ColumnRun } from "../store/columns.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
+import type { TrajectoryIndexRow } from "../store/records.js";
 import { RUN_FOLDER_FIELD, runFolderWarnings } from "../run/pooled-folders.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
@@ -164,8 +166,8 @@ async function estimateRunOrUsage(opts: Parameters<typeof estimateRun>[0]): Prom
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
   const where = whereOf(o as { where?: string[] });
-  // no --where, no --human: the run read as columns (a judge, or a committee computed per row slot: issue 26)
-  if (!where && !o.human) return req.kind === "judge" ? writeTableColumns(runDir, o, req) : writeTableCommitteeColumns(runDir, o, req);
+  // no --human: the run read as columns, --where on its row slots (a judge, or a committee computed per row slot: issue 26)
+  if (!o.human) return req.kind === "judge" ? writeTableColumns(runDir, o, req) : writeTableCommitteeColumns(runDir, o, req);
   let humanLabels;
   try {
     humanLabels = o.human ? readHumanLabels(o.human as string) : undefined;
@@ -191,7 +193,10 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     source = resolveSource(verdicts, choice, o.run as string, said);
     for (const w of said) warnLine(w);
     if (humanLabels) {
+      // the calibrated estimate reads the whole run as objects (no column form yet): a step of its own on a large run
+      const cal = stepLine(`computing the calibrated estimate over ${fullIndex.size.toLocaleString("en-US")} trajectories (as objects)`, progressOf(o));
       calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: choice, by: tableBy, minSampled, where });
+      cal.done();
       // the judge's caveats are printTable's to say (once, with the table's own); the committee's said above
       const shown = new Set([...(calibrated.rate_caveats ?? []).map((c) => c.message), ...said]);
       for (const w of calibrated.warnings) if (!shown.has(w)) warnLine(w);
@@ -213,12 +218,47 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   await printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
 }
 
+/** What the column tables read: the run (`--where`: its kept rows), the statement and the unattacked runs `--where attack=` leaves out. */
+interface TableColumns {
+  run: ColumnRun;
+  statement: WhereStatement | null;
+  leftOut: ReturnType<typeof unattackedLeftOut<Partial<TrajectoryIndexRow>>>;
+  /** the committee resolved (with `--committee`): against the whole run's committee file, among the kept judges */
+  committee?: () => Extract<EstimateSource, { kind: "committee" }>;
+}
+
 /**
- * `estimate --table` of one judge without `--where` or `--human`: the run read as columns (`../store/columns.ts`)
- * and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
+ * The run as columns for the table, `--where` applied to its row slots (`restrictColumns` of
+ * ../store/where-columns.ts: the same rows and verdicts as `restrictRun`), the whole run dropped once restricted.
+ * @param req with a committee: its source is resolved here (the stored committee checked against the whole run, as
+ *   `readStoredCommittee` checks it on the object path), its warnings pushed to `said`.
+ */
+async function readTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: ReturnType<typeof judgeChoice>, said: string[]): Promise<TableColumns> {
+  const where = whereOf(o as { where?: string[] });
+  const read = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: whereRowFields([...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], where), progress }));
+  const cc = req.kind === "committee" ? await readCommitteeColumns(runDir, read) : null;
+  const kept = where ? restrictColumns(read, where, o.run as string) : null;
+  if (kept) warnWhere(kept.warnings);
+  const run = kept ? kept.run : read;
+  const rows = { *[Symbol.iterator]() { for (let s = 0; s < read.nRows; s++) yield read.rows[read.rowCode[s]]; } };
+  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack marked, and noted
+  const leftOut = unattackedLeftOut(rows, where);
+  let source: Extract<EstimateSource, { kind: "committee" }> | undefined;
+  try {
+    if (req.kind === "committee") source = committeeSourceColumns(read, cc, req, o.run as string, said, run);
+  } catch (e) {
+    if (e instanceof EstimateError) throw new UsageError(e.message);
+    throw e;
+  }
+  return { run, statement: kept ? kept.statement : null, leftOut, ...(source ? { committee: () => source } : {}) };
+}
+
+/**
+ * `estimate --table` of one judge without `--human`: the run read as columns (`../store/columns.ts`, `--where` on its
+ * row slots) and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
  */
 async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }): Promise<void> {
-  const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: [...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], progress }));
+  const { run, statement, leftOut } = await readTableColumns(runDir, o, req, []);
   let source;
   try {
     source = resolveSource(run.verdicts, req, o.run as string);
@@ -228,34 +268,33 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   }
   if (source.kind !== "judge") throw new Error("a judge was asked for");
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
+  const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
   step.done();
+  const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
+  if (leftOutNote) t.notes.push(leftOutNote);
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  await printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
+  await printTable(runDir, o, t, statement, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
 }
 
 /**
- * `estimate --table --committee` without `--where` or `--human`: the run read as columns, its committee.jsonl read
- * as columns and the table built from codes (`../report/committee-table.ts`), no verdict or committee verdict
- * object per trajectory: the same table as {@link writeTable}'s object path (test/report/committee-table.test.ts).
+ * `estimate --table --committee` without `--human`: the run read as columns (`--where` on its row slots), its
+ * committee.jsonl read as columns and the table built from codes (`../report/committee-table.ts`), no verdict or
+ * committee verdict object per trajectory: the same table as {@link writeTable}'s object path
+ * (test/report/committee-table.test.ts, test/store/where-columns.test.ts).
  */
 async function writeTableCommitteeColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: Extract<ReturnType<typeof judgeChoice>, { kind: "committee" }>): Promise<void> {
-  const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: [...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], progress }));
   const said: string[] = []; // the committee's warnings (a stale committee.jsonl, a selection other than the stored one)
-  let source;
-  try {
-    source = committeeSourceColumns(run, await readCommitteeColumns(runDir, run), req, o.run as string, said);
-  } catch (e) {
-    if (e instanceof EstimateError) throw new UsageError(e.message);
-    throw e;
-  }
+  const { run, statement, leftOut, committee } = await readTableColumns(runDir, o, req, said);
+  const source = committee!();
   for (const w of said) warnLine(w);
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
+  const t = committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
   step.done();
+  const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
+  if (leftOutNote) t.notes.push(leftOutNote);
   t.notes.push(...said.map((w) => `WARNING: ${w}`));
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  await printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source, said.map((w) => `WARNING: ${w}`));
+  await printTable(runDir, o, t, statement, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source, said.map((w) => `WARNING: ${w}`));
 }
 
 /**

@@ -189,3 +189,20 @@ export function committeeAsColumnRun(cf: CommitteeColumns, run: ColumnRun, rater
   // vContent is per verdict of `run`: not these pseudo verdicts'
   return { ...run, nVerdicts: keep.length, vSlot, vCode, verdicts, vContent: undefined };
 }
+
+/**
+ * A committee file read against the whole run (`readCommitteeColumns`) restricted to the rows `restrictColumns` (`../store/where-columns.ts`)
+ * kept: its lines of those rows only, with their slots in the restricted run, the file's metadata (judges, quorum,
+ * bad lines) as read from the whole file, as `readRunWhere` restricts the committee file's verdicts.
+ */
+export function restrictCommitteeColumns(cc: CommitteeColumns, slotMap: Int32Array): CommitteeColumns {
+  const keep: number[] = [];
+  for (let i = 0; i < cc.n; i++) if (cc.slot[i] >= 0 && slotMap[cc.slot[i]] >= 0) keep.push(i);
+  const slot = new Int32Array(keep.length);
+  const code = new Uint32Array(keep.length);
+  keep.forEach((i, k) => {
+    slot[k] = slotMap[cc.slot[i]];
+    code[k] = cc.code[i];
+  });
+  return { ...cc, n: keep.length, slot, code };
+}

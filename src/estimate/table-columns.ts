@@ -10,8 +10,8 @@ import { isCompromised } from "../rubric/buckets.js";
 import { noVoteReason } from "../verdict/vote.js";
 import { blockedKindOf } from "../verdict/blocked.js";
 import type { Verdict } from "../types.js";
-import type { EstimateReport, EstimateSource } from "./run.js";
-import { paperTableFrom, type PaperTable } from "./table.js";
+import type { EstimateSource } from "./run.js";
+import { paperTableFrom, type PaperTable, type TableOptions } from "./table.js";
 
 /** The index fields the table reads (`readColumnRun`'s `rowFields`). (`run_error`: judge health's benchmark check, `denies_reference_goal` of `../verdict/health.ts`) */
 export const TABLE_ROW_FIELDS: readonly string[] = ["agent_model", "condition", "attacked", "attack", "reference", "suite", "user_task_id", "injection_task_id", "run_error"];
@@ -50,7 +50,7 @@ export function paperTableColumns(
   runName: string,
   run: ColumnRun,
   source: Extract<EstimateSource, { kind: "judge" }>,
-  opts: { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean } = {},
+  opts: TableOptions = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const judge = repeat0(run, source.judge_id);

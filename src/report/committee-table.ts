@@ -12,7 +12,7 @@ import { storedCommittee } from "../committee/members.js";
 import { checkCommitteeColumns, rep0ByJudge, type CommitteeColumns } from "../committee/file-columns.js";
 import { committeeColumns } from "../committee/report-columns.js";
 import { resolveSource, type EstimateSource } from "../estimate/run.js";
-import type { PaperTable } from "../estimate/table.js";
+import type { PaperTable, TableOptions } from "../estimate/table.js";
 import { paperTableCommitteeColumns } from "./slots.js";
 
 /** A committee choice as `judgeChoice` of `../cli/estimate.ts` gives it. */
@@ -25,11 +25,20 @@ export interface CommitteeRequest {
 /**
  * The committee of `req` resolved against a column run and its committee file, with its warnings pushed to `said`.
  * @param cf the run's committee file as read against `run` (`readCommitteeColumns`), null without one.
+ * @param kept the run whose judges the committee is resolved among (`--where`'s kept rows, `restrictColumns` of
+ *   ../store/where-columns.ts; the stored file is still checked against the whole `run`, as `readStoredCommittee`).
  * @throws EstimateError as `resolveSource` (an unknown judge, a committee of fewer than 2 judges).
  */
-export function committeeSourceColumns(run: ColumnRun, cf: CommitteeColumns | null, req: CommitteeRequest, runName: string, said: string[]): Extract<EstimateSource, { kind: "committee" }> {
+export function committeeSourceColumns(
+  run: ColumnRun,
+  cf: CommitteeColumns | null,
+  req: CommitteeRequest,
+  runName: string,
+  said: string[],
+  kept: Pick<ColumnRun, "verdicts"> = run,
+): Extract<EstimateSource, { kind: "committee" }> {
   const stored = cf ? storedCommittee(cf, checkCommitteeColumns(cf, run).stale) : null;
-  const source = resolveSource(run.verdicts, { ...req, stored }, runName, said);
+  const source = resolveSource(kept.verdicts, { ...req, stored }, runName, said);
   if (source.kind !== "committee") throw new Error("a committee was asked for");
   return source;
 }
@@ -38,7 +47,7 @@ export function committeeSourceColumns(run: ColumnRun, cf: CommitteeColumns | nu
  * The paper table of a committee over a column run read with at least `TABLE_ROW_FIELDS`.
  * @param source from {@link committeeSourceColumns}; @param opts as `paperTable`'s (no calibrated estimate here).
  */
-export function committeeTableColumns(runName: string, run: ColumnRun, source: Extract<EstimateSource, { kind: "committee" }>, opts: { heuristic?: string; allowLowCoverage?: boolean } = {}): PaperTable {
+export function committeeTableColumns(runName: string, run: ColumnRun, source: Extract<EstimateSource, { kind: "committee" }>, opts: Omit<TableOptions, "calibrated"> = {}): PaperTable {
   const rep0 = rep0ByJudge(run);
   const none = new Uint32Array(run.ids.size);
   const cc = committeeColumns(run, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);

@@ -15,7 +15,7 @@ import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote
 import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
 import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority.js";
-import { paperTableFrom, type PaperTable } from "../estimate/table.js";
+import { paperTableFrom, type PaperTable, type TableOptions } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
 import { NO_VALUE } from "../stats/no-value.js";
@@ -253,7 +253,7 @@ export function paperTableCommitteeColumns(
   cs: CommitteeSlots,
   rep0: ReadonlyMap<string, Uint32Array>,
   source: Extract<EstimateSource, { kind: "committee" }>,
-  opts: { heuristic?: string; allowLowCoverage?: boolean } = {},
+  opts: Omit<TableOptions, "calibrated"> = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const committeeFlag = (rate: "asr_behaviour" | "asr_goal") => {

@@ -188,15 +188,25 @@ export function applyWhere<T extends WhereRecord>(
   const tally = new WhereTally(f);
   const kept: T[] = [];
   for (const r of records) if (tally.add(r)) kept.push(r);
+  const { statement, warnings } = tallied(tally, what);
+  return { kept, statement, warnings };
+}
+
+/**
+ * A tally's statement and warnings (`WhereTally.statement`), for the readers that count records one at a time
+ * ({@link applyWhere}, the column runs of `./where-columns.ts`).
+ * @throws UsageError when the filter kept nothing (naming each clause's unmatched values and what occurs).
+ */
+export function tallied(tally: WhereTally, what = "trajectories"): { statement: WhereStatement; warnings: string[] } {
   const { statement, warnings, said } = tally.statement(what);
-  if (kept.length === 0) {
+  if (tally.kept === 0) {
     // the filter and the count once, then each value that matched nothing (it said them twice: "--where attack=x
     // keeps none of the 3784 trajectories of run r: --where attack=x matches none of the 3784 trajectories of run r")
     throw new UsageError(
-      `--where ${f.text} keeps none of the ${statement.of} ${what}` + (said.length ? `: ${said.join("; ")}` : ` (every value occurs, but none of them passes every clause together)`),
+      `--where ${tally.filter.text} keeps none of the ${statement.of} ${what}` + (said.length ? `: ${said.join("; ")}` : ` (every value occurs, but none of them passes every clause together)`),
     );
   }
-  return { kept, statement, warnings };
+  return { statement, warnings };
 }
 
 /** One line for text outputs: `filter --where attack=x: 753 of 14,652 trajectories`. */
