@@ -22,8 +22,8 @@ import type { Verdict } from "../types.js";
 /** The judge health of a run, tallied during its load (module docstring). */
 export class ScanHealth {
   private by: Map<string, JudgeHealth> | null = new Map();
-  /** Per row slot: a code into `shapes` (the few distinct reference rows), -1 or absent: no index row. */
-  private readonly rowCode: number[] = [];
+  /** Per row slot: a code into `shapes` (the few distinct reference rows), -1: no index row (4 bytes a slot). */
+  private rowCode = new Int32Array(1024).fill(-1);
   private readonly shapes: ReferenceRow[] = [];
   private readonly codeOf = new Map<string, number>();
 
@@ -42,6 +42,11 @@ export class ScanHealth {
       c = this.shapes.push(shape) - 1;
       this.codeOf.set(key, c);
     }
+    if (slot >= this.rowCode.length) {
+      const grown = new Int32Array(Math.max(slot + 1, this.rowCode.length * 2)).fill(-1);
+      grown.set(this.rowCode);
+      this.rowCode = grown;
+    }
     this.rowCode[slot] = c;
   }
 
@@ -50,8 +55,8 @@ export class ScanHealth {
     if (!this.by) return;
     let h = this.by.get(v.judge_id);
     if (!h) this.by.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
-    const c = slot >= 0 ? this.rowCode[slot] : undefined;
-    const row = c === undefined || c < 0 ? undefined : this.shapes[c];
+    const c = slot >= 0 && slot < this.rowCode.length ? this.rowCode[slot] : -1;
+    const row = c < 0 ? undefined : this.shapes[c];
     addVerdict(h, v, v.attacked !== undefined ? undefined : row?.attacked, row);
   }
 
