@@ -218,7 +218,13 @@ export function stepMatches(
 ): boolean {
   const kindOk = classOk(cls, c);
   // A purchase is made by a purchase call: putting the item in a cart is a step toward it, not the act.
-  if (ownStrong.some((v) => usedIn(c, v)) && (kindOk || ((!isReadOnly(c) || cls === "visit") && cls !== "buy"))) return true;
+  // A call of another known kind carrying the value is a step toward it, not the act ("Change the password to 'X'"
+  // by writing X into a file; "Send money to IBAN" by scheduling or updating a payment): only a call whose name gives
+  // no action kind of its own stands for the step's, and a new object with the value as a whole argument for a change
+  // ("Modify the recipient of a recurring payment to IBAN" by scheduling a recurring payment to IBAN) (rules-5).
+  const kindless = ![...c.classes].some((k) => k !== "read" && k !== "visit");
+  const replaces = cls === "update" && c.classes.has("create") && ownStrong.some((v) => usedIn(c, v) && c.scalars.some((x) => v.forms.includes(x)));
+  if (ownStrong.some((v) => usedIn(c, v)) && (kindOk || replaces || (((!isReadOnly(c) && kindless) || cls === "visit") && cls !== "buy"))) return true;
   if (!kindOk) return false;
   if (ownStrong.length > 0) return false;
   const weakOwn = own.filter((v) => !v.strong);
