@@ -50,7 +50,9 @@ export function differenceText(d: BaselineDifference): string {
  * @param w the model column's width, @param cw the condition column's, as the rows.
  */
 export function baselineDifferenceLines(diffs: readonly BaselineDifference[], baseline: string, noun: string, w: number, cw: number, perModel: Record<string, string[]> = {}): string[] {
-  const without = Object.entries(perModel).filter(([, cs]) => !cs.includes(baseline)).map(([m]) => m);
+  // a model with differences (undefined ones too: its baseline runs unlabelled) was run under the baseline
+  const withDiffs = new Set(diffs.map((d) => d.model));
+  const without = Object.entries(perModel).filter(([m, cs]) => !cs.includes(baseline) && !withDiffs.has(m)).map(([m]) => m);
   const none = without.length ? [`  (no difference from the baseline for ${without.join(", ")}: not run under ${baseline})`] : [];
   if (diffs.length === 0) return none.length && Object.values(perModel).some((cs) => cs.length > 1) ? ["", ...none] : [];
   const lines = [

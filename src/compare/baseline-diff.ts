@@ -14,7 +14,8 @@
  * - **Unpaired** when the cells cannot be paired (a run without task ids, or several runs of one cell under a
  *   condition): Newcombe's unpaired hybrid score interval (../stats/newcombe-unpaired.ts) over all the two rows' runs,
  *   said (`paired: false` with `unpaired_reason`).
- * - Undefined is not zero: no shared labelled cell, or no run under one side, gives `difference: null` with a reason.
+ * - Undefined is not zero: no shared labelled cell, or no run under one side, gives `difference: null` with a reason
+ *   (`no_labelled_run_under <side>`: runs there may have no usable label, e.g. all judge errors).
  */
 import { newcombePaired } from "../stats/newcombe-paired.js";
 import { newcombeUnpaired } from "../stats/newcombe-unpaired.js";
@@ -106,7 +107,9 @@ export function baselineDifference(model: string, condition: string, baseline: s
   const bt = tally(base);
   if (ct.n === 0 || bt.n === 0) {
     const side = ct.n === 0 ? condition : baseline;
-    return { ...head, difference: null, ci95: null, reason: `no_run_with_a_verdict_under ${side}`, paired: false, condition_rate: ct, baseline_rate: bt };
+    // for a rate of labels, runs under it may be there without a usable label (judge errors): never "not run"
+    const what = rate === "asr_goal" || rate === "asr_behaviour" ? "no_labelled_run_under" : "no_run_with_a_utility_verdict_under";
+    return { ...head, difference: null, ci95: null, reason: `${what} ${side}`, paired: false, condition_rate: ct, baseline_rate: bt };
   }
   const cc = byCell(cond);
   const bc = byCell(base);

@@ -187,7 +187,7 @@ function rateWarnings(cells: readonly AsrCell[], field: string): string[] {
 }
 
 /** Each model's conditions among the observations, models and conditions sorted. */
-function conditionsPerModel(obs: readonly Observation[]): Record<string, string[]> {
+function conditionsPerModel(obs: readonly { model: string; condition: string }[]): Record<string, string[]> {
   const per = new Map<string, Set<string>>();
   for (const x of obs) (per.get(x.model) ?? per.set(x.model, new Set()).get(x.model)!).add(x.condition);
   return Object.fromEntries([...per.keys()].sort().map((m) => [m, [...per.get(m)!].sort()]));
@@ -311,7 +311,10 @@ export function compareConditions(
     asr: cells,
     utility,
     // each condition against the baseline, same model, paired by cell where it can be (./baseline-diff.ts)
-    baseline_differences: baselineDifferences(differenceItems(obs, utilityRows, o.condition_field), perModel, baseline),
+    // a model's conditions with attacked runs, labelled or not: one whose baseline runs have no usable label gets its
+    // differences as undefined for that reason, not "not run under the baseline" (break42)
+    // (the compared models only: one with no usable label anywhere has no row, and excluded_groups names it)
+    baseline_differences: baselineDifferences(differenceItems(obs, utilityRows, o.condition_field), conditionsPerModel([...obs, ...own.unlabelled.filter((u) => u.model in perModel)]), baseline),
     // no utility verdict anywhere in the run: said, not left as an empty list (new user 34: an Inspect log read without --utility-scorer)
     ...(opts.index && utility.length === 0 ? { utility_reason: "no_utility_in_input" as const } : {}),
     ...(drops.length > 0 ? { utility_drops: drops } : {}),

@@ -75,8 +75,10 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
   const caveat = judgeCaveatText(r.rate_caveats ?? [], broken);
   const rows: (string | number)[][] = [header];
   // why a row has no difference: the baseline's own row, a model never run under the baseline, or no verdict of that rate
+  // (a model with differences was run under the baseline, though its runs there may have no usable label: break42)
+  const withDiffs = new Set((r.baseline_differences ?? []).map((d) => d.model));
   const missing = (model: string, condition: string) =>
-    condition === r.baseline ? "baseline" : !(r.conditions_per_model[model] ?? []).includes(r.baseline) ? "model_not_under_baseline" : "no_verdict_for_this_rate";
+    condition === r.baseline ? "baseline" : !(r.conditions_per_model[model] ?? []).includes(r.baseline) && !withDiffs.has(model) ? "model_not_under_baseline" : "no_verdict_for_this_rate";
   for (const c of r.asr.filter((x) => x.suite === ALL_SUITES)) {
     const l = c.like_for_like;
     rows.push([

@@ -9,13 +9,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineDifference, baselineDifferences, differenceItems, type DifferenceItem } from "../../src/compare/baseline-diff.js";
-import type { Observation } from "../../src/compare/data.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import { differenceText, baselineDifferenceLines } from "../../src/compare/baseline-diff-text.js";
 import { newcombePaired } from "../../src/stats/newcombe-paired.js";
 import { newcombeUnpaired } from "../../src/stats/newcombe-unpaired.js";
 import { mcnemarExact } from "../../src/stats/mcnemar-exact.js";
 import { runCli } from "../helpers/cli.js";
+import { compareConditions, formatCompare } from "../../src/compare/index.js";
+import { compareRowsCsv } from "../../src/compare/rows-csv.js";
+import type { Observation, UnlabelledItem } from "../../src/compare/data.js";
 
 /** n cells `c0..` under one condition, events on those listed. */
 const runs = (condition: string, n: number, events: (i: number) => boolean, model = "m"): DifferenceItem[] =>
@@ -64,7 +66,7 @@ describe("baselineDifference", () => {
     expect(apart.reason).toMatch(/^no_shared_labelled_cell: 3 cells labelled under d, 1 under b, none under both$/);
     expect(differenceText(apart)).toMatch(/^asr_goal undefined \(/);
     const empty = baselineDifference("m", "d", "b", "utility_under_attack", [], runs("b", 3, () => true));
-    expect(empty).toMatchObject({ difference: null, reason: "no_run_with_a_verdict_under d" });
+    expect(empty).toMatchObject({ difference: null, reason: "no_run_with_a_utility_verdict_under d" });
     // the same cells with no discordant one: an interval, and McNemar undefined (nothing to test), never p = 1 by default
     const same = baselineDifference("m", "d", "b", "asr_goal", runs("d", 5, (i) => i < 2), runs("b", 5, (i) => i < 2));
     expect(same).toMatchObject({ difference: 0, mcnemar_p: null, mcnemar_reason: "no_discordant_pairs" });
@@ -110,6 +112,29 @@ describe("differenceItems: compared by another field than the defense (--by atta
     const items = differenceItems([], rows, "attack");
     const [d] = baselineDifferences({ utility_under_attack: items.utility_under_attack }, { m: ["ii", "tk"] }, "ii");
     expect(d).toMatchObject({ paired: true, difference: -0.5, pairs: { n: 6, unpaired_left_out: { condition: 0, baseline: 6 } } });
+  });
+});
+
+describe("a model run under the baseline whose runs there have no usable label", () => {
+  // break42: gpt-5-mini's 360 attacked no_defense runs all judge errors read "(no difference from the baseline for
+  // gpt-5-mini: not run under no_defense)" and, in --csv, model_not_under_baseline: it was run there
+  it("gives its differences as undefined for want of a label there, never 'not run under' the baseline", () => {
+    const o = (model: string, condition: string, i: number, goal: boolean): Observation => ({
+      trajectory_id: `${model}/${condition}/${i}`, model, suite: "s", condition, injection_task: "s/i", unit: `s/u${i}/i`, cell: `s\u0000u${i}\u0000i\u0000a`, goal, compromised: goal, attack: "a",
+    });
+    const u = (model: string, condition: string, i: number): UnlabelledItem => ({ model, suite: "s", condition, attack: "a", cell: `s\u0000u${i}\u0000i\u0000a`, unit: `s/u${i}/i`, reason: "http" });
+    const obs = [...Array.from({ length: 6 }, (_, i) => o("m", "d", i, i < 2)), ...Array.from({ length: 6 }, (_, i) => o("k", "b", i, i < 3)), ...Array.from({ length: 6 }, (_, i) => o("k", "d", i, false))];
+    const unlabelled = Array.from({ length: 6 }, (_, i) => u("m", "b", i));
+    const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, unlabelled, n_total: 18, excluded: {} }, { bootstrap: { B: 0, seed: 1 }, baseline: "b" });
+    const mine = r.baseline_differences.filter((d) => d.model === "m");
+    expect(mine.map((d) => [d.condition, d.rate, d.difference, d.reason])).toEqual([
+      ["d", "asr_goal", null, "no_labelled_run_under b"],
+      ["d", "asr_behaviour", null, "no_labelled_run_under b"],
+    ]);
+    const text = formatCompare(r);
+    expect(text).not.toContain("not run under b");
+    expect(text).toMatch(/^ {2}m +d +asr_goal undefined \(no_labelled_run_under b\)/m);
+    expect(compareRowsCsv(r)).not.toContain("model_not_under_baseline");
   });
 });
 
