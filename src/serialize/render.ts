@@ -347,6 +347,14 @@ function buildBlocks(s: Scaffold, display: string[], gap?: { from: number; to: n
   return { traj: out.join(""), inj };
 }
 
+/** The length of the view with every text whole (`full`, one per unit). */
+function viewLength(sc: Scaffold, full: readonly string[]): number {
+  let n = sc.trajOpen.length + sc.trajClose.length + sc.injFixed + sc.toolsFixed;
+  for (let i = 0; i < sc.M; i++) n += sc.msgFixed[i];
+  for (const f of full) n += f.length;
+  return n;
+}
+
 /**
  * Leave out whole tool definitions when the tool list at its minimum size takes more than its share of the budget
  * (`./tools-budget.ts`): a left-out definition's header, line end and text become empty (its part stays in `parts`),
@@ -487,8 +495,8 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const full = unitTexts.map((s) => neutralize(s, N, seen));
   const sc = scaffold(t, parts, injections.map(([k]) => k), N, seen);
   if (seen.nonce > 0 && opts.nonce === undefined) return renderForJudge(t, opts);
-  // the tool list over its share of the budget: whole definitions left out (./tools-budget.ts)
-  const toolsCut = cutTools(t, sc, parts, unitTexts, full, budget);
+  // a view over the budget whose tool list is over its share: whole definitions left out (./tools-budget.ts)
+  const toolsCut = viewLength(sc, full) > budget && cutTools(t, sc, parts, unitTexts, full, budget);
   const { P, T, first, msgFixed, injFixed, toolsFixed } = sc;
   const injUnits: number[] = [];
   for (let u = P; u < U; u++) injUnits.push(u);

@@ -2,7 +2,7 @@
  * The tool list's share of the judge view's budget (`./render.ts`, red team 41: 200,000 tool definitions rendered
  * 12.6 M characters under a 120,000-character `--budget-chars`, each kept at its minimum size with its header).
  *
- * When the tool definitions at their minimum size (header, and {@link MIN_KEEP_CHARS} of the text around the elision
+ * When the view is over the budget and the tool definitions at their minimum size (header, and {@link MIN_KEEP_CHARS} of the text around the elision
  * marker) take more than {@link TOOLS_SHARE} of the budget, whole definitions are left out, as whole messages are:
  * kept, in this order while they fit in that share, the tools that carry an injected text (the injection's surface),
  * the tools the agent called, then the others by index; the kept ones are shown in index order, and one line before

@@ -49,6 +49,14 @@ describe("the tool list within --budget-chars", () => {
     expect(r.trajectoryBlock).toContain(`<message_${r.nonce} index="2" role="tool"`);
   });
 
+  it("a tool list over half the budget in a view within the budget is shown whole", () => {
+    const t = manyTools(1_000);
+    const r = renderForJudge(t, { budgetChars: 150_000 });
+    expect(r.trajectoryBlock.length).toBeGreaterThan(75_000);
+    expect(parseTools(r.trajectoryBlock, r.nonce)).toHaveLength(1_000);
+    expect(r.truncated).toBe(false);
+  });
+
   it("a tool list within half the budget is shown whole, with no marker", () => {
     const t = manyTools(40);
     const r = renderForJudge(t, { budgetChars: 120_000 });
