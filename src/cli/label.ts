@@ -96,7 +96,8 @@ Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, 
 The summary's rows give each group's rates, coverage and exposure (labelled attacked runs that met the injected
 text); below 10% exposure a row reads EXPOSURE LOW: its rates say the attack did not arrive, not resistance.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
-unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
+unreachable, or no usable verdict at all), the --max-cost cap reached, or a trajectory that could not be prepared
+(errors.jsonl prepare_failed: not judged, the others are), 2 usage or config error (including a
 judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,
 but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, it claims compliance
 on unattacked runs, or it labels most runs the benchmark marks goal-achieved unaffected or not_exposed), or a judge crashed
@@ -281,7 +282,7 @@ function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
   );
 }
 
-/** `label`'s exit code and its reason on stderr: duplicate ids, files changed while read, interrupted, the cost cap, stopped judges, broken or crashing judges. */
+/** `label`'s exit code and its reason on stderr: duplicate ids, files changed while read, trajectories not prepared, interrupted, the cost cap, stopped judges, broken or crashing judges. */
 function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   const cap = res.costCap;
   if (res.duplicateIds > 0) {
@@ -292,6 +293,11 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   if (res.changedDuringRead > 0) {
     // a file rewritten during the read is an input error (red team 31 F4: a mix of two versions was labelled, exit 0)
     process.stderr.write(`ipi-judge: input error: ${res.changedDuringRead} input file(s) changed while they were read; nothing read after the change was taken (errors.jsonl, kind changed_during_read); run label again once they are no longer written\n`);
+    process.exitCode = EXIT.fatal;
+  }
+  if (res.prepareFailed > 0) {
+    // one trajectory's fault is that item's error, never the run's end (red team 42), but not a success either
+    process.stderr.write(`ipi-judge: ${res.prepareFailed} trajectory(ies) could not be prepared for judging and were not judged (errors.jsonl, kind prepare_failed, naming each and the fault); the others were judged\n`);
     process.exitCode = EXIT.fatal;
   }
   if (res.interrupted) process.exitCode = EXIT.interrupted;

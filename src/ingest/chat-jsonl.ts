@@ -81,7 +81,8 @@ export function openAIText(content: unknown, field = "content", index?: number):
  * Convert OpenAI chat messages to canonical messages (assumes they passed the schema).
  * - `developer` -> `system`; `function` (legacy) -> `tool`, its `name` -> `tool_name`.
  * - `tool_calls[].function.{name, arguments}` -> `{id?, name, arguments}`; object arguments are stringified
- *   compactly; a legacy `function_call` becomes one call without id (after any `tool_calls`).
+ *   compactly; a custom tool call `{type: "custom", custom: {name, input}}` -> `{id?, name, arguments: input}` (the
+ *   free-form input as written); a legacy `function_call` becomes one call without id (after any `tool_calls`).
  * - An assistant turn's `refusal` string is its text when the content is empty, else follows it (one line down)
  *   unless the content holds it already.
  * - An assistant turn's reasoning (`reasoning_content`, `reasoning`, `thinking`) comes first in its text, as
@@ -104,9 +105,12 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
       const calls: ToolCall[] = [];
       if (Array.isArray(m.tool_calls)) {
         for (const [j, c] of (m.tool_calls as Json[]).entries()) {
-          const f = c.function as Json;
-          const field = `messages[${index}].tool_calls[${j}].function.arguments`;
-          const call: ToolCall = { name: f.name as string, arguments: argumentsAt(f.arguments, field, index) };
+          // an OpenAI custom tool call ({type: "custom", custom: {name, input}}): its free-form input is the raw
+          // arguments, as the agent wrote them (red team 41: such calls were a schema error, the line never judged)
+          const custom = c.type === "custom" && isObj(c.custom);
+          const f = (custom ? c.custom : c.function) as Json;
+          const field = `messages[${index}].tool_calls[${j}].${custom ? "custom.input" : "function.arguments"}`;
+          const call: ToolCall = { name: f.name as string, arguments: argumentsAt(custom ? f.input : f.arguments, field, index) };
           if (nonEmpty(c.id)) call.id = c.id;
           calls.push(call);
         }
@@ -254,7 +258,8 @@ export function explicitEmptyCondition(r: Json, meta: Json, map: Readonly<Record
 
 /**
  * The tools of a line's `tools` array: OpenAI function tools `{type: "function", function: {name, description?,
- * parameters?}}`, flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
+ * parameters?}}`, OpenAI custom tools `{type: "custom", custom: {name, description?, format?}}` (the format, a grammar
+ * or `{type: "text"}`, as parameters), flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
  * A missing description is `""`. An entry without a name (a hosted tool, an MCP server) is kept as the tool
  * `[<type>]` whose description is its other fields as JSON (red team 41: skipped in silence, an MCP server's poisoned
  * `server_description` never reached the judge).
@@ -263,7 +268,8 @@ export function chatTools(tools: unknown[]): ToolDefinition[] {
   const out: ToolDefinition[] = [];
   for (const t of tools) {
     if (!isObj(t)) continue;
-    const f = isObj(t.function) ? t.function : t;
+    // a custom tool {type: "custom", custom: {name, description?, format?}}: its format (a grammar) is its parameters
+    const f = isObj(t.function) ? t.function : t.type === "custom" && isObj(t.custom) ? t.custom : t;
     if (!nonEmpty(f.name)) {
       // offered to the agent all the same (a hosted tool, {type: "web_search_preview"}; an MCP server, {type: "mcp",
       // server_label, server_description}: a tool-description surface): named by its type, its fields as description
@@ -271,7 +277,7 @@ export function chatTools(tools: unknown[]): ToolDefinition[] {
       continue;
     }
     const def: ToolDefinition = { name: f.name, description: typeof f.description === "string" ? f.description : "" };
-    const params = f.parameters ?? f.input_schema;
+    const params = f.parameters ?? f.input_schema ?? (f === t.custom ? f.format : undefined);
     if (params !== undefined && params !== null) def.parameters = params;
     out.push(def);
   }

@@ -21,6 +21,9 @@ import type { IngestError } from "../types.js";
  *   change, the lines read before it (all from one version) are kept and the message says how many; an Inspect `.eval`
  *   zip is compared at its end (its samples read are kept, the message says they may mix two versions); `label` exits
  *   non-zero.
+ *
+ * Recorded by `label` beside them (not by a reader): `prepare_failed`, a trajectory read but not prepared for judging
+ * (a fault of ipi-judge's on it: `../run/prepare.ts`); it is passed over, the others judged, and `label` exits 1.
  */
 export type IngestErrorKind =
   | "read_error"

@@ -147,15 +147,38 @@ const CONTENT_PLACEHOLDERS: Record<string, string> = {
   audio: "[audio]",
   video: "[video]",
   document: "[document]",
-  data: "[data]",
 };
+
+/**
+ * Most characters of a `data` part's JSON shown (`[data] {...}`): past it, its head and tail around a line saying how
+ * many were left out. The part is a provider's own payload (e.g. a server-side tool's result), so it may carry
+ * injected text; bounded so that one part cannot crowd out the conversation before the judge view's budget applies.
+ */
+export const DATA_PART_MAX_CHARS = 20_000;
+
+/**
+ * An Inspect `data` part (`ContentData`: `{type: "data", data: {...}}`) as `[data] ` and its `data` as compact JSON
+ * (escaped by `JSON.stringify`), at most {@link DATA_PART_MAX_CHARS} characters of it (head and tail kept); `[data]`
+ * when it holds nothing (red team 41: every data part showed only `[data]`).
+ */
+function dataPartText(data: unknown): string {
+  if (data === undefined || data === null || (isObj(data) && Object.keys(data).length === 0)) return "[data]";
+  const json = JSON.stringify(data);
+  if (json.length <= DATA_PART_MAX_CHARS) return `[data] ${json}`;
+  const half = DATA_PART_MAX_CHARS / 2;
+  let head = half;
+  let tail = json.length - half;
+  if (/[\uDC00-\uDFFF]/.test(json[head] ?? "")) head--;
+  if (/[\uDC00-\uDFFF]/.test(json[tail] ?? "")) tail--;
+  return `[data] ${json.slice(0, head)} [... ${(tail - head).toLocaleString("en-US")} characters of this data part left out by the reader ...] ${json.slice(tail)}`;
+}
 
 /**
  * The text of an Inspect `content`: a string verbatim; a list of parts: `text` parts' `text`, `reasoning` parts
  * as `<reasoning>...</reasoning>` (`[reasoning redacted]` when redacted, followed by ` summary: ...` when it has a
  * summary), `tool_use` parts as
- * `[tool_use <name>] {arguments, result, ...}` (a server-side tool's call and result), known non-text parts a
- * placeholder (`[image]`, ...), parts of other types `[<type>] {...}` (`./unknown-part.ts`: never dropped); joined
+ * `[tool_use <name>] {arguments, result, ...}` (a server-side tool's call and result), `data` parts as `[data] {...}`
+ * (their JSON, bounded: {@link dataPartText}), known media parts a placeholder (`[image]`, ...), parts of other types `[<type>] {...}` (`./unknown-part.ts`: never dropped); joined
  * with `\n`. Strings are resolved first.
  */
 function inspectText(content: unknown, r: Resolver): string {
@@ -177,7 +200,8 @@ function inspectText(content: unknown, r: Resolver): string {
         // payload for sending the part back, not what the agent read
         const name = typeof p.name === "string" && p.name !== "" ? ` ${p.name}` : "";
         out.push(unknownPartText(r.deep(p) as Json, `tool_use${name}`, name === "" ? ["internal"] : ["name", "internal"]));
-      } else if (typeof p.text === "string") out.push(r.str(p.text));
+      } else if (type === "data") out.push(dataPartText(r.deep(p.data)));
+      else if (typeof p.text === "string") out.push(r.str(p.text));
       else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? unknownPartText(r.deep(p) as Json, type, ["internal"]));
     }
   }

@@ -686,11 +686,11 @@ return errors === 0;
 }
 
 export const chatJsonl = validate15;
-const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://ipi-judge.dev/schemas/chat-jsonl.schema.json","title":"chat-jsonl trajectory line","description":"One line of a chat-jsonl file: one agent trajectory as OpenAI chat messages. Fields not listed are allowed and ignored (metadata is kept whole). Checked by ipi-judge's ingest stage before conversion.","type":"object","required":["messages"],"properties":{"id":{"type":["string","integer"],"description":"unique over the whole read; when missing, <file>:<line> is used"},"messages":{"type":"array","items":{"$ref":"#/definitions/message"}},"metadata":{"type":["object","null"],"description":"free metadata; agent_model, agent_family, suite, user_task_id, injection_task_id, attack, condition, run_error (strings) also fill the canonical fields, as do common spellings (model, defense, attack_type, ...; see the README) and keys mapped with label --field","properties":{"agent_model":{"type":["string","null"]},"agent_family":{"type":["string","null"]},"suite":{"type":["string","null"]},"user_task_id":{"type":["string","null"]},"injection_task_id":{"type":["string","null"]},"attack":{"type":["string","null"]},"condition":{"type":["string","null"]},"run_error":{"type":["string","null"]}}},"injections":{"type":["object","null"],"description":"placeholder -> injected text; {} or missing when unattacked","additionalProperties":{"type":"string"}},"reference":{"type":["object","null"],"properties":{"security":{"type":["boolean","null"]},"utility":{"type":["boolean","null"]}}},"condition":{"type":["string","null"]},"agent_model":{"type":["string","null"]},"agent_family":{"type":["string","null"]},"suite":{"type":["string","null"]},"user_task_id":{"type":["string","null"]},"injection_task_id":{"type":["string","null"]},"attack":{"type":["string","null"]},"run_error":{"type":["string","null"]},"tools":{"type":["array","null"],"description":"the tools offered to the agent: OpenAI function tools {type: 'function', function: {name, description, parameters}}, or flat {name, description, parameters} / Anthropic {name, description, input_schema}","items":{"$ref":"#/definitions/tool"}},"surfaces":{"type":["object","null"],"description":"injection placeholder -> where it entered: tool_output, tool_description, system_prompt, user_message, file, web_page, terminal_output, email, ...","additionalProperties":{"type":"string"}}},"definitions":{"tool":{"type":"object","properties":{"type":{"type":"string"},"name":{"type":"string"},"description":{"type":["string","null"]},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":["string","null"]}}}}},"part":{"type":["object","string"],"description":"a content part: {type: 'text', text}, {type: 'refusal', refusal}, or a non-text part (image_url, input_audio, file, ...) shown as a placeholder","required":["type"],"properties":{"type":{"type":"string"},"text":{"type":"string"},"refusal":{"type":"string"}}},"toolCall":{"type":"object","required":["function"],"properties":{"id":{"type":["string","null"]},"type":{"type":"string"},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}}}},"message":{"type":"object","required":["role"],"properties":{"role":{"enum":["system","user","assistant","tool","developer","function"]},"content":{"type":["string","null","array"],"items":{"$ref":"#/definitions/part"}},"name":{"type":["string","null"]},"refusal":{"type":["string","null"]},"tool_calls":{"type":["array","null"],"items":{"$ref":"#/definitions/toolCall"}},"tool_call_id":{"type":["string","null"]},"function_call":{"type":["object","null"],"required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}},"error":{"type":["string","null"]}}}}};
+const schema16 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://ipi-judge.dev/schemas/chat-jsonl.schema.json","title":"chat-jsonl trajectory line","description":"One line of a chat-jsonl file: one agent trajectory as OpenAI chat messages. Fields not listed are allowed and ignored (metadata is kept whole). Checked by ipi-judge's ingest stage before conversion.","type":"object","required":["messages"],"properties":{"id":{"type":["string","integer"],"description":"unique over the whole read; when missing, <file>:<line> is used"},"messages":{"type":"array","items":{"$ref":"#/definitions/message"}},"metadata":{"type":["object","null"],"description":"free metadata; agent_model, agent_family, suite, user_task_id, injection_task_id, attack, condition, run_error (strings) also fill the canonical fields, as do common spellings (model, defense, attack_type, ...; see the README) and keys mapped with label --field","properties":{"agent_model":{"type":["string","null"]},"agent_family":{"type":["string","null"]},"suite":{"type":["string","null"]},"user_task_id":{"type":["string","null"]},"injection_task_id":{"type":["string","null"]},"attack":{"type":["string","null"]},"condition":{"type":["string","null"]},"run_error":{"type":["string","null"]}}},"injections":{"type":["object","null"],"description":"placeholder -> injected text; {} or missing when unattacked","additionalProperties":{"type":"string"}},"reference":{"type":["object","null"],"properties":{"security":{"type":["boolean","null"]},"utility":{"type":["boolean","null"]}}},"condition":{"type":["string","null"]},"agent_model":{"type":["string","null"]},"agent_family":{"type":["string","null"]},"suite":{"type":["string","null"]},"user_task_id":{"type":["string","null"]},"injection_task_id":{"type":["string","null"]},"attack":{"type":["string","null"]},"run_error":{"type":["string","null"]},"tools":{"type":["array","null"],"description":"the tools offered to the agent: OpenAI function tools {type: 'function', function: {name, description, parameters}}, or flat {name, description, parameters} / Anthropic {name, description, input_schema}","items":{"$ref":"#/definitions/tool"}},"surfaces":{"type":["object","null"],"description":"injection placeholder -> where it entered: tool_output, tool_description, system_prompt, user_message, file, web_page, terminal_output, email, ...","additionalProperties":{"type":"string"}}},"definitions":{"tool":{"type":"object","properties":{"type":{"type":"string"},"name":{"type":"string"},"description":{"type":["string","null"]},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":["string","null"]}}}}},"part":{"type":["object","string"],"description":"a content part: {type: 'text', text}, {type: 'refusal', refusal}, or a non-text part (image_url, input_audio, file, ...) shown as a placeholder","required":["type"],"properties":{"type":{"type":"string"},"text":{"type":"string"},"refusal":{"type":"string"}}},"toolCall":{"type":"object","if":{"required":["type"],"properties":{"type":{"const":"custom"}}},"then":{"required":["custom"]},"else":{"required":["function"]},"properties":{"id":{"type":["string","null"]},"type":{"type":"string"},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}},"custom":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"input":{"type":["string","null"]}}}}},"message":{"type":"object","required":["role"],"properties":{"role":{"enum":["system","user","assistant","tool","developer","function"]},"content":{"type":["string","null","array"],"items":{"$ref":"#/definitions/part"}},"name":{"type":["string","null"]},"refusal":{"type":["string","null"]},"tool_calls":{"type":["array","null"],"items":{"$ref":"#/definitions/toolCall"}},"tool_call_id":{"type":["string","null"]},"function_call":{"type":["object","null"],"required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}},"error":{"type":["string","null"]}}}}};
 const schema20 = {"type":"object","properties":{"type":{"type":"string"},"name":{"type":"string"},"description":{"type":["string","null"]},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"description":{"type":["string","null"]}}}}};
 const schema17 = {"type":"object","required":["role"],"properties":{"role":{"enum":["system","user","assistant","tool","developer","function"]},"content":{"type":["string","null","array"],"items":{"$ref":"#/definitions/part"}},"name":{"type":["string","null"]},"refusal":{"type":["string","null"]},"tool_calls":{"type":["array","null"],"items":{"$ref":"#/definitions/toolCall"}},"tool_call_id":{"type":["string","null"]},"function_call":{"type":["object","null"],"required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}},"error":{"type":["string","null"]}}};
 const schema18 = {"type":["object","string"],"description":"a content part: {type: 'text', text}, {type: 'refusal', refusal}, or a non-text part (image_url, input_audio, file, ...) shown as a placeholder","required":["type"],"properties":{"type":{"type":"string"},"text":{"type":"string"},"refusal":{"type":"string"}}};
-const schema19 = {"type":"object","required":["function"],"properties":{"id":{"type":["string","null"]},"type":{"type":"string"},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}}}};
+const schema19 = {"type":"object","if":{"required":["type"],"properties":{"type":{"const":"custom"}}},"then":{"required":["custom"]},"else":{"required":["function"]},"properties":{"id":{"type":["string","null"]},"type":{"type":"string"},"function":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"arguments":{"type":["string","object","null"]}}},"custom":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"input":{"type":["string","null"]}}}}};
 
 function validate16(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -841,9 +841,13 @@ if(Array.isArray(data8)){
 const len1 = data8.length;
 for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
+const _errs22 = errors;
+let valid8 = true;
+const _errs23 = errors;
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.function === undefined){
-const err11 = {instancePath:instancePath+"/tool_calls/" + i1,schemaPath:"#/definitions/toolCall/required",keyword:"required",params:{missingProperty: "function"},message:"must have required property '"+"function"+"'",schema:schema19.required,parentSchema:schema19,data:data9};
+let missing0;
+if((data9.type === undefined) && (missing0 = "type")){
+const err11 = {};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -852,10 +856,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(data9.id !== undefined){
-let data10 = data9.id;
-if((typeof data10 !== "string") && (data10 !== null)){
-const err12 = {instancePath:instancePath+"/tool_calls/" + i1+"/id",schemaPath:"#/definitions/toolCall/properties/id/type",keyword:"type",params:{type: schema19.properties.id.type},message:"must be string,null",schema:schema19.properties.id.type,parentSchema:schema19.properties.id,data:data10};
+else {
+if(data9.type !== undefined){
+if("custom" !== data9.type){
+const err12 = {};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -865,10 +869,24 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data9.type !== undefined){
-let data11 = data9.type;
-if(typeof data11 !== "string"){
-const err13 = {instancePath:instancePath+"/tool_calls/" + i1+"/type",schemaPath:"#/definitions/toolCall/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.type.type,parentSchema:schema19.properties.type,data:data11};
+}
+}
+var _valid0 = _errs23 === errors;
+errors = _errs22;
+if(vErrors !== null){
+if(_errs22){
+vErrors.length = _errs22;
+}
+else {
+vErrors = null;
+}
+}
+let ifClause0;
+if(_valid0){
+const _errs25 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.custom === undefined){
+const err13 = {instancePath:instancePath+"/tool_calls/" + i1,schemaPath:"#/definitions/toolCall/then/required",keyword:"required",params:{missingProperty: "custom"},message:"must have required property '"+"custom"+"'",schema:schema19.then.required,parentSchema:schema19.then,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -878,11 +896,15 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data9.function !== undefined){
-let data12 = data9.function;
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-if(data12.name === undefined){
-const err14 = {instancePath:instancePath+"/tool_calls/" + i1+"/function",schemaPath:"#/definitions/toolCall/properties/function/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema19.properties.function.required,parentSchema:schema19.properties.function,data:data12};
+var _valid0 = _errs25 === errors;
+valid8 = _valid0;
+ifClause0 = "then";
+}
+else {
+const _errs26 = errors;
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.function === undefined){
+const err14 = {instancePath:instancePath+"/tool_calls/" + i1,schemaPath:"#/definitions/toolCall/else/required",keyword:"required",params:{missingProperty: "function"},message:"must have required property '"+"function"+"'",schema:schema19.else.required,parentSchema:schema19.else,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -891,11 +913,13 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(data12.name !== undefined){
-let data13 = data12.name;
-if(typeof data13 === "string"){
-if(func2(data13) < 1){
-const err15 = {instancePath:instancePath+"/tool_calls/" + i1+"/function/name",schemaPath:"#/definitions/toolCall/properties/function/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.function.properties.name,data:data13};
+}
+var _valid0 = _errs26 === errors;
+valid8 = _valid0;
+ifClause0 = "else";
+}
+if(!valid8){
+const err15 = {instancePath:instancePath+"/tool_calls/" + i1,schemaPath:"#/definitions/toolCall/if",keyword:"if",params:{failingKeyword: ifClause0},message:"must match \""+ifClause0+"\" schema",schema:schema19.if,parentSchema:schema19,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -904,9 +928,11 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-else {
-const err16 = {instancePath:instancePath+"/tool_calls/" + i1+"/function/name",schemaPath:"#/definitions/toolCall/properties/function/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.function.properties.name.type,parentSchema:schema19.properties.function.properties.name,data:data13};
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.id !== undefined){
+let data11 = data9.id;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err16 = {instancePath:instancePath+"/tool_calls/" + i1+"/id",schemaPath:"#/definitions/toolCall/properties/id/type",keyword:"type",params:{type: schema19.properties.id.type},message:"must be string,null",schema:schema19.properties.id.type,parentSchema:schema19.properties.id,data:data11};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -916,10 +942,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-if(data12.arguments !== undefined){
-let data14 = data12.arguments;
-if(((typeof data14 !== "string") && (!(data14 && typeof data14 == "object" && !Array.isArray(data14)))) && (data14 !== null)){
-const err17 = {instancePath:instancePath+"/tool_calls/" + i1+"/function/arguments",schemaPath:"#/definitions/toolCall/properties/function/properties/arguments/type",keyword:"type",params:{type: schema19.properties.function.properties.arguments.type},message:"must be string,object,null",schema:schema19.properties.function.properties.arguments.type,parentSchema:schema19.properties.function.properties.arguments,data:data14};
+if(data9.type !== undefined){
+let data12 = data9.type;
+if(typeof data12 !== "string"){
+const err17 = {instancePath:instancePath+"/tool_calls/" + i1+"/type",schemaPath:"#/definitions/toolCall/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.type.type,parentSchema:schema19.properties.type,data:data12};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -929,9 +955,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/tool_calls/" + i1+"/function",schemaPath:"#/definitions/toolCall/properties/function/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.function.type,parentSchema:schema19.properties.function,data:data12};
+if(data9.function !== undefined){
+let data13 = data9.function;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+if(data13.name === undefined){
+const err18 = {instancePath:instancePath+"/tool_calls/" + i1+"/function",schemaPath:"#/definitions/toolCall/properties/function/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema19.properties.function.required,parentSchema:schema19.properties.function,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -940,10 +968,11 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath:instancePath+"/tool_calls/" + i1,schemaPath:"#/definitions/toolCall/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data:data9};
+if(data13.name !== undefined){
+let data14 = data13.name;
+if(typeof data14 === "string"){
+if(func2(data14) < 1){
+const err19 = {instancePath:instancePath+"/tool_calls/" + i1+"/function/name",schemaPath:"#/definitions/toolCall/properties/function/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.function.properties.name,data:data14};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -953,12 +982,8 @@ vErrors.push(err19);
 errors++;
 }
 }
-}
-}
-if(data.tool_call_id !== undefined){
-let data15 = data.tool_call_id;
-if((typeof data15 !== "string") && (data15 !== null)){
-const err20 = {instancePath:instancePath+"/tool_call_id",schemaPath:"#/properties/tool_call_id/type",keyword:"type",params:{type: schema17.properties.tool_call_id.type},message:"must be string,null",schema:schema17.properties.tool_call_id.type,parentSchema:schema17.properties.tool_call_id,data:data15};
+else {
+const err20 = {instancePath:instancePath+"/tool_calls/" + i1+"/function/name",schemaPath:"#/definitions/toolCall/properties/function/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.function.properties.name.type,parentSchema:schema19.properties.function.properties.name,data:data14};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -968,10 +993,10 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.function_call !== undefined){
-let data16 = data.function_call;
-if((!(data16 && typeof data16 == "object" && !Array.isArray(data16))) && (data16 !== null)){
-const err21 = {instancePath:instancePath+"/function_call",schemaPath:"#/properties/function_call/type",keyword:"type",params:{type: schema17.properties.function_call.type},message:"must be object,null",schema:schema17.properties.function_call.type,parentSchema:schema17.properties.function_call,data:data16};
+if(data13.arguments !== undefined){
+let data15 = data13.arguments;
+if(((typeof data15 !== "string") && (!(data15 && typeof data15 == "object" && !Array.isArray(data15)))) && (data15 !== null)){
+const err21 = {instancePath:instancePath+"/tool_calls/" + i1+"/function/arguments",schemaPath:"#/definitions/toolCall/properties/function/properties/arguments/type",keyword:"type",params:{type: schema19.properties.function.properties.arguments.type},message:"must be string,object,null",schema:schema19.properties.function.properties.arguments.type,parentSchema:schema19.properties.function.properties.arguments,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -980,9 +1005,10 @@ vErrors.push(err21);
 }
 errors++;
 }
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-if(data16.name === undefined){
-const err22 = {instancePath:instancePath+"/function_call",schemaPath:"#/properties/function_call/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema17.properties.function_call.required,parentSchema:schema17.properties.function_call,data:data16};
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/tool_calls/" + i1+"/function",schemaPath:"#/definitions/toolCall/properties/function/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.function.type,parentSchema:schema19.properties.function,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -991,11 +1017,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(data16.name !== undefined){
-let data17 = data16.name;
-if(typeof data17 === "string"){
-if(func2(data17) < 1){
-const err23 = {instancePath:instancePath+"/function_call/name",schemaPath:"#/properties/function_call/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.function_call.properties.name,data:data17};
+}
+if(data9.custom !== undefined){
+let data16 = data9.custom;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.name === undefined){
+const err23 = {instancePath:instancePath+"/tool_calls/" + i1+"/custom",schemaPath:"#/definitions/toolCall/properties/custom/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema19.properties.custom.required,parentSchema:schema19.properties.custom,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1004,9 +1031,11 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/function_call/name",schemaPath:"#/properties/function_call/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.function_call.properties.name.type,parentSchema:schema17.properties.function_call.properties.name,data:data17};
+if(data16.name !== undefined){
+let data17 = data16.name;
+if(typeof data17 === "string"){
+if(func2(data17) < 1){
+const err24 = {instancePath:instancePath+"/tool_calls/" + i1+"/custom/name",schemaPath:"#/definitions/toolCall/properties/custom/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema19.properties.custom.properties.name,data:data17};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1016,10 +1045,8 @@ vErrors.push(err24);
 errors++;
 }
 }
-if(data16.arguments !== undefined){
-let data18 = data16.arguments;
-if(((typeof data18 !== "string") && (!(data18 && typeof data18 == "object" && !Array.isArray(data18)))) && (data18 !== null)){
-const err25 = {instancePath:instancePath+"/function_call/arguments",schemaPath:"#/properties/function_call/properties/arguments/type",keyword:"type",params:{type: schema17.properties.function_call.properties.arguments.type},message:"must be string,object,null",schema:schema17.properties.function_call.properties.arguments.type,parentSchema:schema17.properties.function_call.properties.arguments,data:data18};
+else {
+const err25 = {instancePath:instancePath+"/tool_calls/" + i1+"/custom/name",schemaPath:"#/definitions/toolCall/properties/custom/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema19.properties.custom.properties.name.type,parentSchema:schema19.properties.custom.properties.name,data:data17};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1029,12 +1056,10 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-}
-if(data.error !== undefined){
-let data19 = data.error;
-if((typeof data19 !== "string") && (data19 !== null)){
-const err26 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema17.properties.error.type},message:"must be string,null",schema:schema17.properties.error.type,parentSchema:schema17.properties.error,data:data19};
+if(data16.input !== undefined){
+let data18 = data16.input;
+if((typeof data18 !== "string") && (data18 !== null)){
+const err26 = {instancePath:instancePath+"/tool_calls/" + i1+"/custom/input",schemaPath:"#/definitions/toolCall/properties/custom/properties/input/type",keyword:"type",params:{type: schema19.properties.custom.properties.input.type},message:"must be string,null",schema:schema19.properties.custom.properties.input.type,parentSchema:schema19.properties.custom.properties.input,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1046,12 +1071,127 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+const err27 = {instancePath:instancePath+"/tool_calls/" + i1+"/custom",schemaPath:"#/definitions/toolCall/properties/custom/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.properties.custom.type,parentSchema:schema19.properties.custom,data:data16};
 if(vErrors === null){
 vErrors = [err27];
 }
 else {
 vErrors.push(err27);
+}
+errors++;
+}
+}
+}
+else {
+const err28 = {instancePath:instancePath+"/tool_calls/" + i1,schemaPath:"#/definitions/toolCall/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema19.type,parentSchema:schema19,data:data9};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+}
+}
+if(data.tool_call_id !== undefined){
+let data19 = data.tool_call_id;
+if((typeof data19 !== "string") && (data19 !== null)){
+const err29 = {instancePath:instancePath+"/tool_call_id",schemaPath:"#/properties/tool_call_id/type",keyword:"type",params:{type: schema17.properties.tool_call_id.type},message:"must be string,null",schema:schema17.properties.tool_call_id.type,parentSchema:schema17.properties.tool_call_id,data:data19};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+if(data.function_call !== undefined){
+let data20 = data.function_call;
+if((!(data20 && typeof data20 == "object" && !Array.isArray(data20))) && (data20 !== null)){
+const err30 = {instancePath:instancePath+"/function_call",schemaPath:"#/properties/function_call/type",keyword:"type",params:{type: schema17.properties.function_call.type},message:"must be object,null",schema:schema17.properties.function_call.type,parentSchema:schema17.properties.function_call,data:data20};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+if(data20.name === undefined){
+const err31 = {instancePath:instancePath+"/function_call",schemaPath:"#/properties/function_call/required",keyword:"required",params:{missingProperty: "name"},message:"must have required property '"+"name"+"'",schema:schema17.properties.function_call.required,parentSchema:schema17.properties.function_call,data:data20};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+if(data20.name !== undefined){
+let data21 = data20.name;
+if(typeof data21 === "string"){
+if(func2(data21) < 1){
+const err32 = {instancePath:instancePath+"/function_call/name",schemaPath:"#/properties/function_call/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema17.properties.function_call.properties.name,data:data21};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+else {
+const err33 = {instancePath:instancePath+"/function_call/name",schemaPath:"#/properties/function_call/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema17.properties.function_call.properties.name.type,parentSchema:schema17.properties.function_call.properties.name,data:data21};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data20.arguments !== undefined){
+let data22 = data20.arguments;
+if(((typeof data22 !== "string") && (!(data22 && typeof data22 == "object" && !Array.isArray(data22)))) && (data22 !== null)){
+const err34 = {instancePath:instancePath+"/function_call/arguments",schemaPath:"#/properties/function_call/properties/arguments/type",keyword:"type",params:{type: schema17.properties.function_call.properties.arguments.type},message:"must be string,object,null",schema:schema17.properties.function_call.properties.arguments.type,parentSchema:schema17.properties.function_call.properties.arguments,data:data22};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+}
+if(data.error !== undefined){
+let data23 = data.error;
+if((typeof data23 !== "string") && (data23 !== null)){
+const err35 = {instancePath:instancePath+"/error",schemaPath:"#/properties/error/type",keyword:"type",params:{type: schema17.properties.error.type},message:"must be string,null",schema:schema17.properties.error.type,parentSchema:schema17.properties.error,data:data23};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema17.type,parentSchema:schema17,data};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
 }
 errors++;
 }

@@ -11,6 +11,7 @@
  * reorder the neutral characters and numbers of the report's text around it (Unicode UAX #9, isolates).
  */
 import { BIDI_CONTROLS, showBidiControls } from "../format/bidi.js";
+import { displayName } from "../serialize/display-cut.js";
 
 const MAP: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
@@ -69,4 +70,14 @@ export function neutralizeBidi(html: string): string {
 /** A CSS class-safe token from an index (judges are styled by position, never by their untrusted names). */
 export function judgeClass(i: number): string {
   return `j${i % 8}`;
+}
+
+/**
+ * A name from the run files (model, judge, rater) for a cell of the report: escaped, cut for display as the charts
+ * cut their labels (`displayName`), the full name in the `title` attribute (shown on hover) when it was cut.
+ */
+export function nameHtml(name: unknown): string {
+  const s = String(name ?? "");
+  const shown = displayName(s);
+  return shown === s ? escapeHtml(s) : `<span title="${escapeAttr(s)}">${escapeHtml(shown)}</span>`;
 }

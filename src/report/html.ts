@@ -13,7 +13,7 @@ import { whereLine } from "../store/where.js";
 import { describeCost, pricedAtText } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
-import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
+import { escapeAttr, escapeHtml, judgeClass, nameHtml, neutralizeBidi } from "./escape.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
@@ -196,7 +196,7 @@ function costSection(m: ReportModel): string {
     .map((j) => {
       const temp = j.temperature_used === undefined ? "not recorded" : j.temperature_used === null ? "none sent (reasoning model)" : String(j.temperature_used);
       const adapted = j.adapted?.length ? ` (adapted: ${j.adapted.join("; ")})` : "";
-      return `<tr><td>${escapeHtml(j.judge_id)}</td><td class="num">${int(j.verdicts)}${j.repeats > 1 ? ` (${int(j.repeats)} repeats)` : ""}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td><td class="num">${escapeHtml(describeCost(j.cost))}</td><td>${escapeHtml(temp + adapted)}</td><td>${escapeHtml(j.token_param ?? "not recorded")}</td></tr>`;
+      return `<tr><td>${nameHtml(j.judge_id)}</td><td class="num">${int(j.verdicts)}${j.repeats > 1 ? ` (${int(j.repeats)} repeats)` : ""}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td><td class="num">${escapeHtml(describeCost(j.cost))}</td><td>${escapeHtml(temp + adapted)}</td><td>${escapeHtml(j.token_param ?? "not recorded")}</td></tr>`;
     })
     .join("");
   const repeated = c.per_judge.some((j) => j.repeats > 1);
@@ -231,7 +231,7 @@ function overviewSection(m: ReportModel): string {
     .map((j, i) => {
       const n = j.verdicts;
       const rate = (x: number) => pct(n > 0 ? x / n : null, "empty_input");
-      return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j.judge_id)}</td><td>${escapeHtml(j.judge_model)}</td><td>${escapeHtml(j.judge_family)}</td>
+      return `<tr><td><span class="sw ${judgeClass(i)}"></span>${nameHtml(j.judge_id)}</td><td>${nameHtml(j.judge_model)}</td><td>${escapeHtml(j.judge_family)}</td>
 <td class="num">${int(n)}</td><td class="num">${int(j.by_status.ok ?? 0)}</td><td class="num">${rate(j.errors)}</td><td class="num">${rate(j.refusals)}</td>
 <td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate, j.downgrade_rate_reason)}</td>${firstReplyCell(m.judge_health, j.judge_id)}</tr>`;
     })
@@ -287,7 +287,7 @@ async function asrSection(m: ReportModel): Promise<string> {
         .join("");
       // a group printing as another does is named in the table as its chart bars are
       const chartName = g.suffix ? ` <span class="note">(in the charts: ${escapeHtml(g.label)})</span>` : "";
-      return `<tr><td>${escapeHtml(g.model)}${chartName}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
+      return `<tr><td>${nameHtml(g.model)}${chartName}</td>${conditions.size > 1 ? `<td>${nameHtml(g.condition)}</td>` : ""}${cells}</tr>`;
     })
     .join("");
   return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? " and condition" : ""}</h2>
@@ -311,7 +311,7 @@ async function labelsSection(m: ReportModel): Promise<string> {
   const anyTokens = tokRows.some((r) => r.tokens > 0);
   const tok = anyTokens ? await tokensChart(tokRows, judges) : "";
   const table = `<table><thead><tr><th>rater</th>${BUCKETS.map((b) => `<th class="num">${b}</th>`).join("")}</tr></thead><tbody>${m.labels
-    .map((l) => `<tr><td>${escapeHtml(l.rater)}</td>${BUCKETS.map((b) => `<td class="num">${int(l.counts[b] ?? 0)}</td>`).join("")}</tr>`)
+    .map((l) => `<tr><td>${nameHtml(l.rater)}</td>${BUCKETS.map((b) => `<td class="num">${int(l.counts[b] ?? 0)}</td>`).join("")}</tr>`)
     .join("")}</tbody></table>`;
   return `<section id="labels"><h2>Labels and cost</h2>
 <div class="charts">${dist ? figure("Label distribution per rater, over its labelled verdicts only (unlabelled ones are not in it: see each rate's coverage)", dist, "chart-labels") : ""}${tok ? figure(`Tokens per judge${spent.some((j) => j.repeats > 1) ? " (every repeat, as the cost)" : ""}`, tok, "chart-tokens") : `<p class="note">No tokens used (rule-based judges only).</p>`}</div>
@@ -358,7 +358,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
         const c = j.unweighted;
         const b = c.kappa.ci_bootstrap;
         const dw = j.design_weighted;
-        return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}</td>
+        return `<tr><td>${nameHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}</td>
 <td>${c.kappa.note ? ci(null, c.kappa.note) : ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${c.kappa.note ? ci(null, c.kappa.note) : ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
 <td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? `${f3(dw.kappa.value, dw.kappa.reason)}${c.kappa.note && dw.kappa.value !== null ? " (0 by construction)" : ""}` : f3(null, j.design_weighted_reason)}</td></tr>`;
       })

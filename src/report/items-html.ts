@@ -14,7 +14,7 @@ import { escapeAttr, escapeHtml, judgeClass } from "./escape.js";
 import { renderTrajectory } from "./highlight.js";
 import type { ReportItem, ReportModel } from "./data.js";
 import { itemsPopulationText } from "./items-text.js";
-import { omittedMarker } from "../serialize/display-cut.js";
+import { displayName, omittedMarker } from "../serialize/display-cut.js";
 import { provenanceLine } from "../verdict/provenance.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
@@ -29,6 +29,15 @@ function short(s: string | undefined, n: number = ITEM_FIELD_CHARS): string | un
   if (s === undefined || s.length <= n) return s;
   const keep = /[\ud800-\udbff]/.test(s[n - 1]) ? n - 1 : n;
   return `${s.slice(0, keep)}${omittedMarker(s.length - keep)}`;
+}
+
+/**
+ * A metadata value (agent model, source file, ...) for an item's table: cut for display as names are (`displayName`),
+ * the value in the `title` attribute (itself cut at {@link ITEM_FIELD_CHARS}, the page's bound) when it was cut.
+ */
+function fieldHtml(v: string): string {
+  const shown = displayName(v);
+  return shown === v ? escapeHtml(v) : `<span title="${escapeAttr(short(v))}">${escapeHtml(shown)}</span>`;
 }
 
 function verdictRow(v: Verdict, i: number): string {
@@ -99,7 +108,7 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number, pageFull: num
     ["source", row ? `${row.source.path}${row.source.line !== undefined ? `:${row.source.line}` : ""}` : undefined],
   ]
     .filter(([, v]) => v !== undefined && v !== "")
-    .map(([k, v]) => `<tr><td>${k}</td><td>${escapeHtml(short(v))}</td></tr>`)
+    .map(([k, v]) => `<tr><td>${k}</td><td>${fieldHtml(v as string)}</td></tr>`)
     .join("");
   const traj = trajectoryBlock(it, judgeOrder, pageFull);
   const kindText = it.kind === "disputed" ? "disputed" : it.kind === "not_unanimous" ? "not unanimous" : "judge ≠ benchmark";

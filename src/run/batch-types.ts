@@ -80,3 +80,15 @@ export interface BatchUnfinished {
   /** Verdicts this judge's batch path stored in this invocation before it stopped (kept). */
   verdicts_stored: number;
 }
+
+/**
+ * Thrown by `BatchPath.add` when the request of one (trajectory, repeat) cannot be built (the trajectory rendered,
+ * the first request made): nothing was written; `cause` is the fault. The reading loop records it as that item's
+ * `judge_crash` and goes on (red team 42); a fault writing the request files is not this error and stops the run.
+ */
+export class RequestBuildError extends Error {
+  constructor(cause: unknown) {
+    super(String((cause as Error)?.message ?? cause), { cause });
+    this.name = "RequestBuildError";
+  }
+}

@@ -60,7 +60,7 @@ export type { BatchEntry, BatchProgress, BatchSettings } from "./batch-types.js"
 
 /** Polls again of an ended batch that reports completed requests but no output file, before they are taken as lost. */
 const OUTPUT_REPOLLS = 3;
-import type { BatchEntry, BatchSettings } from "./batch-types.js";
+import { RequestBuildError, type BatchEntry, type BatchSettings } from "./batch-types.js";
 
 
 /** The entries list in the store's snapshot (created when missing). */
@@ -229,10 +229,19 @@ export class BatchJudgeRun {
   /**
    * Queue one (trajectory, repeat) for this round's batch: its first request goes into the request file.
    * @param content `contentSha256(t)` when known (the index row's): kept on the state line for the verdict.
+   * @throws RequestBuildError when its request cannot be built (nothing written); a write fault as it is.
    */
   add(t: Trajectory, ctx: JudgeContext, content?: string): void {
-    const conv = this.judge.begin(t, ctx);
-    this.write({ custom_id: "", conv: this.judge.freeze(conv), ...(content !== undefined ? { content_sha256: content } : {}) }, this.judge.request(conv), 0);
+    let line: StateLine;
+    let req: ChatRequest;
+    try {
+      const conv = this.judge.begin(t, ctx);
+      line = { custom_id: "", conv: this.judge.freeze(conv), ...(content !== undefined ? { content_sha256: content } : {}) };
+      req = this.judge.request(conv);
+    } catch (e) {
+      throw new RequestBuildError(e);
+    }
+    this.write(line, req, 0);
   }
 
   private stateFile(key: string): string {

@@ -36,7 +36,7 @@ import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { awaitedKey, awaitedText, batchAwaited, dryRunPrice, type BatchAwaited } from "./dry-run-batch.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
-import { TrajectoryPreparer } from "./prepare.js";
+import { PreparationError, TrajectoryPreparer } from "./prepare.js";
 
 /** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
 export const DEFAULT_ASSUMED_OUTPUT_TOKENS = 600;
@@ -222,7 +222,16 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     }
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(item.trajectory, oldIds) : undefined;
     if (kept !== undefined) item.trajectory.id = kept;
-    const { trajectory: t, row: indexRowNow } = await preparer.prepare(item.trajectory);
+    // a trajectory that cannot be prepared is an item error label records and passes over: counted as one here
+    const prepared = await preparer.prepare(item.trajectory).catch((e: unknown) => {
+      if (e instanceof PreparationError) return undefined;
+      throw e;
+    });
+    if (!prepared) {
+      inputErrors++;
+      continue;
+    }
+    const { trajectory: t, row: indexRowNow } = prepared;
     // --limit, then --where, as label: a trajectory after the limit is not tallied (the statement says what would be
     // judged); one --where does not keep is not judged (nor counted by --limit)
     if (opts.limit !== undefined && read >= opts.limit) break;

@@ -4,8 +4,9 @@
  * stores trajectories and schedules their judging (the summary at the end: `./label-summary.ts`).
  */
 import { reserveForBatch } from "./batch-cap.js";
+import { RequestBuildError } from "./batch-types.js";
 import { UsageError } from "../errors.js";
-import { readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
+import { IngestFatalError, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { referenceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere } from "../store/where.js";
@@ -17,9 +18,9 @@ import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, 
 import type { MovedContent } from "./moved-content.js";
 import { keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
-import type { TrajectoryPreparer } from "./prepare.js";
+import { PreparationError, type TrajectoryPreparer } from "./prepare.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
-import type { OnlinePath } from "./online.js";
+import { recordCrash, type OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { corruptLinesError } from "./corrupt-lines.js";
@@ -163,6 +164,8 @@ export interface ReadOutcome {
   duplicateIds: number;
   /** Input files that changed while they were read (input errors `changed_during_read`: red team 31 F4). */
   changedDuringRead: number;
+  /** Trajectories that could not be prepared (item errors `prepare_failed`: passed over, the others judged). */
+  prepareFailed: number;
   referenceChanged: number;
   remapped: RemappedId[];
 }
@@ -207,7 +210,7 @@ export async function readAndSchedule(
   const { store, progress, stopped, costCap } = rs;
   const { readOpts, oldIds, preparer, whereTally, duplicateFrom, online } = ctx;
   const report = rs.report;
-  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, referenceChanged: 0, remapped: [] };
+  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, remapped: [] };
   const remapped = out.remapped;
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
@@ -250,7 +253,12 @@ export async function readAndSchedule(
       continue;
     }
     // Injected text the input does not record recovered, surfaces decided, the index row (./prepare.ts)
-    const { trajectory: t, row, surfaceWarnings, external } = await preparer.prepare(item.trajectory);
+    const prepared = await prepareOrRecord(rs, opts, preparer, item.trajectory, ctx.since);
+    if (!prepared) {
+      out.prepareFailed++;
+      continue;
+    }
+    const { trajectory: t, row, surfaceWarnings, external } = prepared;
     stampRow(row, external ? undefined : item.stamp, opts, surfaceWarnings);
     // --limit first: a trajectory read after the limit is reached is not tallied by --where either, so its
     // statement ("N kept") says what was judged; --where: one it does not keep is neither stored nor judged (nor
@@ -285,6 +293,25 @@ export async function readAndSchedule(
     if (opts.judges.every((j) => stopped[j.id])) break;
   }
   return out;
+}
+
+/**
+ * One trajectory of the read prepared (`./prepare.ts`), or undefined when it could not be: its `prepare_failed` error
+ * stored and counted among the input errors, the item passed over, the run going on (red team 42: one item's fault
+ * stopped the whole run). A read watched for stored errors answered since (`./read-since.ts`) is told it was raised again.
+ * @throws IngestFatalError with `--strict` (stop at the first bad item); any other fault than a preparation's as it is.
+ */
+async function prepareOrRecord(rs: LabelRunState, opts: LabelOptions, preparer: TrajectoryPreparer, raw: Trajectory, since?: ReadSince) {
+  try {
+    return await preparer.prepare(raw);
+  } catch (e) {
+    if (!(e instanceof PreparationError)) throw e;
+    if (opts.strict) throw new IngestFatalError(e.error);
+    since?.raise(e.error);
+    if (rs.store.addError(e.error)) rs.progress.errors++;
+    rs.report();
+    return undefined;
+  }
 }
 
 /**
@@ -398,8 +425,23 @@ export function scheduleRepeats(
         // the Batch API's bookkeeping keys conversations without the configuration hash
         // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice; a new one is
         // reserved by the cost cap at the price the batch bills (./batch-cap.ts)
-        if (!batcher.inBatch(verdictKey(k4(r))) && reserveForBatch(rs, t, judge))
+        if (batcher.inBatch(verdictKey(k4(r)))) continue;
+        // the request is built here (its cost estimated, the trajectory rendered): a fault on this item is its
+        // judge_crash and the run goes on (red team 42); a request file that cannot be written stops it
+        let reservedNow: boolean;
+        try {
+          reservedNow = reserveForBatch(rs, t, judge);
+        } catch (e) {
+          recordCrash(rs, t, judge.id, r, e, true);
+          continue;
+        }
+        if (!reservedNow) continue;
+        try {
           batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars }, content);
+        } catch (e) {
+          if (!(e instanceof RequestBuildError)) throw e;
+          recordCrash(rs, t, judge.id, r, e.cause, true);
+        }
         continue;
       }
       online.schedule(t, judge, r, content);

@@ -120,8 +120,8 @@ export function writeSummaryFile(dir: string, value: unknown): string | null {
  * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
  * reference changed, and the duplicate ids (an input error, said loudly).
  */
-export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead">): void {
-  const { duplicateIds, referenceChanged, changedDuringRead } = read;
+export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead" | "prepareFailed">): void {
+  const { duplicateIds, referenceChanged, changedDuringRead, prepareFailed } = read;
   if (warnings.length > 0) summary.ingest_warnings = warnings;
   if (referenceChanged > 0)
     summary.warnings.push(
@@ -134,5 +134,9 @@ export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[],
   if (changedDuringRead > 0)
     summary.warnings.push(
       `INPUT ERROR: ${changedDuringRead} input file(s) changed while they were read (errors.jsonl kind changed_during_read, naming each and what was kept of it): nothing read after the change was taken; run label again once the files are no longer written`,
+    );
+  if (prepareFailed > 0)
+    summary.warnings.push(
+      `ITEM ERROR: ${prepareFailed} trajectory(ies) could not be prepared for judging (errors.jsonl kind prepare_failed, naming each, its file and the fault): they were not judged, the others were; a fault of ipi-judge on that input: please report it`,
     );
 }

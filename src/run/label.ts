@@ -147,6 +147,8 @@ export interface LabelResult {
   duplicateIds: number;
   /** Input files that changed while they were read in this invocation (input errors `changed_during_read`, red team 31 F4). */
   changedDuringRead: number;
+  /** Trajectories of this invocation that could not be prepared (item errors `prepare_failed`; passed over, the others judged). */
+  prepareFailed: number;
   /**
    * Trajectories whose benchmark reference (security/utility) changed in the input since they were stored, content
    * unchanged: their index rows were re-written (errors.jsonl kind `reference_changed`), nothing judged again.
@@ -223,7 +225,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
-  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, referenceChanged: 0, remapped: [] };
+  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, remapped: [] };
   const onChange = opts.onConfigChange ?? "refuse";
   const current = judgeConfigKeys(store, opts);
   const costCap: CostCapState | undefined =
@@ -357,8 +359,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     ...(inputWhere ? { where: { input: inputWhere.statement, warnings: inputWhere.warnings } } : {}),
     thisRun,
     ...(runState.batchStale?.size ? { batchStale: runState.batchStale.size } : {}),
-    duplicateIds: read.duplicateIds,
-    changedDuringRead: read.changedDuringRead,
+    ...{ duplicateIds: read.duplicateIds, changedDuringRead: read.changedDuringRead, prepareFailed: read.prepareFailed },
     referenceChanged: read.referenceChanged,
     rejudge,
   };

@@ -115,7 +115,13 @@ export class OnlinePath {
       let reserved = { usd: 0, turn_usd: 0 };
       if (run.costCap) {
         if (run.costCap.reached) return;
-        reserved = reservationOf(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
+        try {
+          // the estimate renders the trajectory as the judge will: a fault there is this item's crash, never the run's
+          reserved = reservationOf(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
+        } catch (e) {
+          recordCrash(run, t, judge.id, repeat, e, true);
+          return;
+        }
         reservation = reserved.usd;
         if (overCap(run.costCap.spent_usd + run.reserved + reservation, run.costCap)) {
           holdBack(run.costCap, reservation, run.reserved);
@@ -166,13 +172,7 @@ export class OnlinePath {
           return;
         }
         if (run.signal?.aborted) return;
-        run.store.addError({
-          ...crashFields(run, t, judge.id, repeat),
-          message: `judge ${judge.id} failed on ${t.id}: ${withoutRepeatedId(String((e as Error)?.message ?? e), t.id)}`,
-        });
-        run.progress.judge_crashes++; // not an input error: the item was read (red team L3)
-        countCrash(run, judge.id, crashKind(String((e as Error)?.message ?? e)));
-        run.report();
+        recordCrash(run, t, judge.id, repeat, e);
         return;
       }
       if (run.costCap) {
@@ -230,6 +230,26 @@ export class OnlinePath {
     run.pending.add(p);
     run.pendingChars += chars;
   }
+}
+
+/**
+ * Record a judge's crash on one (trajectory, repeat): its `judge_crash` error (the fault's message), counted for the
+ * end-of-run warning (`./label-crashes.ts`); the item is judged again by the next run. Used for a throw of the judge
+ * and for one while its request is built (the cost estimate, a batch request: red team 42).
+ * @param unsent true when the crash came before the item was counted as sent to the judge (its request being built):
+ *   counted now, so the share of crashed items (`./label-crashes.ts`) stays a share.
+ * @throws StoreWriteError when `errors.jsonl` cannot be written.
+ */
+export function recordCrash(run: LabelRunState, t: Trajectory, judgeId: string, repeat: number, e: unknown, unsent = false): void {
+  const message = String((e as Error)?.message ?? e);
+  if (unsent) {
+    const sent = (run.progress.sent_by_judge ??= {});
+    sent[judgeId] = (sent[judgeId] ?? 0) + 1;
+  }
+  run.store.addError({ ...crashFields(run, t, judgeId, repeat), message: `judge ${judgeId} failed on ${t.id}: ${withoutRepeatedId(message, t.id)}` });
+  run.progress.judge_crashes++; // not an input error: the item was read (red team L3)
+  countCrash(run, judgeId, crashKind(message));
+  run.report();
 }
 
 /**

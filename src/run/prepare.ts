@@ -12,7 +12,7 @@ import type { ReadOptions } from "../ingest/index.js";
 import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { decideSurfaces } from "../serialize/surface.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import type { Trajectory } from "../types.js";
+import type { IngestError, Trajectory } from "../types.js";
 import { indexRow } from "./resume.js";
 import { buildSiblingIndex, needsSibling, type SiblingIndex } from "./siblings.js";
 
@@ -27,6 +27,21 @@ export interface PreparedTrajectory {
    * other input files (sibling runs, the clean run), so its file is never stamped for the resume fast path.
    */
   external?: boolean;
+}
+
+/**
+ * A trajectory that could not be prepared (a fault of ipi-judge's on that input, e.g. a stack overflow in a detector):
+ * `error` is its `prepare_failed` item error, naming the trajectory, its file, line or entry, and the fault. The
+ * callers record it, pass the item over and go on (every verdict already paid for kept); `--strict` stops on it.
+ */
+export class PreparationError extends Error {
+  constructor(
+    public readonly error: IngestError,
+    options?: { cause?: unknown },
+  ) {
+    super(error.message, options);
+    this.name = "PreparationError";
+  }
 }
 
 /**
@@ -48,16 +63,26 @@ export class TrajectoryPreparer {
   /**
    * @param raw a trajectory as `readTrajectories` gave it (not modified).
    * @returns the trajectory to judge, its index row and surface warnings.
+   * @throws PreparationError when a step throws on this trajectory: the item's error, the fault as `cause` (a bare
+   *   "Maximum call stack size exceeded" named no file, and stopped the whole run: red teams 41 and 42).
    */
   async prepare(raw: Trajectory): Promise<PreparedTrajectory> {
     try {
       return await this.prepareOne(raw);
     } catch (e) {
-      // a fault on one input item stops the run (it is a bug to fix, not bad input to pass over), but names the item:
-      // a bare "Maximum call stack size exceeded" named no file (red team 41)
       const src = raw.source;
       const at = src ? `${src.path}${src.line !== undefined ? `:${src.line}` : ""}${src.entry !== undefined ? ` (${src.entry})` : ""}` : "its input";
-      throw new Error(`preparing trajectory ${JSON.stringify(raw.id)} of ${at} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+      const fault = (e instanceof Error ? e.message : String(e)).slice(0, 500);
+      throw new PreparationError(
+        {
+          path: src?.path ?? "",
+          ...(src?.line !== undefined ? { line: src.line } : {}),
+          trajectory_id: raw.id,
+          kind: "prepare_failed",
+          message: `preparing trajectory ${JSON.stringify(raw.id)} of ${at} failed: ${fault}; it is not judged (a fault of ipi-judge on this input: please report it with the file); the other trajectories are`,
+        },
+        { cause: e },
+      );
     }
   }
 

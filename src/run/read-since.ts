@@ -6,7 +6,8 @@
  *
  * An error is superseded only when all of these hold:
  * - it is about the input's content or reading (`read_error`, `invalid_utf8`, `invalid_json`, `schema`,
- *   `no_messages`, `unknown_format`, `too_large`, `empty_placeholder`, `unresolved_attachment`), not about ids
+ *   `no_messages`, `unknown_format`, `too_large`, `empty_placeholder`, `unresolved_attachment`, `changed_during_read`,
+ *   and `prepare_failed`: a trajectory read but not prepared, told by {@link ReadSince.raise}), not about ids
  *   (`duplicate_id`, `duplicate_input`: about what else was read) nor a judge's or the run's errors;
  * - this invocation read a trajectory from its input: a file-level error (no line) by any trajectory of the file,
  *   or by the file taken as unchanged unread (its stamp was stored by a successful read); a line's error by a
@@ -34,6 +35,7 @@ const INPUT_KINDS: ReadonlySet<string> = new Set([
   "empty_placeholder",
   "unresolved_attachment",
   "changed_during_read",
+  "prepare_failed",
 ]);
 
 /** The key of an input: its resolved path, and its line when it is a JSON Lines row. */
@@ -77,6 +79,11 @@ export class ReadSince {
       if (line !== undefined) this.mark(inputKey(file, line));
     } else if (item.kind === "unchanged") this.mark(inputKey(item.path));
     else if (item.kind === "error" && this.named.has(inputKey(item.error.path, item.error.line))) this.raisedNow.add(errorKey(item.error));
+  }
+
+  /** An input error raised about a trajectory after the read gave it (`prepare_failed`): that error stands. */
+  raise(e: IngestError): void {
+    if (this.named.has(inputKey(e.path, e.line))) this.raisedNow.add(errorKey(e));
   }
 
   private mark(k: string): void {

@@ -9,7 +9,7 @@ import { readTrajectories, readTrajectoriesResuming, type ReadOptions, type Unch
 import type { VerdictLedger } from "../store/ledger.js";
 import type { RejudgeReason, RepeatPlan, StoredChatIds } from "./resume.js";
 import { contentSha256, indexRow, keepStoredChatId, planRepeats, REJUDGE_REASONS } from "./resume.js";
-import type { PreparedTrajectory } from "./prepare.js";
+import { PreparationError, type PreparedTrajectory } from "./prepare.js";
 import type { Trajectory } from "../types.js";
 
 /** One judge's re-judged verdicts. */
@@ -130,7 +130,9 @@ export async function countRejudging(opts: {
     }
     const raw = item.trajectory;
     if (opts.oldIds.byLine.size > 0) raw.id = keepStoredChatId(raw, opts.oldIds) ?? raw.id;
-    const p = opts.prepare ? await opts.prepare(raw) : { trajectory: raw, row: indexRow(raw), surfaceWarnings: [] };
+    // a trajectory that cannot be prepared is not judged (the reading loop records its prepare_failed error)
+    const p = opts.prepare ? await opts.prepare(raw).catch(notPrepared) : { trajectory: raw, row: indexRow(raw), surfaceWarnings: [] };
+    if (!p) continue;
     if (opts.keep && !opts.keep(p)) continue;
     if (opts.limit !== undefined && taken >= opts.limit) break;
     taken++;
@@ -144,4 +146,10 @@ export async function countRejudging(opts: {
     }
   }
   return count;
+}
+
+/** A preparation's fault ({@link PreparationError}) as undefined: the item is passed over; any other error rethrown. */
+function notPrepared(e: unknown): undefined {
+  if (e instanceof PreparationError) return undefined;
+  throw e;
 }

@@ -118,3 +118,15 @@ export function cutLabel(text: string, max: number): string {
   const tail = safe(text, text.length - (max - head));
   return `${text.slice(0, head)}${omittedMarker(tail - head)}${text.slice(tail)}`;
 }
+
+/**
+ * Most characters of a name (a tool, model, judge or file name from the run files) shown in a heading or a table cell
+ * of markdown and the HTML report, as the report's charts cut their labels ({@link cutLabel}, `../report/chart-labels.ts`):
+ * a 300,000-character tool name made one heading of the annotators' markdown that long.
+ */
+export const NAME_DISPLAY_CHARS = 120;
+
+/** `name` for display only: itself, or its head and tail around {@link omittedMarker} ({@link cutLabel}); the full name stays in the data. */
+export function displayName(name: string): string {
+  return cutLabel(name, NAME_DISPLAY_CHARS);
+}

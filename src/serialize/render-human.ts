@@ -7,6 +7,7 @@ import type { Trajectory } from "../types.js";
 import { harnessNote, renderToolCall, renderToolDefinition, textPartText, trajectoryTools } from "./parts.js";
 import { showBidiControls } from "../format/bidi.js";
 import { maxOf } from "../io/extremes.js";
+import { displayName } from "./display-cut.js";
 
 /** Loose comparison form for spotting injected text in a message: escapes undone, whitespace collapsed, lowercase. */
 function loose(s: string): string {
@@ -109,7 +110,10 @@ export function renderForHuman(
   if (tools.length > 0) {
     out.push("## Tools offered to the agent", "");
     tools.forEach((tool, k) => {
-      out.push(`### [tool ${k}] ${mdCode(String(tool?.name ?? ""))}`, "");
+      const name = String(tool?.name ?? "");
+      out.push(`### [tool ${k}] ${mdCode(displayName(name))}`, "");
+      // a name cut for the heading is given whole below it (display only: the data keeps it)
+      if (displayName(name) !== name) out.push("Full name:", "", fence(name), "");
       const text = renderToolDefinition(tool);
       if (show) {
         const hits = injectedIn(text, injections);
@@ -122,7 +126,7 @@ export function renderForHuman(
   t.messages.forEach((m, i) => {
     let head = `### [${i}] ${mdInline(String(m.role))}`;
     if (m.role === "tool") {
-      if (m.tool_name) head += ` ${mdCode(m.tool_name)}`;
+      if (m.tool_name) head += ` ${mdCode(displayName(m.tool_name))}`;
       if (m.tool_call_id) head += ` (call ${mdInline(m.tool_call_id)})`;
     }
     out.push(head, "");

@@ -55,8 +55,10 @@
  *    last line before the header of the first message after the gap, whose `index` jumps). Kept, in
  *    this order while they fit at their minimum size: message 0, the last message, the messages up to and
  *    including the first user message (system prompt and the user's request), then alternately one more from
- *    the end and one more from the start. The tool definitions, like the injected texts, are always kept (at
- *    their minimum size at least). The kept texts then get the remaining budget (step 1 again over
+ *    the end and one more from the start. The injected texts are always kept (at their minimum size at least); so
+ *    are the tool definitions, unless at their minimum size they take more than `TOOLS_SHARE` of the budget: then
+ *    whole definitions are left out before both steps (`./tools-budget.ts`: the injection's surface and the tools
+ *    the agent called kept first), behind one `<tools_elided_N>` line before `</tools_N>`. The kept texts then get the remaining budget (step 1 again over
  *    them only). `elidedMessages` names the range.
  * An attribute value (tool name, call id, placeholder) over {@link ATTR_MAX_CHARS} characters keeps its head and tail
  * around the same marker, whatever the budget (headers are not water-filled).
@@ -68,6 +70,7 @@
  * still verifies; the judge just did not see it.
  */
 import type { Part, Trajectory } from "../types.js";
+import { keptTools, TOOLS_SHARE, toolsElisionMarker } from "./tools-budget.js";
 import { trajectoryParts } from "./parts.js";
 import { neutralize, newNonce } from "./untrusted.js";
 
@@ -219,6 +222,8 @@ interface Scaffold {
   /** Fixed length of the injections block (0 when there is none) and of the tool list (0 when there is none). */
   injFixed: number;
   toolsFixed: number;
+  /** The line (with its newline) standing for the tool definitions left out (./tools-budget.ts), when some are. */
+  toolsMarker?: string;
 }
 
 /**
@@ -320,6 +325,7 @@ function buildBlocks(s: Scaffold, display: string[], gap?: { from: number; to: n
   if (s.T > 0) {
     out.push(s.toolsOpen);
     for (let u = 0; u < s.T; u++) out.push(unitOpen[u], display[u], unitClose[u]);
+    if (s.toolsMarker) out.push(s.toolsMarker);
     out.push(s.toolsClose);
   }
   for (let i = 0; i < s.M; i++) {
@@ -339,6 +345,47 @@ function buildBlocks(s: Scaffold, display: string[], gap?: { from: number; to: n
     inj = o.join("");
   }
   return { traj: out.join(""), inj };
+}
+
+/** The length of the view with every text whole (`full`, one per unit). */
+function viewLength(sc: Scaffold, full: readonly string[]): number {
+  let n = sc.trajOpen.length + sc.trajClose.length + sc.injFixed + sc.toolsFixed;
+  for (let i = 0; i < sc.M; i++) n += sc.msgFixed[i];
+  for (const f of full) n += f.length;
+  return n;
+}
+
+/**
+ * Leave out whole tool definitions when the tool list at its minimum size takes more than its share of the budget
+ * (`./tools-budget.ts`): a left-out definition's header, line end and text become empty (its part stays in `parts`),
+ * and the scaffold gets the marker line and the tool list's new fixed length. Writes into `sc`, `texts` and `full`.
+ * @returns whether any definition was left out.
+ */
+function cutTools(t: Trajectory, sc: Scaffold, parts: Part[], texts: string[], full: string[], budget: number): boolean {
+  const T = sc.T;
+  if (T < 2) return false;
+  const minLen = new Float64Array(T);
+  const names: string[] = new Array(T);
+  for (let u = 0; u < T; u++) {
+    const text = texts[u];
+    minLen[u] = sc.unitOpen[u].length + sc.unitClose[u].length + (MIN_KEEP_CHARS >= text.length ? full[u].length : elide(text, MIN_KEEP_CHARS, sc.N).length);
+    const tool = (t.tools ?? [])[parts[u].tool_index!];
+    names[u] = typeof tool?.name === "string" ? tool.name : "";
+  }
+  const worst = toolsElisionMarker({ count: T, chars: Number.MAX_SAFE_INTEGER, called: T }, T, sc.N).length + 1;
+  const cut = keptTools(t, texts.slice(0, T), names, minLen, Math.floor(budget * TOOLS_SHARE) - sc.toolsOpen.length - sc.toolsClose.length - worst);
+  if (!cut) return false;
+  let fixed = sc.toolsOpen.length + sc.toolsClose.length;
+  for (let u = 0; u < T; u++) {
+    if (cut.kept[u]) {
+      fixed += sc.unitOpen[u].length + sc.unitClose[u].length;
+      continue;
+    }
+    sc.unitOpen[u] = sc.unitClose[u] = texts[u] = full[u] = "";
+  }
+  sc.toolsMarker = `${toolsElisionMarker(cut.left, T, sc.N)}\n`;
+  sc.toolsFixed = fixed + sc.toolsMarker.length;
+  return true;
 }
 
 /**
@@ -448,6 +495,8 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const full = unitTexts.map((s) => neutralize(s, N, seen));
   const sc = scaffold(t, parts, injections.map(([k]) => k), N, seen);
   if (seen.nonce > 0 && opts.nonce === undefined) return renderForJudge(t, opts);
+  // a view over the budget whose tool list is over its share: whole definitions left out (./tools-budget.ts)
+  const toolsCut = viewLength(sc, full) > budget && cutTools(t, sc, parts, unitTexts, full, budget);
   const { P, T, first, msgFixed, injFixed, toolsFixed } = sc;
   const injUnits: number[] = [];
   for (let u = P; u < U; u++) injUnits.push(u);
@@ -456,7 +505,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
 
   const done = (display: string[], truncated: boolean, gap?: { from: number; to: number }): RenderedTrajectory => {
     const blocks = buildBlocks(sc, display, gap);
-    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated: truncated || seen.attrsCut > 0, parts };
+    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated: truncated || seen.attrsCut > 0 || toolsCut, parts };
     if (gap) r.elidedMessages = { from: gap.from, to: gap.to, count: gap.to - gap.from + 1 };
     return r;
   };

@@ -1,13 +1,14 @@
 /**
  * A fault while preparing one trajectory names the item (red team 41: a stack overflow in the tool-description
- * detector stopped `label` with a bare "Maximum call stack size exceeded", no file, no line).
+ * detector stopped `label` with a bare "Maximum call stack size exceeded", no file, no line) and is the item's error,
+ * for the run to record and pass over (red team 42: ./prepare-fault.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { TrajectoryPreparer } from "../../src/run/prepare.js";
+import { PreparationError, TrajectoryPreparer } from "../../src/run/prepare.js";
 import type { Trajectory } from "../../src/types.js";
 
 describe("TrajectoryPreparer.prepare", () => {
-  it("rethrows a fault naming the trajectory, its file and line, with the fault as cause", async () => {
+  it("rethrows a fault as the item's prepare_failed error naming the trajectory, its file and line, with the fault as cause", async () => {
     const boom = new RangeError("Maximum call stack size exceeded");
     const t = {
       id: "bad-desc",
@@ -23,9 +24,10 @@ describe("TrajectoryPreparer.prepare", () => {
       ],
     } as unknown as Trajectory;
     const p = new TrajectoryPreparer([], {});
-    const err = await p.prepare(t).catch((e: unknown) => e as Error);
-    expect(err).toBeInstanceOf(Error);
-    expect(err.message).toBe('preparing trajectory "bad-desc" of so2/x.jsonl:2 failed: Maximum call stack size exceeded');
+    const err = await p.prepare(t).catch((e: unknown) => e as PreparationError);
+    expect(err).toBeInstanceOf(PreparationError);
+    expect(err.message).toMatch(/^preparing trajectory "bad-desc" of so2\/x\.jsonl:2 failed: Maximum call stack size exceeded; it is not judged/);
+    expect(err.error).toEqual({ path: "so2/x.jsonl", line: 2, trajectory_id: "bad-desc", kind: "prepare_failed", message: err.message });
     expect(err.cause).toBe(boom);
   });
 

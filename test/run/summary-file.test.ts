@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { writeSummaryFile } from "../../src/run/label-steps.js";
+import { writeSummaryFile } from "../../src/run/label-summary.js";
 
 let dir: string;
 beforeEach(() => {

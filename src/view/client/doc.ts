@@ -5,6 +5,7 @@
  */
 import type { DocQuote, TrajectoryDoc } from "../document.js";
 import { append, h, type Child } from "./dom.js";
+import { displayName } from "../../serialize/display-cut.js";
 
 /** Colour slot of a judge (`j0`..`j5`), by its position in the run's judge list. */
 export function judgeClass(judges: readonly string[], judge: string): string {
@@ -76,8 +77,10 @@ export function renderDoc(doc: TrajectoryDoc, judges: readonly string[] = []): H
   }
   const msgs = h("section", { class: "messages" }, h("h3", {}, "Messages"));
   for (const m of doc.messages) {
-    const head = `#${m.index} ${m.role}${m.tool_name ? ` · ${m.tool_name}` : ""}${m.tool_call_id ? ` (call ${m.tool_call_id})` : ""}`;
-    const box = h("div", { class: `msg r-${/^[a-z]+$/.test(m.role) ? m.role : "other"}`, id: `m${m.index}` }, h("div", { class: "mh" }, head));
+    // a long tool name or call id cut for display (as markdown and the report cut names), the full head on hover
+    const full = `#${m.index} ${m.role}${m.tool_name ? ` · ${m.tool_name}` : ""}${m.tool_call_id ? ` (call ${m.tool_call_id})` : ""}`;
+    const head = `#${m.index} ${displayName(m.role)}${m.tool_name ? ` · ${displayName(m.tool_name)}` : ""}${m.tool_call_id ? ` (call ${displayName(m.tool_call_id)})` : ""}`;
+    const box = h("div", { class: `msg r-${/^[a-z]+$/.test(m.role) ? m.role : "other"}`, id: `m${m.index}` }, h("div", { class: "mh", title: head === full ? undefined : full }, head));
     for (const pi of m.parts) {
       const p = doc.parts[pi];
       append(box, injectedNote(doc, pi));

@@ -4,6 +4,7 @@
  */
 import type { ItemView } from "../item.js";
 import { clear, getJson, h } from "./dom.js";
+import { displayName } from "../../serialize/display-cut.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
 import { humansNode } from "./humans-node.js";
@@ -74,7 +75,7 @@ export async function renderItem(root: HTMLElement, meta: Meta, id: string): Pro
   root.appendChild(h("h2", { class: "tid" }, r.id));
   const table = h("table", { class: "fields" });
   for (const [k, v] of [
-    ["agent model", r.agent_model],
+    ["agent model", r.agent_model === undefined || displayName(r.agent_model) === r.agent_model ? r.agent_model : h("span", { title: r.agent_model }, displayName(r.agent_model))],
     ["suite", r.suite],
     ["condition", r.condition],
     ["attack", r.attack],

@@ -4,6 +4,7 @@
  * scrolls (a 40,000-trajectory run never sends its rows at once).
  */
 import { clear, getJson, h } from "./dom.js";
+import { displayName } from "../../serialize/display-cut.js";
 import type { ListItem } from "../query.js";
 import type { Meta } from "./meta.js";
 import { humansNode } from "./humans-node.js";
@@ -54,8 +55,9 @@ function chip(label: string | null | undefined, title: string): HTMLElement {
 function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement {
   const cells: HTMLElement[] = [
     h("a", { class: "id", href: `#/t/${encodeURIComponent(r.id)}`, title: r.id }, r.id),
-    h("span", { class: "c" }, r.agent_model ?? ""),
-    h("span", { class: "c" }, r.condition ?? ""),
+    // names cut for display as markdown and the report cut them, the full name on hover
+    h("span", { class: "c", title: r.agent_model }, displayName(r.agent_model ?? "")),
+    h("span", { class: "c", title: r.condition }, displayName(r.condition ?? "")),
   ];
   if (diff && r.diff) {
     cells.push(chip(r.diff[0], "A"), h("span", { class: "vs" }, "≠"), chip(r.diff[1], "B"));
