@@ -15,6 +15,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
 import { readRunState, runStateFor, runStateLine, runStateWarnings } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
@@ -96,8 +97,8 @@ Examples:
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);
-      // one judge, no --where, a top-level field: the run read as columns (a million trajectories in bounded memory)
-      const prepared = o.judge && !where && !field.includes(".") ? await columnObservations(runDir, o, field) : await objectObservations(runDir, o, field, where);
+      // one judge, a top-level field: the run read as columns, --where on its row slots (a million trajectories in bounded memory)
+      const prepared = o.judge && !field.includes(".") ? await columnObservations(runDir, o, field, where) : await objectObservations(runDir, o, field, where);
       const { obs, index, notes, statement, caveats } = prepared;
       let result;
       const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, progressOf(o));
@@ -136,18 +137,29 @@ Examples:
 /** What the analysis reads: the observations, the rows for utility, the notes, the `--where` statement and the judges behind the labels. */
 type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[]; health: JudgeHealth[] };
 
-/** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
-async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string): Promise<Prepared> {
-  const rowFields = COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field];
-  const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields, progress }));
-  const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
-  refuseStoppedJudges("compare", runDir, o.run, [o.judge], judges);
+/**
+ * The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read;
+ * `--where` applied to the row slots (`restrictColumns` of ../store/where-columns.ts), as {@link objectObservations}
+ * applies it (test/store/where-columns.test.ts, the CLI outputs compared at 11,384 and 100k).
+ */
+async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string, where: ReturnType<typeof whereOf>): Promise<Prepared> {
+  const rowFields = whereRowFields(COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field], where);
+  const read = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields, progress }));
+  const judges = [...new Set(read.verdicts.map((v) => v.judge_id))].sort();
+  const kept = where ? restrictColumns(read, where, o.run) : null;
+  if (kept) warnWhere(kept.warnings);
+  const notes: string[] = [];
+  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack is not shown
+  const leftOut = where ? unattackedLeftOut({ *[Symbol.iterator]() { for (let s = 0; s < read.nRows; s++) yield read.rows[read.rowCode[s]]; } }, where) : null;
+  if (leftOut && where) notes.push(unattackedLeftOutNote(leftOut, where, "utility without attack is not shown"));
+  const run = kept ? kept.run : read;
+  refuseStoppedJudges("compare", runDir, o.run, [o.judge], kept ? new Set(run.verdicts.map((v) => v.judge_id)) : judges, kept ? "among the rows --where selects" : undefined);
   if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const obs = buildObservationsColumns(run, o.judge, field);
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
   noObservations(obs, rows.values(), field, o.run);
   const health = judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) });
-  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(health, [o.judge]), judges: [o.judge], health };
+  return { obs, index: rows, notes, statement: kept ? kept.statement : null, caveats: rateCaveats(health, [o.judge]), judges: [o.judge], health };
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */

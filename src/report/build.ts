@@ -17,6 +17,8 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   let m = o.where ? null : await buildReportModelColumns(o);
   if (!m) {
     if (!o.where) o.step?.("reading the run again as objects (the calibrated estimate, or a committee file not one line per trajectory)");
+    // --where has no column form in the report yet (issue 26): said as a step, its read can take minutes at 1M
+    else o.step?.("reading the run as objects (--where)");
     m = await buildReportModelObjects(o);
   }
   // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)

@@ -164,6 +164,8 @@ export const SPREADSHEET_CELL_LIMIT = 32_767;
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
   if (!o.where) return createSampleColumns(o);
+  // --where reads the index as compact objects (no column form yet, issue 26): said as a step
+  o.step?.("reading the run's index as objects (--where)");
   // compact rows (no source: the drawn ones are read back in full below); content hashes for deduplication
   // (without --where, only the strata fields: the population reads nothing else of a row)
   const fullIndex = await readLeanIndex(o.runDir, { content: true, only: o.where ? undefined : STRATUM_FIELDS, progress: o.progress });

@@ -21,6 +21,10 @@ import { checkCommitteeColumns, readCommitteeColumns, restrictCommitteeColumns }
 import { checkCommitteeFile, COMMITTEE_FILE, writeCommitteeFile } from "../../src/committee/file.js";
 import { buildCommittee } from "../../src/verdict/vote.js";
 import { committeeSourceColumns, committeeTableColumns } from "../../src/report/committee-table.js";
+import { buildObservations } from "../../src/compare/data.js";
+import { compareConditions } from "../../src/compare/index.js";
+import type { TrajectoryIndexRow } from "../../src/store/records.js";
+import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../../src/compare/data-columns.js";
 import { unattackedLeftOut, unattackedOutsideRow } from "../../src/agree/where-unattacked.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-where-columns-"));
@@ -119,7 +123,7 @@ describe("--where on a column run (issue 26): the same rows, verdicts and figure
       for (let k = 0; k < 2; k++) {
         const dir = await writeRun(`run-${committee}-${k}`, 250 + 300 * k, 11 + 17 * k + committee.length, committee);
         const lean = await readLeanRun(dir);
-        const fields = [...new Set([...TABLE_ROW_FIELDS, ...REFERENCE_ROW_FIELDS])];
+        const fields = [...new Set([...TABLE_ROW_FIELDS, ...REFERENCE_ROW_FIELDS, ...COMPARE_ROW_FIELDS])];
         for (const spec of WHERES) {
           const f = parseWhere(spec) as WhereFilter;
           const read = await readColumnRun(dir, { rowFields: whereRowFields(fields, f) });
@@ -147,6 +151,14 @@ describe("--where on a column run (issue 26): the same rows, verdicts and figure
             expect(kc.n).toBe(o.cf!.verdicts.length);
             expect(checkCommitteeColumns(kc, kept.run)).toEqual(checkCommitteeFile(o.cf!, o.verdicts));
           } else expect(o.cf).toBeNull();
+          // compare --judge: the observations per condition field
+          const keptRows = { *values() { for (let s = 0; s < kept.run.nRows; s++) yield kept.run.rows[kept.run.rowCode[s]] as TrajectoryIndexRow; } };
+          // (the analysis' fit is the slow part: one filter per run)
+          for (const by of spec === WHERES[k] ? ["condition"] : []) {
+            const a = outcome(() => compareConditions(buildObservationsColumns(kept.run, "gpt", by), { bootstrap: { B: 0, seed: 1 }, index: keptRows, where: kept.statement }));
+            const b = outcome(() => compareConditions(buildObservations(want.index, { verdicts: want.verdicts }, { kind: "judge", judge_id: "gpt" }, by), { bootstrap: { B: 0, seed: 1 }, index: want.index, where: want.statement }));
+            expect(JSON.stringify(a)).toBe(JSON.stringify(b));
+          }
           // estimate --table (a judge; a committee resolved against the whole run's file), unattacked runs --where attack= leaves out
           const leftOut = unattackedLeftOut(lean.index.values(), f);
           const colLeft = unattackedLeftOut({ *[Symbol.iterator]() { for (let s = 0; s < read.nRows; s++) yield read.rows[read.rowCode[s]]; } }, f);
