@@ -197,8 +197,10 @@ export function differenceItems(obs: readonly Observation[], utilityRows: readon
     obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...withCell(o.cell, o.defense), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
   const out: Partial<Record<DifferenceRate, DifferenceItem[]>> = { asr_goal: asr((o) => o.goal), asr_behaviour: asr((o) => o.compromised) };
   if (!utilityRows) return out;
-  const under: DifferenceItem[] = [];
-  const without: DifferenceItem[] = [];
+  // one item per distinct (model, condition, event, cell) with its count as `weight` (every figure here counts
+  // weights: the same differences as the runs one by one), not one object per run (issue 26: a million at 1M)
+  const under = new WeightedItems();
+  const without = new WeightedItems();
   for (const r of utilityRows) {
     if (!r.agent_model || typeof r.reference?.utility !== "boolean") continue;
     const condition = conditionValue(r, field) ?? "(none)";
@@ -207,12 +209,27 @@ export function differenceItems(obs: readonly Observation[], utilityRows: readon
     // the run's own defense when another field is compared (as Observation.defense)
     const defense = field !== "condition" ? r.condition : undefined;
     if (kind === "attacked") {
-      under.push({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(cellKey({ ...r, suite }, field), defense) });
+      under.add({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(cellKey({ ...r, suite }, field), defense) });
     } else if (kind === "user_task") {
-      without.push({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(r.user_task_id !== undefined ? `${suite}\u0000${r.user_task_id}` : undefined, defense) });
+      without.add({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(r.user_task_id !== undefined ? `${suite}\u0000${r.user_task_id}` : undefined, defense) });
     }
   }
-  return { ...out, utility_under_attack: under, utility_without_attack: without };
+  return { ...out, utility_under_attack: under.items, utility_without_attack: without.items };
+}
+
+/** Unweighted items folded into one per distinct (model, condition, event, cell), in order of first appearance, with their count as `weight` (absent: 1). */
+class WeightedItems {
+  readonly items: DifferenceItem[] = [];
+  private readonly byKey = new Map<string, DifferenceItem>();
+  add(x: DifferenceItem): void {
+    const k = JSON.stringify([x.model, x.condition, x.event, x.cell ?? null]);
+    const same = this.byKey.get(k);
+    if (same) same.weight = (same.weight ?? 1) + 1;
+    else {
+      this.byKey.set(k, x);
+      this.items.push(x);
+    }
+  }
 }
 
 /**

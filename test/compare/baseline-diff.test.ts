@@ -172,3 +172,29 @@ describe("compare CLI: baseline_differences", () => {
     expect(head.at(-1)).toBe("judge_caveat");
   });
 });
+
+// issue 26: the utility items were one object per run (a million at 1M); they are one per distinct (model,
+// condition, event, cell) with its count as `weight`, and the differences are those of the runs one by one.
+describe("differenceItems: utility runs folded by (model, condition, event, cell), the differences unchanged (issue 26)", () => {
+  const row = (condition: string, u: string, utility: boolean, attacked: boolean): TrajectoryIndexRow =>
+    ({ id: `${condition}${u}${utility}${attacked}${Math.random()}`, agent_model: "m", condition, suite: "s", user_task_id: u, attacked, ...(attacked ? { attack: "a", injection_task_id: "i" } : {}), reference: { utility }, content_sha256: "h", source: { format: "t", path: "p" }, n_messages: 2 }) as TrajectoryIndexRow;
+  const rows = [
+    ...Array.from({ length: 5 }, () => row("b", "u1", true, false)), row("b", "u2", false, false), row("b", "u2", false, false),
+    ...Array.from({ length: 3 }, () => row("d", "u1", false, false)), row("d", "u2", true, false),
+    row("b", "u1", true, true), row("b", "u1", true, true), row("d", "u1", false, true),
+  ];
+  it("one item per distinct key with its count, the same differences as one item per run", () => {
+    const items = differenceItems([], rows, "condition");
+    expect(items.utility_without_attack).toEqual([
+      { model: "m", condition: "b", event: true, cell: "s\u0000u1", weight: 5 },
+      { model: "m", condition: "b", event: false, cell: "s\u0000u2", weight: 2 },
+      { model: "m", condition: "d", event: false, cell: "s\u0000u1", weight: 3 },
+      { model: "m", condition: "d", event: true, cell: "s\u0000u2" },
+    ]);
+    expect(items.utility_under_attack!.map((x) => x.weight ?? 1)).toEqual([2, 1]);
+    const perRun = (xs: readonly DifferenceItem[]) => xs.flatMap((x) => Array.from({ length: x.weight ?? 1 }, () => ({ ...x, weight: undefined })));
+    const unfolded = { utility_without_attack: perRun(items.utility_without_attack!), utility_under_attack: perRun(items.utility_under_attack!) };
+    expect(unfolded.utility_without_attack).toHaveLength(11);
+    expect(baselineDifferences(items, { m: ["b", "d"] }, "b")).toEqual(baselineDifferences(unfolded, { m: ["b", "d"] }, "b"));
+  });
+});
