@@ -264,7 +264,9 @@ export function compareManyRatersCounts(
   opts: { bootstrap?: BootstrapSettings; raters: number },
 ): ManyRaterComparison {
   const raters = opts.raters;
-  const complete = counts.filter((row) => row.reduce((s, x) => s + x, 0) === raters);
+  // the table itself when every row is complete (the common case: a million rows' references not copied)
+  const isComplete = (row: readonly number[]) => row.reduce((s, x) => s + x, 0) === raters;
+  const complete = counts.every(isComplete) ? (counts as number[][]) : counts.filter(isComplete);
   const fl = fleissCounts(raters >= 2 ? complete : [], raters < 2 ? "fewer_than_2_raters" : "empty_input");
   const alphaV = krippendorffAlpha(counts);
   // the table reduced once for the four irrCAC coefficients below (each reduced it again before: ~24 MB of

@@ -181,11 +181,14 @@ function agreementColumns(
   const bin = (x: string | null) => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
   // over the attacked slots only (../agree/attacked-only.ts: the one rule, as committeeReport applies it)
   const ao = new AttackedOnly();
-  const slots: number[] = [];
+  // the kept slots as a typed column (a million: 4 MB, not a growing JS array of 8-15 MB)
+  const kept = new Uint32Array(run.nRows);
+  let nKept = 0;
   for (let s = 0; s < run.nRows; s++) {
     const c = committee.verdicts[committee.code[s]];
-    if (ao.keep(run.rows[run.rowCode[s]].attacked as boolean | undefined, () => judgeIds.map((j) => [j, c.votes[j]] as const))) slots.push(s);
+    if (ao.keep(run.rows[run.rowCode[s]].attacked as boolean | undefined, () => judgeIds.map((j) => [j, c.votes[j]] as const))) kept[nKept++] = s;
   }
+  const slots = kept.subarray(0, nKept);
   let withQuorum = 0;
   let notUnanimous = 0;
   for (const s of slots) {
@@ -224,16 +227,16 @@ function agreementColumns(
   const c2 = new SharedCounts(BINARY);
   const rows6 = committee.verdicts.map((c) => c6.row(judgeIds.map((j) => c.votes[j])));
   const rows2 = committee.verdicts.map((c) => c2.row(judgeIds.map((j) => binaryOf(c.votes[j]))));
-  const counts6: number[][] = new Array(slots.length);
-  const counts2: number[][] = new Array(slots.length);
-  slots.forEach((s, k) => {
-    counts6[k] = rows6[committee.code[s]];
-    counts2[k] = rows2[committee.code[s]];
-  });
+  // one table at a time (each a million row references at 1M: the six-bucket one is let go before the binary one)
+  const countsOf = (rows: number[][]): number[][] => {
+    const counts: number[][] = new Array(slots.length);
+    for (let k = 0; k < slots.length; k++) counts[k] = rows[committee.code[slots[k]]];
+    return counts;
+  };
   step("agreement, all judges, six buckets");
-  const six = compareManyRatersCounts(counts6, BUCKETS, { raters: judgeIds.length });
+  const six = compareManyRatersCounts(countsOf(rows6), BUCKETS, { raters: judgeIds.length });
   step("agreement, all judges, binary");
-  const binary = compareManyRatersCounts(counts2, BINARY, { raters: judgeIds.length });
+  const binary = compareManyRatersCounts(countsOf(rows2), BINARY, { raters: judgeIds.length });
   return {
     unattacked_left_out: ao.result(),
     not_unanimous: notUnanimousOf(withQuorum, notUnanimous, judgeIds.length),

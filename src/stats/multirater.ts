@@ -65,13 +65,12 @@ interface Prepared {
 
 function prepare(countsIn: Table): Prepared {
   const q = checkCounts(countsIn);
-  const counts: Array<readonly number[]> = [];
+  // the rated rows, only read: no copy of a row (rows may be shared, a million items), and the table itself when
+  // no row is unrated (a million row references not copied)
+  const rated = (row: readonly number[]) => row.reduce((s, x) => s + x, 0) > 0;
   let nDropped = 0;
-  for (const row of countsIn) {
-    const ri = row.reduce((s, x) => s + x, 0);
-    if (ri > 0) counts.push(row); // only read: no copy (rows may be shared, a million items)
-    else nDropped++;
-  }
+  for (const row of countsIn) if (!rated(row)) nDropped++;
+  const counts: ReadonlyArray<readonly number[]> = nDropped === 0 ? countsIn : countsIn.filter(rated);
   const n = counts.length;
   const r = counts.map((row) => row.reduce((s, x) => s + x, 0));
   const paI = counts.map((row, i) => {
