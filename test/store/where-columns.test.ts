@@ -149,7 +149,7 @@ describe("--where on a column run (issue 26): the same rows, verdicts and figure
           if (cc) {
             const kc = restrictCommitteeColumns(cc, kept.slotMap);
             expect(kc.n).toBe(o.cf!.verdicts.length);
-            expect(checkCommitteeColumns(kc, kept.run)).toEqual(checkCommitteeFile(o.cf!, o.verdicts));
+            expect(checkCommitteeColumns(kc, kept.run)).toEqual(checkCommitteeFile(o.cf!, o.verdicts, lean.index));
           } else expect(o.cf).toBeNull();
           // compare --judge: the observations per condition field
           const keptRows = { *values() { for (let s = 0; s < kept.run.nRows; s++) yield kept.run.rows[kept.run.rowCode[s]] as TrajectoryIndexRow; } };
@@ -169,7 +169,7 @@ describe("--where on a column run (issue 26): the same rows, verdicts and figure
           const judge = resolveSource(want.verdicts, { kind: "judge", judge_id: "claude" }, "r");
           if (judge.kind !== "judge") throw new Error("a judge");
           expect(JSON.stringify(paperTableColumns("r", kept.run, judge, colOpts))).toBe(JSON.stringify(paperTable("r", want.index, want.verdicts, judge, opts)));
-          const stored = await readStoredCommittee(dir, lean.verdicts);
+          const stored = await readStoredCommittee(dir, lean.verdicts, lean.index);
           for (const req of [{ kind: "committee" as const }, { kind: "committee" as const, exclude: ["claude"] }, { kind: "committee" as const, quorum: 3 }]) {
             const saidO: string[] = [];
             const saidC: string[] = [];
