@@ -27,6 +27,7 @@ export interface Measured {
   name: string;
   n: number;
   wall_s: number;
+  /** peak RSS in MiB (2^20 bytes: getrusage maxrss x 1024 / 2^20), whatever the field's older name says; the bar is 500 MB = 476.8 MiB */
   peak_rss_mb: number | null;
   exit: number | null;
   /** CPU seconds (user + system, all threads) from the probe; null when the process died before its exit handler. */
@@ -120,7 +121,7 @@ export async function benchAfter(labelsDir: string, run: string, n: number, huma
     const m = await measure(name, n, args, work, interact);
     out.push(m);
     const load = os.loadavg()[0].toFixed(1);
-    console.log(`${String(n).padStart(8)} ${name.padEnd(18)} ${m.wall_s.toFixed(1).padStart(7)} s ${String(m.cpu_s ?? "?").padStart(6)} s CPU ${String(m.peak_rss_mb ?? "?").padStart(6)} MB  load ${load}${m.note ? `  ${m.note}` : ""}`);
+    console.log(`${String(n).padStart(8)} ${name.padEnd(18)} ${m.wall_s.toFixed(1).padStart(7)} s ${String(m.cpu_s ?? "?").padStart(6)} s CPU ${String(m.peak_rss_mb ?? "?").padStart(6)} MiB  load ${load}${m.note ? `  ${m.note}` : ""}`);
   }
   return out;
 }
