@@ -10,7 +10,8 @@ import { JudgeFatalError } from "../errors.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { contentSha256 } from "./resume.js";
 import { StoreWriteError } from "../store/journal.js";
-import { holdBack, overCap, reservationOf, unknownCostCharge } from "./cost-cap.js";
+import { holdBack, reservationOf, unknownCostCharge } from "./cost-cap.js";
+import { capDecision, onlineReleased, releaseOnline, reserveOnline } from "./online-reserved.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
 
 /** The ids a judge's stopped repeats left un-judged (`LabelRunState.stoppedInFlight`), made when first needed. */
@@ -90,6 +91,24 @@ export class OnlinePath {
   }
 
   /**
+   * Whether a conversation about to start is not to be sent: the store failed, its judge was stopped (the item is
+   * left un-judged by the stop) or the run was interrupted (read, queued when the stop came: not judged, not stored).
+   */
+  private skipped(t: Trajectory, judge: Judge): boolean {
+    const run = this.run;
+    if (run.fatal) return true;
+    if (run.stopped[judge.id]) {
+      markLeftByStop(run, judge.id, t.id);
+      return true;
+    }
+    if (run.signal?.aborted) {
+      stoppedFor(run, judge.id).add(t.id);
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * Judge one repeat of a trajectory when the judge's limit lets it: skipped when the judge was stopped, the run
    * aborted or the store failed, or (held back, un-judged) when its reservation would pass the cost cap. A
    * `JudgeFatalError` stops the judge; another throw is a `judge_crash` error of the item; the verdict is stored.
@@ -101,15 +120,7 @@ export class OnlinePath {
     const limit = this.limits.get(judge.id)!;
     const chars = heldChars(t);
     const p: Promise<void> = limit(async () => {
-      if (run.fatal) return;
-      if (run.stopped[judge.id]) {
-        markLeftByStop(run, judge.id, t.id); // queued when its judge stopped: never sent
-        return;
-      }
-      if (run.signal?.aborted) {
-        stoppedFor(run, judge.id).add(t.id); // read, queued when the stop came: not judged, not stored by this judge
-        return;
-      }
+      if (this.skipped(t, judge)) return;
       // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
       let reservation = 0;
       let reserved = { usd: 0, turn_usd: 0 };
@@ -123,11 +134,18 @@ export class OnlinePath {
           return;
         }
         reservation = reserved.usd;
-        if (overCap(run.costCap.spent_usd + run.reserved + reservation, run.costCap)) {
+        // room held by conversations in flight is waited for (settled at their real cost), not given up (new user 43)
+        let d = capDecision(run, run.costCap, reservation);
+        while (d === "wait") {
+          await onlineReleased(run);
+          if (this.skipped(t, judge) || run.costCap.reached) return;
+          d = capDecision(run, run.costCap, reservation);
+        }
+        if (d === "hold") {
           holdBack(run.costCap, reservation, run.reserved);
           return;
         }
-        run.reserved += reservation;
+        reserveOnline(run, reservation);
         const at = (run.costCap.priced_at ??= {});
         at.online = (at.online ?? 0) + 1;
       }
@@ -143,7 +161,7 @@ export class OnlinePath {
           minQuoteChars: run.judgeCtx.minQuoteChars,
         });
       } catch (e) {
-        run.reserved -= reservation;
+        if (run.costCap) releaseOnline(run, reservation);
         // A judge stopped for replying only in its reasoning field, or one that crashed, had its requests answered
         // (paid, cost unknown): the cap counts its estimate, as for a verdict without usage. Stops whose requests
         // were refused or never arrived (auth, quota, rate limit, unreachable) paid nothing.
@@ -176,7 +194,7 @@ export class OnlinePath {
         return;
       }
       if (run.costCap) {
-        run.reserved -= reservation;
+        releaseOnline(run, reservation);
         // a verdict whose cost is unknown (a response without usage) counts its estimate: the cap errs early
         if (typeof v.cost_usd === "number") run.costCap.spent_usd += v.cost_usd;
         else {
