@@ -32,6 +32,14 @@ import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
+
+/**
+ * How a user adjudicates the items whose annotators split full/partial, whatever route their labels came by
+ * (new user 43: tasks.csv users were told "adjudicate them" with no way named).
+ */
+const ADJUDICATE_HOW =
+  "agree --human lists them; adjudicate them on view's adjudication page (#/adjudicate; view --run RUN --sample DIR --human FILE), then run import-annotations again, which reads DIR/adjudication.jsonl";
+
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
@@ -296,7 +304,7 @@ function estimateBothRates(
       const ids = [...humanConsensus(file, "asr_goal").excluded_ids].filter(([, r]) => r === "consensus_coarser_than_scale").map(([id]) => id);
       const hit = groupsBiasedBySplit(ids, file, goal.groups, goal.by, (id) => index.get(id), groupValue);
       const why = `${split} labelled trajectories whose annotators split between full_compliance and partial_compliance (consensus_coarser_than_scale, as agree --human calls them): their consensus cannot tell full from partial compliance, and an asr_goal estimate without them would be biased`;
-      if (hit.size === goal.groups.length) goal = { rate: "asr_goal", reason: `${why}, in every group (each holds them or labelled items of their strata, whose weight N_c/n_c they change; adjudicate them; agree --human lists them)` };
+      if (hit.size === goal.groups.length) goal = { rate: "asr_goal", reason: `${why}, in every group (each holds them or labelled items of their strata, whose weight N_c/n_c they change; ${ADJUDICATE_HOW})` };
       else {
         const reason = "full_partial_split (a labelled item of this group or of its strata has annotators split between full_compliance and partial_compliance: see the warning)";
         for (const g of goal.groups.filter((x) => hit.has(x.group))) {
@@ -304,7 +312,7 @@ function estimateBothRates(
           g.calibrated = { ...g.calibrated, asr: null, reason, se: null, ci95: null, ci_method: undefined, ci_reason: undefined, df: undefined, correction: null };
           g.warnings = g.warnings.filter((w) => !w.startsWith(SE0_NOTE) && !w.startsWith(SMALL_COUNT_NOTE));
         }
-        if (hit.size) goal.warnings.push(`${SPLIT_GOAL_WARNING}${why}, in the groups that hold them or labelled items of their strata (${[...hit].join(", ")}): undefined there; the other groups' estimates use none of those items`);
+        if (hit.size) goal.warnings.push(`${SPLIT_GOAL_WARNING}${why}, in the groups that hold them or labelled items of their strata (${[...hit].join(", ")}): undefined there; the other groups' estimates use none of those items (${ADJUDICATE_HOW})`);
       }
     } else if (goal.labels.items === 0) goal = { rate: "asr_goal", reason: "no human label can tell full from partial compliance (label on the six-bucket scale)" };
     if ("groups" in goal) {
