@@ -25,6 +25,7 @@ import { NotLabelledFold, notLabelledText, type NotLabelledItems } from "./not-l
 import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { errorKindOf } from "../store/repeated-key-kind.js";
+import { judgeEntries, sortedByJudge } from "../format/judge-order.js";
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -330,7 +331,7 @@ export function summarizeRun(
     errors: { total: errorTotal, by_kind },
     ...(mixed.length > 0 ? { mixed_configurations: mixed } : {}),
     ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),
-    stopped_judges: stopped,
+    stopped_judges: sortedByJudge(stopped),
     warnings,
     cost: runCost,
   };
@@ -482,7 +483,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
-  for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
+  for (const [id, msg] of judgeEntries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
   for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
     lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
   // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice
