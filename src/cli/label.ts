@@ -23,6 +23,7 @@ import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
 import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
+import { judgeEntries } from "../format/judge-order.js";
 
 /** The longest `--signature-time-limit`, seconds (a day: past it the limit means nothing; red team 19 L1). */
 const MAX_SIGNATURE_TIME_LIMIT_S = 86_400;
@@ -323,7 +324,7 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   if (!res.interrupted && Object.keys(res.stoppedJudges).length > 0) {
     // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
     process.stderr.write(
-      `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
+      `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${judgeEntries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
         "their items are un-judged or have no usable label; fix the judge, then the same command resumes them (--retry-errors judges errors again)\n",
     );
     process.exitCode = EXIT.fatal;

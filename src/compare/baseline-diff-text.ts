@@ -5,7 +5,7 @@
  */
 import { padCell } from "../format/text-table.js";
 import { undefinedText } from "../format/stat-text.js";
-import { byModelCondition, type BaselineDifference } from "./baseline-diff.js";
+import { byModelCondition, unattackedHaveNo, type BaselineDifference } from "./baseline-diff.js";
 
 /** A signed difference in percentage points, one decimal: `+3.6`, `-11.7`, `0.0`. */
 function signedPp(x: number): string {
@@ -55,12 +55,18 @@ export function baselineDifferenceLines(diffs: readonly BaselineDifference[], ba
   const without = Object.entries(perModel).filter(([m, cs]) => !cs.includes(baseline) && !withDiffs.has(m)).map(([m]) => m);
   const none = without.length ? [`  (no difference from the baseline for ${without.join(", ")}: not run under ${baseline})`] : [];
   if (diffs.length === 0) return none.length && Object.values(perModel).some((cs) => cs.length > 1) ? ["", ...none] : [];
+  // by attack or surface, utility without attack is never defined (an unattacked run has neither): said once here,
+  // not as "undefined (no run ... under X)" at the end of every line (break42); --json and --csv keep it per line
+  const notBy = unattackedHaveNo(noun);
+  const shown = diffs.filter((d) => d.reason !== notBy);
   const lines = [
     "",
     `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell${noun === "condition" ? "" : " and defense (a run pairs with the baseline's run of its tasks under its own defense)"} where the two ran the same cells once each ` +
       `(Newcombe's paired hybrid score interval over the cells with a label under both; discordant: cells with the event under the ${noun} only vs under the baseline only, ` +
-      `exact McNemar p), else "unpaired" (Newcombe's hybrid score interval for independent samples); an interval that holds 0 shows no difference:`,
+      `exact McNemar p), else "unpaired" (Newcombe's hybrid score interval for independent samples); an interval that holds 0 shows no difference` +
+      (shown.length < diffs.length ? `; utility without attack has no difference by ${noun}: an unattacked run has no ${noun} (${notBy}; each model's utility without attack is its own line above)` : "") +
+      ":",
   ];
-  for (const ds of byModelCondition(diffs).values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
+  for (const ds of byModelCondition(shown).values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
   return [...lines, ...none];
 }

@@ -26,6 +26,17 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Observation } from "./data.js";
 import { cellKey } from "./cells.js";
 
+/** Compared fields that an unattacked run never has: by them, utility without attack has no side to compare. */
+const ATTACK_ONLY_FIELDS: ReadonlySet<string> = new Set(["attack", "surface"]);
+
+/**
+ * The reason of utility without attack's difference compared by an {@link ATTACK_ONLY_FIELDS} field:
+ * `unattacked_runs_have_no_attack` (or `_surface`); the text says it once, not on every line.
+ */
+export function unattackedHaveNo(field: string): string {
+  return `unattacked_runs_have_no_${field}`;
+}
+
 /** The rates a difference is given for: the two attack-success rates, then utility under and without attack. */
 export const DIFFERENCE_RATES = ["asr_goal", "asr_behaviour", "utility_under_attack", "utility_without_attack"] as const;
 export type DifferenceRate = (typeof DIFFERENCE_RATES)[number];
@@ -99,13 +110,17 @@ const tally = (xs: readonly DifferenceItem[]) => ({ count: xs.reduce((s, x) => s
 /**
  * The difference of one model's condition from its baseline on one rate (see the file's comment for the method).
  * @param cond the model's runs under the condition; @param base its runs under the baseline (each with a label or
- *   verdict: runs without one are not passed).
+ *   verdict: runs without one are not passed). @param field the compared field (`--by`; default condition).
  */
-export function baselineDifference(model: string, condition: string, baseline: string, rate: DifferenceRate, cond: readonly DifferenceItem[], base: readonly DifferenceItem[]): BaselineDifference {
+export function baselineDifference(model: string, condition: string, baseline: string, rate: DifferenceRate, cond: readonly DifferenceItem[], base: readonly DifferenceItem[], field?: string): BaselineDifference {
   const head = { model, condition, baseline, rate };
   const ct = tally(cond);
   const bt = tally(base);
   if (ct.n === 0 || bt.n === 0) {
+    // compared by a field only attacked runs have (attack, surface), utility without attack is never defined: said
+    // so in one reason (the text gives it once for all the lines), not as "no run under <each side>" (break42)
+    if (rate === "utility_without_attack" && ct.n === 0 && bt.n === 0 && field !== undefined && ATTACK_ONLY_FIELDS.has(field))
+      return { ...head, difference: null, ci95: null, reason: unattackedHaveNo(field), paired: false, condition_rate: ct, baseline_rate: bt };
     const side = ct.n === 0 ? condition : baseline;
     // for a rate of labels, runs under it may be there without a usable label (judge errors): never "not run"
     const what = rate === "asr_goal" || rate === "asr_behaviour" ? "no_labelled_run_under" : "no_run_with_a_utility_verdict_under";
@@ -155,9 +170,11 @@ export function baselineDifference(model: string, condition: string, baseline: s
  * Every (model, condition other than the baseline) against the model's baseline, on each rate whose items are given.
  * @param items per rate, the runs with a label (ASR) or a utility verdict (utility); a rate absent or with no item
  *   is left out. @param conditionsPerModel each model's compared conditions (`compare`'s rows).
+ * @param field the compared field (`--by`): by attack or surface, utility without attack's reason is
+ *   {@link unattackedHaveNo}.
  * @returns in the order model, condition, rate; a model without the baseline among its conditions has none.
  */
-export function baselineDifferences(items: Partial<Record<DifferenceRate, readonly DifferenceItem[]>>, conditionsPerModel: Record<string, string[]>, baseline: string): BaselineDifference[] {
+export function baselineDifferences(items: Partial<Record<DifferenceRate, readonly DifferenceItem[]>>, conditionsPerModel: Record<string, string[]>, baseline: string, field?: string): BaselineDifference[] {
   const out: BaselineDifference[] = [];
   const grouped = new Map<DifferenceRate, Map<string, DifferenceItem[]>>();
   for (const rate of DIFFERENCE_RATES) {
@@ -170,7 +187,7 @@ export function baselineDifferences(items: Partial<Record<DifferenceRate, readon
     for (const condition of conds) {
       if (condition === baseline) continue;
       for (const [rate, g] of grouped) {
-        out.push(baselineDifference(model, condition, baseline, rate, g.get(`${model}\u0000${condition}`) ?? [], g.get(`${model}\u0000${baseline}`) ?? []));
+        out.push(baselineDifference(model, condition, baseline, rate, g.get(`${model}\u0000${condition}`) ?? [], g.get(`${model}\u0000${baseline}`) ?? [], field));
       }
     }
   }

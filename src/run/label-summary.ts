@@ -3,6 +3,7 @@
  * atomically, and what this invocation's input said added to the summary (ingest warnings, changed references,
  * duplicate ids, files changed while read, trajectories that could not be prepared).
  */
+import { sortedByJudge } from "../format/judge-order.js";
 import fs from "node:fs";
 import path from "node:path";
 import { removeQuietly } from "../io/remove-quietly.js";
@@ -95,6 +96,8 @@ for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
   stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
 }
+// keyed by judge id in summary.json and --json, not by when each stopped (break42)
+summary.stopped_judges = sortedByJudge(stopped);
   return summary;
 }
 

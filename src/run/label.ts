@@ -4,6 +4,7 @@
  * over one shared state (`./label-core.ts`: store, progress, stopped judges, cost cap `./cost-cap.ts`), refuses or
  * warns about changed judge configurations (`./config-change.ts`), and ends with the run's summary.
  */
+import { byJudgeName, sortedByJudge } from "../format/judge-order.js";
 import path from "node:path";
 import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
@@ -270,7 +271,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     stopJudge: (id, message) => {
       if (stopped[id]) return;
       stopped[id] = message;
-      store.snapshot.stopped_judges[id] = message;
+      store.snapshot.stopped_judges = sortedByJudge({ ...store.snapshot.stopped_judges, [id]: message }); // by name, not by when it stopped
       opts.onJudgeStopped?.(id, message);
     },
   };
@@ -326,7 +327,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const inputsRemoved = await recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning, moved.moves, opts.where);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run partial only when it stopped the reading (not for fewer trajectories: new-user review)
-    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
+    store.finish({ interrupted, stoppedJudges: Object.keys(stopped).sort(byJudgeName), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
   } finally {
     await store.close();
   }
@@ -353,7 +354,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     runDir: store.dir,
     interrupted,
     progress,
-    stoppedJudges: stopped,
+    stoppedJudges: sortedByJudge(stopped),
     ...(costCap ? { costCap } : {}),
     adaptations,
     ...(inputWhere ? { where: { input: inputWhere.statement, warnings: inputWhere.warnings } } : {}),

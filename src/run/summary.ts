@@ -25,6 +25,8 @@ import { NotLabelledFold, notLabelledText, type NotLabelledItems } from "./not-l
 import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { errorKindOf } from "../store/repeated-key-kind.js";
+import { judgeEntries } from "../format/judge-order.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -121,9 +123,15 @@ export interface RunSummary {
   /**
    * Attacked trajectories whose agent run ended in an error (`run_error`): counted in the rates here (the judge labels
    * what the trajectory shows), left out by `agree --reference` (the benchmark's verdict of an errored run means
-   * little), so the two commands' denominators differ by this many.
+   * little): with {@link attacked_without_reference}, what the two commands' denominators differ by.
    */
   attacked_run_errors: number;
+  /**
+   * Attacked trajectories without a run error that record no boolean benchmark security verdict (`reference.security`):
+   * counted in the rates here, left out by `agree --reference`; absent when none (fix43: AgentDyn's 8,640 beside
+   * agree's 8,638 was explained as one run error only).
+   */
+  attacked_without_reference?: number;
   unattacked: number;
   verdicts: number;
   judges: JudgeSummary[];
@@ -305,10 +313,12 @@ export function summarizeRun(
   }
   let attacked = 0;
   let attackedRunErrors = 0;
+  let attackedNoReference = 0;
   for (const t of rep0.fields.values())
     if (t.attacked) {
       attacked++;
       if (t.run_error) attackedRunErrors++;
+      else if (referenceValueOf(t) === "no_reference") attackedNoReference++;
     }
   const warnings = healthWarnings([...health.values()]);
   const mixed = mixedConfigurations(out, configsOf);
@@ -324,13 +334,14 @@ export function summarizeRun(
     trajectories: index.size,
     attacked,
     attacked_run_errors: attackedRunErrors,
+    ...(attackedNoReference > 0 ? { attacked_without_reference: attackedNoReference } : {}),
     unattacked: index.size - attacked,
     verdicts: count,
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
     errors: { total: errorTotal, by_kind },
     ...(mixed.length > 0 ? { mixed_configurations: mixed } : {}),
     ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),
-    stopped_judges: stopped,
+    stopped_judges: stopped, // the caller's record, which label adds to after this (./label-summary.ts); printed by judge id
     warnings,
     cost: runCost,
   };
@@ -386,10 +397,15 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   // before the figures it changes (new user 15: said after them, a row's drop went unmarked)
   if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
   lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);
-  if (s.attacked_run_errors > 0)
+  const noRef = s.attacked_without_reference ?? 0;
+  if (s.attacked_run_errors > 0 || noRef > 0) {
+    // agree --reference's pool beside these rates' n, with both reasons (fix43: the line named the run errors only)
+    const why = [...(s.attacked_run_errors > 0 ? [`${s.attacked_run_errors} ended in an agent error`] : []), ...(noRef > 0 ? [`${noRef} record no benchmark security verdict`] : [])];
     lines.push(
-      `  ${s.attacked_run_errors} of the ${s.attacked} attacked runs ended in an agent error: the rates below count them (the judge labels what the trajectory shows); agree --reference leaves them out, so its n is smaller by as many`,
+      `  of the ${s.attacked} attacked runs, ${why.join(" and ")}: the rates below count them (the judge labels what the trajectory shows); ` +
+        `agree --reference leaves them out, so it compares over ${s.attacked - s.attacked_run_errors - noRef} attacked runs, not ${s.attacked} (its n per judge: those of them the judge labelled)`,
     );
+  }
   const saidUnder = new Map<string, string>(); // a NOT LIKE FOR LIKE warning -> the judge under whose rows it was said
   for (const j of s.judges) {
     lines.push("");
@@ -482,7 +498,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
-  for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
+  for (const [id, msg] of judgeEntries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
   for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
     lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
   // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice

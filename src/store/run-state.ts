@@ -10,6 +10,7 @@ import path from "node:path";
 import { readRunLock, type LockHolder } from "./lock.js";
 import type { LabelState } from "./run-store.js";
 import { removedStatement } from "./removed-ids.js";
+import { byJudgeName } from "../format/judge-order.js";
 
 /** The labelling state of a run. */
 export interface RunState {
@@ -135,7 +136,7 @@ function lastLabelState(runDir: string): RunState {
   const summary = readJson(path.join(runDir, "summary.json"));
   if (summary) {
     if (summary.interrupted === true) return out("interrupted", false, `the last label run was interrupted: these figures cover only the verdicts stored before it stopped; ${RESUME}`);
-    const stopped = summary.stopped_judges && typeof summary.stopped_judges === "object" ? Object.keys(summary.stopped_judges) : [];
+    const stopped = summary.stopped_judges && typeof summary.stopped_judges === "object" ? Object.keys(summary.stopped_judges).sort(byJudgeName) : [];
     if (stopped.length) return out("stopped_judges", false, `judge(s) ${stopped.join(", ")} were stopped by a fatal error in the last label run: their verdicts cover only part of the run`);
     return out("complete", true, null);
   }
@@ -201,7 +202,7 @@ function labelStateOf(
       return out(
         "stopped_judges",
         false,
-        `in the last label run (${when}) judge(s) ${(st.stopped_judges ?? []).join(", ")} were stopped by a fatal error (bad key, no quota, unreachable): their verdicts cover only part of the run; fix the cause and ${RESUME}`,
+        `in the last label run (${when}) judge(s) ${[...(st.stopped_judges ?? [])].sort(byJudgeName).join(", ")} were stopped by a fatal error (bad key, no quota, unreachable): their verdicts cover only part of the run; fix the cause and ${RESUME}`,
       );
     case "cost_cap":
       return out(

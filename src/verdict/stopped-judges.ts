@@ -13,6 +13,7 @@ import { StoppedJudgesError } from "../errors.js";
 import { readJson, readRunState } from "../store/run-state.js";
 import { storedJudgeCrashes } from "../store/stored-crashes.js";
 import { crashBroken, type BrokenJudge } from "./broken-judge.js";
+import { byJudgeName } from "../format/judge-order.js";
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : []);
 
@@ -69,7 +70,10 @@ export function stoppedWithoutVerdicts(runDir: string, asked: readonly string[] 
   const missing = (asked ?? runJudgeIds(runDir)).filter((id) => !with_.has(id));
   if (!missing.length) return [];
   const why = whyJudgesStopped(runDir);
-  return [...new Set(missing)].filter((id) => why.has(id)).map((id) => ({ judge_id: id, why: why.get(id)! }));
+  return [...new Set(missing)]
+    .filter((id) => why.has(id))
+    .sort(byJudgeName)
+    .map((id) => ({ judge_id: id, why: why.get(id)! }));
 }
 
 /**

@@ -113,6 +113,29 @@ describe("differenceItems: compared by another field than the defense (--by atta
     const [d] = baselineDifferences({ utility_under_attack: items.utility_under_attack }, { m: ["ii", "tk"] }, "ii");
     expect(d).toMatchObject({ paired: true, difference: -0.5, pairs: { n: 6, unpaired_left_out: { condition: 0, baseline: 6 } } });
   });
+  it("utility without attack by attack or surface: one reason (an unattacked run has neither), said once in the text, not at the end of every line", () => {
+    // break42: every --by attack line ended "utility without attack undefined (no_run_with_a_utility_verdict_under X)",
+    // true of every attack, and read as if the runs were missing
+    const row = (attack: string | undefined, i: number, utility: boolean): TrajectoryIndexRow =>
+      ({ id: `${attack}/${i}`, agent_model: "m", suite: "s", user_task_id: `u${i}`, ...(attack ? { attack, injection_task_id: "i", attacked: true, surface: attack === "ii" ? "tool_output" : "tool_description" } : { attacked: false }), condition: "no_defense", reference: { utility } }) as TrajectoryIndexRow;
+    const rows = [...[0, 1, 2, 3].map((i) => row("ii", i, i < 2)), ...[0, 1, 2, 3].map((i) => row("tk", i, i < 3)), ...[0, 1, 2, 3].map((i) => row(undefined, i, true))];
+    for (const [field, cond, base] of [["attack", "tk", "ii"], ["surface", "tool_description", "tool_output"]] as const) {
+      const items = differenceItems([], rows, field);
+      const ds = baselineDifferences(items, { m: [base, cond] }, base, field);
+      expect(ds.map((d) => [d.rate, d.difference === null ? null : "defined", d.reason ?? null]), field).toEqual([
+        ["utility_under_attack", "defined", null],
+        ["utility_without_attack", null, `unattacked_runs_have_no_${field}`],
+      ]);
+      const lines = baselineDifferenceLines(ds, base, field, 4, 20);
+      expect(lines[1], field).toContain(`; utility without attack has no difference by ${field}: an unattacked run has no ${field} (unattacked_runs_have_no_${field}; each model's utility without attack is its own line above):`);
+      expect(lines.slice(2).join("\n"), field).not.toContain("utility without attack");
+      expect(lines.slice(2), field).toHaveLength(1);
+    }
+    // by condition the unattacked runs have one: the difference is given, or undefined for its own reason, per line
+    const byCondition = baselineDifferences(differenceItems([], rows, "condition"), { m: ["no_defense", "x"] }, "no_defense", "condition");
+    expect(byCondition.find((d) => d.rate === "utility_without_attack")?.reason).toBe("no_run_with_a_utility_verdict_under x");
+    expect(baselineDifferenceLines(byCondition, "no_defense", "condition", 4, 20).join("\n")).toContain("utility without attack undefined (no_run_with_a_utility_verdict_under x)");
+  });
 });
 
 describe("a model run under the baseline whose runs there have no usable label", () => {

@@ -34,6 +34,7 @@ vi.mock("../../src/serialize/render.js", async (orig) => {
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { startFakeBatch } from "../helpers/fake-batch.js";
 
 const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing happened" });
 let fake: FakeOpenAI;
@@ -97,4 +98,32 @@ describe("label: one trajectory's fault is its own error", () => {
       expect(errs[0].message).toContain("Invalid string length");
     }
   });
+
+  it("--batch: a request that cannot be built (rendering throws in BatchPath.add: RequestBuildError) is that item's judge_crash, with and without a cost cap; the others are sent in the batch and judged", async () => {
+    const batch = await startFakeBatch(() => ({ status: 200, body: completion(REPLY).body }));
+    try {
+      for (const cap of [false, true]) {
+        const run = `batch-render-${cap}`;
+        const inputs = folder(run, { "a.jsonl": ["y1", "crash", "y2"] });
+        const j = createOpenAIJudge(
+          { id: "jb", model: "m", family: "openai", base_url: batch.url, batch: true, max_tokens: 1000, ...(cap ? { price: { input_per_mtok: 1, cached_input_per_mtok: 1, output_per_mtok: 1 } } : {}) },
+          { retries: 0, minQuoteChars: 12 },
+        );
+        const res = await labelRun({ inputs: [inputs], run, labelsDir: path.join(dir, "labels"), judges: [j], batch: { pollMs: 2 }, ...(cap ? { maxCostUsd: 100 } : {}) });
+        expect(res.interrupted, run).toBe(false);
+        expect(res.progress.judge_crashes, run).toBe(1);
+        const errs = lines(path.join(dir, "labels", run, "errors.jsonl"));
+        expect(errs.map((e) => [e.kind, e.trajectory_id, e.judge_id]), run).toEqual([["judge_crash", "crash", "jb"]]);
+        expect(errs[0].message, run).toContain("Invalid string length");
+        const verdicts = lines(path.join(dir, "labels", run, "verdicts.jsonl"));
+        expect(verdicts.map((v) => [v.trajectory_id, v.status]).sort(), run).toEqual([["y1", "ok"], ["y2", "ok"]]);
+      }
+      // the two runs' batches held only the trajectories whose request was built
+      const sent = batch.answered.map((a) => JSON.stringify(a.body));
+      expect(sent).toHaveLength(4);
+      expect(sent.some((b) => b.includes("task of crash"))).toBe(false);
+    } finally {
+      await batch.close();
+    }
+  }, 60_000);
 });

@@ -9,6 +9,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { refuseStoppedJudges, stoppedWithoutVerdicts, whyJudgesStopped } from "../../src/verdict/stopped-judges.js";
 import { StoppedJudgesError } from "../../src/errors.js";
+import { readRunState, runStateLine } from "../../src/store/run-state.js";
+import { formatSummary, summarizeRun } from "../../src/run/summary.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-stopped-judges-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -57,5 +59,44 @@ describe("stoppedWithoutVerdicts and refuseStoppedJudges", () => {
     const c = run("crashed-w", { state: "complete" }, {}, { judges: [{ judge_id: "b", judge_crashes: 5, health: { verdicts: 0 } }] });
     expect(() => refuseStoppedJudges("agree", c, "w", ["b"], [], "among the rows --where selects")).toThrow(/\(b: it crashed on 5 trajectories against 0 verdicts \(100\.0%: errors\.jsonl kind judge_crash\), over the whole run\)/);
     expect(() => refuseStoppedJudges("agree", c, "w", ["b"], [])).toThrow(/judge_crash\)\); fix the cause/);
+  });
+});
+
+describe("the stopped judges in order by name wherever they are printed (break42: listed as store.json held them)", () => {
+  const unsorted = () => {
+    const d = path.join(tmp, "order");
+    fs.mkdirSync(d, { recursive: true });
+    const label_state = { state: "stopped_judges", stopped_judges: ["zed", "b", "alpha"], started_at: "2026-01-01T00:00:00Z", finished_at: "2026-01-01T00:01:00Z", pid: 1, host: os.hostname() };
+    const stopped = { zed: "HTTP 401 (zed)", b: "HTTP 402 (b)", alpha: "HTTP 401 (alpha)" };
+    fs.writeFileSync(path.join(d, "store.json"), JSON.stringify({ judges: [{ id: "zed" }, { id: "b" }, { id: "ok" }, { id: "alpha" }], last_invocation: { judges: ["zed", "b", "ok", "alpha"] }, stopped_judges: stopped, label_state }));
+    return d;
+  };
+  it("stoppedWithoutVerdicts and the exit-3 message (its --exclude-judge way out too) list them by judge id", () => {
+    const d = unsorted();
+    expect(stoppedWithoutVerdicts(d, null, ["ok"]).map((j) => j.judge_id)).toEqual(["alpha", "b", "zed"]);
+    expect(stoppedWithoutVerdicts(d, ["zed", "ok", "alpha", "b"], ["ok"]).map((j) => j.judge_id)).toEqual(["alpha", "b", "zed"]);
+    let err: unknown;
+    try {
+      refuseStoppedJudges("committee", d, "order", ["zed", "b", "ok", "alpha"], ["ok"], undefined, { also: (ids) => ids.map((id) => `--exclude-judge ${id}`).join(" ") });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(StoppedJudgesError);
+    const m = (err as Error).message;
+    expect(m.indexOf("alpha: ")).toBeLessThan(m.indexOf("b: "));
+    expect(m.indexOf("b: ")).toBeLessThan(m.indexOf("zed: "));
+    expect(m).toContain("or --exclude-judge alpha --exclude-judge b --exclude-judge zed: exit code 3");
+  });
+  it("the run state's warning (label_state and an older summary.json) lists them by judge id", () => {
+    const d = unsorted();
+    expect(runStateLine(readRunState(d))).toContain("judge(s) alpha, b, zed were stopped by a fatal error");
+    fs.writeFileSync(path.join(d, "store.json"), JSON.stringify({ judges: [], stopped_judges: {} })); // an older run: summary.json only
+    fs.writeFileSync(path.join(d, "summary.json"), JSON.stringify({ stopped_judges: { zed: "x", alpha: "y" } }));
+    expect(runStateLine(readRunState(d))).toContain("judge(s) alpha, zed were stopped by a fatal error in the last label run");
+  });
+  it("the label summary's text lists them by judge id", () => {
+    const s = summarizeRun("r", [], new Map(), [], { zed: "HTTP 401 (zed)", alpha: "HTTP 401 (alpha)" });
+    const text = formatSummary(s);
+    expect(text.indexOf("judge alpha was stopped")).toBeLessThan(text.indexOf("judge zed was stopped"));
   });
 });

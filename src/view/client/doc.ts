@@ -61,14 +61,15 @@ export function renderDoc(doc: TrajectoryDoc, judges: readonly string[] = []): H
   if (inj.length) {
     // closed by default: the messages that carry it are marked, and the trajectory comes first
     const box = h("details", { class: "injbox" }, h("summary", {}, h("h3", {}, `Injected content (${inj.length})`)));
-    for (const [k, v] of inj) box.appendChild(h("div", { class: "msg r-inj" }, h("div", { class: "mh" }, k), h("pre", { class: "part" }, v)));
+    for (const [k, v] of inj) box.appendChild(h("div", { class: "msg r-inj" }, h("div", { class: "mh", title: displayName(k) === k ? undefined : k }, displayName(k)), h("pre", { class: "part" }, v)));
     root.appendChild(h("section", { class: "injections" }, box));
   }
   if (doc.tools.length) {
     const sec = h("section", { class: "tools" }, h("h3", {}, "Tools offered to the agent"));
     for (const t of doc.tools) {
       const d = h("details", { class: "msg r-tooldef", open: doc.parts[t.part]?.injected.length > 0 || doc.parts[t.part]?.segments.some((s) => s.marks?.length) });
-      d.appendChild(h("summary", { class: "mh" }, `tool ${t.index} · ${t.name}`));
+      // a long tool name cut for display as the message heads cut it, the full name on hover
+      d.appendChild(h("summary", { class: "mh", title: displayName(t.name) === t.name ? undefined : t.name }, `tool ${t.index} · ${displayName(t.name)}`));
       append(d, injectedNote(doc, t.part));
       d.appendChild(partBody(doc, t.part, judges, "pt"));
       sec.appendChild(d);

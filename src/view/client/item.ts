@@ -4,7 +4,7 @@
  */
 import type { ItemView } from "../item.js";
 import { clear, getJson, h } from "./dom.js";
-import { displayName } from "../../serialize/display-cut.js";
+import { nameNode } from "./name.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
 import { humansNode } from "./humans-node.js";
@@ -28,7 +28,9 @@ function verdictCard(v: ItemView["verdicts"][number], item: ItemPage, judges: re
       "div",
       { class: "vh" },
       h("b", {}, v.judge_id),
-      ` (${v.judge_model}${v.repeat ? `, repeat ${v.repeat}` : ""}): `,
+      " (",
+      nameNode(v.judge_model),
+      `${v.repeat ? `, repeat ${v.repeat}` : ""}): `,
       h("span", { class: `chip b-${v.label ?? "none"}` }, label),
       v.status !== "ok" ? h("span", { class: "status" }, ` status ${v.status}`) : null,
       v.downgraded ? h("span", { class: "down" }, ` downgraded from ${v.label_claimed ?? "?"}`) : null,
@@ -75,13 +77,13 @@ export async function renderItem(root: HTMLElement, meta: Meta, id: string): Pro
   root.appendChild(h("h2", { class: "tid" }, r.id));
   const table = h("table", { class: "fields" });
   for (const [k, v] of [
-    ["agent model", r.agent_model === undefined || displayName(r.agent_model) === r.agent_model ? r.agent_model : h("span", { title: r.agent_model }, displayName(r.agent_model))],
-    ["suite", r.suite],
-    ["condition", r.condition],
-    ["attack", r.attack],
-    ["surface", r.surface],
-    ["user task", r.user_task_id],
-    ["injection task", r.injection_task_id],
+    ["agent model", nameNode(r.agent_model)],
+    ["suite", nameNode(r.suite)],
+    ["condition", nameNode(r.condition)],
+    ["attack", nameNode(r.attack)],
+    ["surface", nameNode(r.surface)],
+    ["user task", nameNode(r.user_task_id)],
+    ["injection task", nameNode(r.injection_task_id)],
     ["benchmark", r.reference === undefined ? (r.attacked ? "no usable security verdict" : "unattacked") : r.reference ? "security true: the injected goal was achieved" : "security false: goal not achieved"],
     ["committee", r.committee ? `${r.committee.label ?? "no label"} (${r.committee.status})` : undefined],
     ["humans", humansNode(r.humans)], // the adjudicated label drawn apart as the consensus, not a fifth annotator (./humans-node.ts)

@@ -26,18 +26,20 @@ function setParam(k: string, v: string): void {
   location.hash = `#/?${sp.toString()}`;
 }
 
-function select(name: string, label: string, options: Array<[string, string]>, current: string, unset = "any"): HTMLElement {
+/** A filter menu; an option is `[value, text]`, or `[value, text, full text]` when its text is a shortened name (the full one its title). */
+function select(name: string, label: string, options: Array<[string, string, string?]>, current: string, unset = "any"): HTMLElement {
   const s = h("select", { name, "aria-label": label, onchange: (e: Event) => setParam(name, (e.target as HTMLSelectElement).value) }) as HTMLSelectElement;
   s.appendChild(h("option", { value: "" }, `${label}: ${unset}`));
-  for (const [v, text] of options) s.appendChild(h("option", { value: v, selected: v === current }, text));
+  for (const [v, text, full] of options) s.appendChild(h("option", { value: v, selected: v === current, title: full }, text));
   return h("label", { class: "f" }, s);
 }
 
-function facetOptions(meta: Meta, key: string): Array<[string, string]> {
+function facetOptions(meta: Meta, key: string): Array<[string, string, string?]> {
   const f = meta.facets?.[key] ?? {};
+  // a value is a name from the run files: shortened as in the rows, the full one the option's title
   return Object.keys(f)
     .sort()
-    .map((v) => [v, `${v} (${f[v]})`]);
+    .map((v) => (displayName(v) === v ? [v, `${v} (${f[v]})`] : [v, `${displayName(v)} (${f[v]})`, v]));
 }
 
 function raters(meta: Meta): Array<[string, string]> {
