@@ -160,7 +160,14 @@ export function changedSnapshotWarnings(file: string, shown: ReadonlyMap<string,
   for (const [id, r] of shown) {
     const had = text(isObj(r.annotators) ? r.annotators : {});
     const is = text(now(id));
-    if (had !== is) out.push(`${file}: item ${id} was adjudicated ${JSON.stringify(r.label)} when the annotators' labels were ${had}; they are now ${is}: shown as its consensus, as import-annotations takes it; adjudicate the item again if it no longer settles them`);
+    if (had === is) continue;
+    // none seen: most often labels collected in tasks.csv or Label Studio, which the view reads only from --human
+    // (new user 43: "they are now none" read as labels lost)
+    const now_ =
+      is === "none"
+        ? `the view sees none of their labels now (labels collected in tasks.csv or Label Studio are in the file import-annotations wrote: start the view with --human FILE to see them; if they were given in the view, they were removed since)`
+        : `they are now ${is}`;
+    out.push(`${file}: item ${id} was adjudicated ${JSON.stringify(r.label)} when the annotators' labels were ${had}; ${now_}: shown as its consensus, as import-annotations takes it; adjudicate the item again if it no longer settles them`);
   }
   return out;
 }

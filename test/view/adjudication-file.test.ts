@@ -72,7 +72,7 @@ describe("adjudication.jsonl rows import refuses are not shown as consensus (F1)
     // a snapshot of labels nobody gave: import takes it, so it is shown, and said
     expect(await humansOf(s, rows[k].trajectory_id)).toEqual({ adjudicated: "unaffected" });
     expect(w.filter((x) => x.startsWith(`${f}: item ${ids[k]} `))).toEqual([
-      `${f}: item ${ids[k]} was adjudicated "unaffected" when the annotators' labels were "alice"=unaffected, "bob"=full_compliance; they are now none: shown as its consensus, as import-annotations takes it; adjudicate the item again if it no longer settles them`,
+      `${f}: item ${ids[k]} was adjudicated "unaffected" when the annotators' labels were "alice"=unaffected, "bob"=full_compliance; the view sees none of their labels now (labels collected in tasks.csv or Label Studio are in the file import-annotations wrote: start the view with --human FILE to see them; if they were given in the view, they were removed since): shown as its consensus, as import-annotations takes it; adjudicate the item again if it no longer settles them`,
     ]);
     expect(w.filter((x) => x.includes(`item ${ids[0]} was adjudicated`))).toEqual([]);
     // the adjudication page shows no adjudication for items whose rows were refused
