@@ -3,6 +3,7 @@
  * atomically, and what this invocation's input said added to the summary (ingest warnings, changed references,
  * duplicate ids, files changed while read, trajectories that could not be prepared).
  */
+import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { sortedByJudge } from "../format/judge-order.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -121,10 +122,18 @@ export function writeSummaryFile(dir: string, value: unknown): string | null {
 
 /**
  * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
- * reference changed, and the duplicate ids (an input error, said loudly).
+ * reference changed, and the duplicate ids (an input error, said loudly); on a read cut short (`interrupted`), that
+ * the NOT LIKE FOR LIKE warnings are over the part read.
  */
-export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead" | "prepareFailed">): void {
+export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead" | "prepareFailed"> & { interrupted?: boolean }): void {
   const { duplicateIds, referenceChanged, changedDuringRead, prepareFailed } = read;
+  // a read cut short: the run's mix of attacks, suites and models is the part read so far (new user 43: an
+  // interrupted run's --where advice named the suites of a model whose other runs were not read yet)
+  const mixes = summary.warnings.filter(isLikeForLikeWarning).length;
+  if (read.interrupted && mixes > 0)
+    summary.warnings.push(
+      `the ${mixes === 1 ? "NOT LIKE FOR LIKE warning is" : `${mixes} NOT LIKE FOR LIKE warnings are`} over the ${summary.trajectories} trajectories of the run so far (the reading was interrupted): the input not read yet may change them and the --where they advise; the same command reads it`,
+    );
   if (warnings.length > 0) summary.ingest_warnings = warnings;
   if (referenceChanged > 0)
     summary.warnings.push(
