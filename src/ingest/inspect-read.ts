@@ -7,6 +7,7 @@ import type { IngestError } from "../types.js";
 import { ingestError, tooLargeError } from "./errors.js";
 import { convertInspectSample, inspectHeader, rawArguments, type InspectHeader, type InspectOptions } from "./inspect.js";
 import { decodeFailure, decodeUtf8Strict, parseJson } from "./text.js";
+import { repeatedKeyError } from "./repeated-keys.js";
 import type { ConvertResult } from "./agentdojo.js";
 
 type Json = Record<string, unknown>;
@@ -145,6 +146,11 @@ export async function* readInspectEval(file: string, idPath: string, max: number
       const p = parseJson(d.text);
       if (!p.ok) {
         yield { ok: false, error: ingestError("invalid_json", file, `${e.fileName}: ${p.message}`) };
+        continue;
+      }
+      const repeated = repeatedKeyError(d.text, p.value, file);
+      if (repeated !== undefined) {
+        yield { ok: false, error: { ...repeated, message: `${file}: ${e.fileName}: ${repeated.message.slice(file.length + 2)}` } };
         continue;
       }
       yield convertInspectSample(p.value, header, { path: file, idPath, entry: places[k] }, opts, rawArguments(d.text, false).get(0));

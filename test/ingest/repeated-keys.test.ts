@@ -3,14 +3,15 @@
  * an AgentDojo file `..., "security": true, ..., "security": false}` was read as `security: false` in silence, and
  * `agree --reference security` counted it so. Now the item is a `schema` error naming the key and both values, the
  * other items are read, and the same key twice with the same value is read as before. Real vendored AgentDojo runs
- * through the real reader (the default per-file detection and `--format agentdojo`), chat JSONL by line.
+ * through the real reader (the default per-file detection and `--format agentdojo`), chat JSONL by line, and an
+ * Inspect `.eval` by sample (fixture test/data/inspect/repeated-key.eval, make_repeated_key_fixture.py).
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTrajectories, type ReadOptions } from "../../src/ingest/index.js";
-import { CORPUS } from "../helpers/paths.js";
+import { CORPUS, DATA } from "../helpers/paths.js";
 
 let tmp: string;
 beforeAll(() => {
@@ -71,5 +72,14 @@ describe("a key given twice in an input item", () => {
     const items = await read([f]);
     const err = items[0]!.kind === "error" ? items[0]!.error : undefined;
     expect(err?.message).toContain('messages[1]: key "content" given twice with different values ("ok", then "no")');
+  });
+
+  it("Inspect .eval: the sample whose scores give injection_success twice (C, then I) is refused by entry; the other is read", async () => {
+    const items = await read([path.join(DATA, "inspect", "repeated-key.eval")], { securityScorer: "injection_success" });
+    expect(items.map((i) => i.kind)).toEqual(["trajectory", "error"]);
+    expect(items[0]!.kind === "trajectory" && items[0]!.trajectory.reference).toEqual({ security: true });
+    const err = items[1]!.kind === "error" ? items[1]!.error : undefined;
+    expect(err?.kind).toBe("schema");
+    expect(err?.message).toContain('repeated-key.eval: samples/twice_epoch_1.json: scores: key "injection_success" given twice with different values');
   });
 });
