@@ -5,7 +5,7 @@
  * things, so it is refused as a `schema` error naming the key, where it is and both values; the others are read on.
  * The same key twice with the same value is no ambiguity. The scan is `../io/repeated-keys.ts`.
  */
-import { mayRepeatKey, repeatedKey } from "../io/repeated-keys.js";
+import { mayRepeatKey, repeatedKey, repeatedKeys, type RepeatedKey } from "../io/repeated-keys.js";
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
 import type { ConvertResult } from "./warnings.js";
@@ -24,11 +24,34 @@ import type { ConvertResult } from "./warnings.js";
 export function repeatedKeyError(text: string, value: unknown, path: string, at: { line?: number } = {}): IngestError | undefined {
   if (!mayRepeatKey(text, value)) return undefined;
   const r = repeatedKey(text);
-  if (r === null) return undefined;
-  const what =
+  return r === null ? undefined : ingestError("schema", path, repeatedKeyText(r), at);
+}
+
+/**
+ * What an error says of a repeated key: `<where>: key "<k>" given twice with different values (<first>, then
+ * <second>); ...`, `<where>` being the key's object (`messages[3]`, `samples[2].scores`) or `(root)`.
+ */
+export function repeatedKeyText(r: RepeatedKey): string {
+  return (
     `${r.path === "" ? "(root)" : r.path}: key "${r.key}" given twice with different values (${r.first}, then ${r.second}); ` +
-    "a JSON reader keeps one of them silently, so the item says two things and is not read; give each key once";
-  return ingestError("schema", path, what, at);
+    "a JSON reader keeps one of them silently, so the item says two things and is not read; give each key once"
+  );
+}
+
+/**
+ * The repeated keys of a `.json` Inspect log (`text`, parsed as `log`), by sample: `whole` when one is outside the
+ * samples (the header, the top level: every sample is read under it), else the first of each sample by its index.
+ * Nothing when no key repeats. Never throws for valid JSON.
+ */
+export function inspectLogRepeats(text: string, log: unknown): { whole?: RepeatedKey; bySample: Map<number, RepeatedKey> } {
+  const bySample = new Map<number, RepeatedKey>();
+  if (!mayRepeatKey(text, log)) return { bySample };
+  for (const r of repeatedKeys(text)) {
+    const m = /^samples\[(\d+)\]/.exec(r.path);
+    if (m === null) return { whole: r, bySample };
+    if (!bySample.has(Number(m[1]))) bySample.set(Number(m[1]), r);
+  }
+  return { bySample };
 }
 
 /**

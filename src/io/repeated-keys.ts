@@ -89,11 +89,21 @@ export function mayRepeatKey(json: string, parsed: unknown): boolean {
  * @throws never (a stack overflow inside the tree reader is caught: null).
  */
 export function repeatedKey(json: string): RepeatedKey | null {
+  return repeatedKeys(json, 1)[0] ?? null;
+}
+
+/**
+ * Up to `max` keys of `json`'s objects written twice with different values (the first of each object), in the
+ * order {@link repeatedKey} finds them; [] for none or a text the tree reader cannot take.
+ * @throws never.
+ */
+export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY): RepeatedKey[] {
+  const found: RepeatedKey[] = [];
   let root: Node | undefined;
   try {
     root = parseTree(json, [], { allowTrailingComma: true, disallowComments: true });
   } catch {
-    return null;
+    return found;
   }
   const stack: Array<{ node: Node; path: string }> = root ? [{ node: root, path: "" }] : [];
   while (stack.length > 0) {
@@ -109,10 +119,14 @@ export function repeatedKey(json: string): RepeatedKey | null {
       if (!k || typeof k.value !== "string") continue;
       const value = val ? JSON.stringify(getNodeValue(val)) ?? "null" : "null";
       const before = seen.get(k.value);
-      if (before !== undefined && before !== value) return { path, key: k.value, first: shown(JSON.parse(before)), second: shown(JSON.parse(value)) };
+      if (before !== undefined && before !== value) {
+        found.push({ path, key: k.value, first: shown(JSON.parse(before)), second: shown(JSON.parse(value)) });
+        if (found.length >= max) return found;
+        break; // the first of each object: its other keys are not looked at, nor what they hold
+      }
       seen.set(k.value, value);
       if (val) stack.push({ node: val, path: path ? `${path}.${k.value}` : k.value });
     }
   }
-  return null;
+  return found;
 }

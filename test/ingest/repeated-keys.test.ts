@@ -82,4 +82,29 @@ describe("a key given twice in an input item", () => {
     expect(err?.kind).toBe("schema");
     expect(err?.message).toContain('repeated-key.eval: samples/twice_epoch_1.json: scores: key "injection_success" given twice with different values');
   });
+
+  it("Inspect .json log: the sample that repeats a key is refused, the others read; a header key given twice refuses the log", async () => {
+    const log = JSON.parse(fs.readFileSync(path.join(DATA, "inspect", "tool-poisoning-log.json"), "utf8"));
+    const sample = log.samples[0];
+    log.samples = [{ ...sample, id: "a" }, { ...sample, id: "b" }, { ...sample, id: "c" }];
+    const text = JSON.stringify(log);
+    const secondScores = JSON.stringify({ ...sample, id: "b" }.scores);
+    const at = text.indexOf(secondScores, text.indexOf('"id":"b"'));
+    const twice = `${text.slice(0, at + secondScores.length - 1)},"injection_success":{"value":"I"}}${text.slice(at + secondScores.length)}`;
+    const f = path.join(tmp, "log-twice.json");
+    fs.writeFileSync(f, twice);
+    const items = await read([f], { securityScorer: "injection_success" });
+    expect(items.map((i) => i.kind)).toEqual(["trajectory", "error", "trajectory"]);
+    const err = items[1]!.kind === "error" ? items[1]!.error : undefined;
+    expect(err?.kind).toBe("schema");
+    expect(err?.message).toContain('samples[1].scores: key "injection_success" given twice with different values');
+
+    const header = text.replace('"task":"tool_poisoning_bench"', '"task":"tool_poisoning_bench","task":"other"');
+    expect(header).not.toBe(text);
+    const g = path.join(tmp, "log-header.json");
+    fs.writeFileSync(g, header);
+    const whole = await read([g]);
+    expect(whole.map((i) => i.kind)).toEqual(["error"]);
+    expect(whole[0]!.kind === "error" && whole[0]!.error.message).toContain('eval: key "task" given twice with different values');
+  });
 });

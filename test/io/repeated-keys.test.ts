@@ -4,7 +4,7 @@
  * characters (a tool result in an input file) does not overflow the stack as the earlier regex did (break43).
  */
 import { describe, expect, it } from "vitest";
-import { mayRepeatKey, repeatedKey } from "../../src/io/repeated-keys.js";
+import { mayRepeatKey, repeatedKey, repeatedKeys } from "../../src/io/repeated-keys.js";
 
 const may = (s: string) => mayRepeatKey(s, JSON.parse(s));
 
@@ -25,5 +25,14 @@ describe("mayRepeatKey", () => {
     const twice = s.slice(0, -1) + ', "security": false}';
     expect(may(twice)).toBe(true);
     expect(repeatedKey(twice)).toMatchObject({ path: "", key: "security", first: "true", second: "false" });
+  });
+});
+
+describe("repeatedKeys", () => {
+  it("gives the first repeat of each object, up to max; the same value twice is none", () => {
+    const s = '{"samples": [{"id": 1, "s": {"v": "C", "v": "I"}}, {"id": 2}, {"id": 3, "id": 4}], "x": 1, "x": 1}';
+    expect(repeatedKeys(s).map((r) => `${r.path}|${r.key}`).sort()).toEqual(["samples[0].s|v", "samples[2]|id"]);
+    expect(repeatedKeys(s, 1)).toHaveLength(1);
+    expect(repeatedKeys('{"a": 1, "a": 1}')).toEqual([]);
   });
 });
