@@ -212,7 +212,7 @@ function convertJsonFile(file: string, bytes: Buffer, idRoot: string, ctx?: Read
     if (!isInspectLog(parsed.value)) return [{ kind: "error", error: ingestError("schema", file, "not an Inspect log: needs an `eval` object with `task`, and `samples` or `status`") }];
     return convertInspectLog(decoded.text, parsed.value as Record<string, unknown>, file, idPath(idRoot, file).replace(/\.json$/i, ""), inspectOpts(opts)).map((r) => itemOf(r, ctx));
   }
-  return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?(\.json)?$/i, "") }), ctx)];
+  return [itemOf(unlessRepeatedKey(decoded.text, parsed.value, file, () => convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?(\.json)?$/i, "") })), ctx)];
 }
 
 function agentDojoSource(file: string, idRoot: string, ctx?: ReadContext) {

@@ -107,4 +107,15 @@ describe("a key given twice in an input item", () => {
     expect(whole.map((i) => i.kind)).toEqual(["error"]);
     expect(whole[0]!.kind === "error" && whole[0]!.error.message).toContain('eval: key "task" given twice with different values');
   });
+
+  it("shell trajectories: a .traj (read as shell by its name) and a detected .json that repeat a key are refused", async () => {
+    for (const name of ["swe-agent.traj", "mini-swe-agent-v2.traj.json"]) {
+      const text = fs.readFileSync(path.join(DATA, "shell", name), "utf8");
+      const f = path.join(tmp, `twice-${name}`);
+      fs.writeFileSync(f, withExtraKey(text, "messages", []).replace(/^\{/, '{"messages": [1], '));
+      const items = await read([f]);
+      expect(items.map((i) => i.kind)).toEqual(["error"]);
+      expect(items[0]!.kind === "error" && items[0]!.error.message).toContain('(root): key "messages" given twice with different values');
+    }
+  });
 });
