@@ -334,7 +334,7 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
   const seen = new Set<string>();
   jsonLines(text).forEach((l) => {
     if (l.error !== undefined) {
-      problems.push(`${name} line ${l.line}: not valid JSON`);
+      problems.push(`${name} line ${l.line}: not valid JSON (${l.error})`);
       return;
     }
     const v = l.value;
