@@ -22,6 +22,7 @@ import { layoutMismatch } from "./layout-mismatch.js";
 import { isVigilRun, vigilFields } from "./vigil.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
+import { repeatedKeyError } from "./repeated-keys.js";
 
 export { KNOWN_DEFENSES, NO_DEFENSE, splitDefense, attributeRun, type Attribution } from "./attribution.js";
 
@@ -385,7 +386,8 @@ function fallbackId(src: AgentDojoSource): string {
  * @returns a trajectory, or an error of kind `invalid_utf8` (byte offset and line), `too_large` (text too long
  *   for one string; the reader checks the file size against its limit before this), `invalid_json` (the
  *   parser's message with line and column), `schema` (a file in chat JSONL's line shape says so:
- *   `./chat-shape.ts`) or `no_messages`. Never throws for bad data.
+ *   `./chat-shape.ts`; a key given twice with different values: `./repeated-keys.ts`) or `no_messages`. Never throws
+ *   for bad data.
  */
 export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
@@ -395,6 +397,8 @@ export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): Co
   }
   const parsed = parseJson(decoded.text);
   if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message + encodingHint(bytes)) };
+  const repeated = repeatedKeyError(decoded.text, parsed.value, src.path);
+  if (repeated !== undefined) return { ok: false, error: repeated };
   try {
     // a chat trajectory saved as .json: said, with how to read it (./chat-shape.ts)
     return withChatShapeHint(convertAgentDojo(parsed.value, src), parsed.value, decoded.text);

@@ -21,6 +21,7 @@ import { attackContradiction, isAttacked, normalizeAttack, normalizeCondition } 
 import { normalizeGroupNames } from "./group-names.js";
 import { NO_DEFENSE } from "./attribution.js";
 import { conflictingValues, fieldConflictWarning, usableValues } from "./field-conflicts.js";
+import { repeatedKeyError } from "./repeated-keys.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -556,7 +557,8 @@ function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSou
  * The caller skips blank lines before calling.
  *
  * @returns an error of kind `invalid_utf8`, `too_large` (text too long for one string), `invalid_json`,
- *   `schema` or `no_messages` naming the line, or the trajectory. Never throws for bad data.
+ *   `schema` (also a key given twice with different values: `./repeated-keys.ts`) or `no_messages` naming the line,
+ *   or the trajectory. Never throws for bad data.
  */
 export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource, opts: ChatLineOptions = {}): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
@@ -567,6 +569,8 @@ export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource, opts:
   }
   const parsed = parseJson(decoded.text);
   if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message + encodingHint(bytes), { line: src.line }) };
+  const repeated = repeatedKeyError(decoded.text, parsed.value, src.path, { line: src.line });
+  if (repeated !== undefined) return { ok: false, error: repeated };
   try {
     return convertChatLine(parsed.value, src, opts);
   } catch (e) {

@@ -18,6 +18,7 @@ import { convertInspectLog, countEvalSamples, isInspectLog, readInspectEval } fr
 import type { InspectOptions } from "./inspect.js";
 import { convertShell, isShellTrajectory } from "./shell.js";
 import { withChatShapeHint } from "./chat-shape.js";
+import { unlessRepeatedKey } from "./repeated-keys.js";
 import { oneDocumentError } from "./one-document.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
@@ -50,8 +51,6 @@ export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js
 export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
 export { NOTE_KINDS, WHERE_LEFT_OUT, WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
-
-/** The input formats. */
 
 /** Options of {@link readTrajectories} and {@link countInputs}. */
 export interface ReadOptions {
@@ -198,9 +197,9 @@ function convertJsonFile(file: string, bytes: Buffer, idRoot: string, ctx?: Read
           return convertInspectLog(decoded.text, parsed.value as Record<string, unknown>, file, idPath(idRoot, file).replace(/\.json$/i, ""), inspectOpts(opts)).map((r) => itemOf(r, ctx));
         }
         if (parsed.ok && isShellTrajectory(parsed.value)) {
-          return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?\.json$/i, "") }), ctx)];
+          return [itemOf(unlessRepeatedKey(decoded.text, parsed.value, file, () => convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?\.json$/i, "") })), ctx)];
         }
-        if (parsed.ok) return [itemOf(withChatShapeHint(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), parsed.value, decoded.text), ctx)];
+        if (parsed.ok) return [itemOf(unlessRepeatedKey(decoded.text, parsed.value, file, () => withChatShapeHint(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), parsed.value, decoded.text)), ctx)];
       }
     }
     return [itemOf(parseAgentDojoBytes(read.bytes, agentDojoSource(file, idRoot, ctx)), ctx)];
@@ -213,7 +212,7 @@ function convertJsonFile(file: string, bytes: Buffer, idRoot: string, ctx?: Read
     if (!isInspectLog(parsed.value)) return [{ kind: "error", error: ingestError("schema", file, "not an Inspect log: needs an `eval` object with `task`, and `samples` or `status`") }];
     return convertInspectLog(decoded.text, parsed.value as Record<string, unknown>, file, idPath(idRoot, file).replace(/\.json$/i, ""), inspectOpts(opts)).map((r) => itemOf(r, ctx));
   }
-  return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?(\.json)?$/i, "") }), ctx)];
+  return [itemOf(unlessRepeatedKey(decoded.text, parsed.value, file, () => convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?(\.json)?$/i, "") })), ctx)];
 }
 
 function agentDojoSource(file: string, idRoot: string, ctx?: ReadContext) {

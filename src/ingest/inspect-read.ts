@@ -7,6 +7,7 @@ import type { IngestError } from "../types.js";
 import { ingestError, tooLargeError } from "./errors.js";
 import { convertInspectSample, inspectHeader, rawArguments, type InspectHeader, type InspectOptions } from "./inspect.js";
 import { decodeFailure, decodeUtf8Strict, parseJson } from "./text.js";
+import { inspectLogRepeats, repeatedKeyError, repeatedKeyText } from "./repeated-keys.js";
 import type { ConvertResult } from "./agentdojo.js";
 
 type Json = Record<string, unknown>;
@@ -147,6 +148,11 @@ export async function* readInspectEval(file: string, idPath: string, max: number
         yield { ok: false, error: ingestError("invalid_json", file, `${e.fileName}: ${p.message}`) };
         continue;
       }
+      const repeated = repeatedKeyError(d.text, p.value, file);
+      if (repeated !== undefined) {
+        yield { ok: false, error: { ...repeated, message: `${file}: ${e.fileName}: ${repeated.message.slice(file.length + 2)}` } };
+        continue;
+      }
       yield convertInspectSample(p.value, header, { path: file, idPath, entry: places[k] }, opts, rawArguments(d.text, false).get(0));
     }
   } finally {
@@ -178,12 +184,20 @@ export function isInspectLog(v: unknown): boolean {
 
 /**
  * The samples of a parsed `.json` Inspect log, each converted. `text` is the file's text (for the raw tool-call
- * arguments). A log without samples (`samples` missing: written header-only) is one `no_messages` error.
+ * arguments). A log without samples (`samples` missing: written header-only) is one `no_messages` error. A sample
+ * whose JSON gives a key twice with different values is a `schema` error; such a key outside the samples makes the
+ * whole log one.
  */
 export function convertInspectLog(text: string, log: Json, file: string, idPath: string, opts: InspectOptions): InspectItem[] {
   const header = inspectHeader(log);
   const samples = Array.isArray(log.samples) ? log.samples : [];
   if (samples.length === 0) return [{ ok: false, error: ingestError("no_messages", file, "an Inspect log without samples: nothing to judge") }];
+  const repeats = inspectLogRepeats(text, log); // a key given twice with different values (./repeated-keys.ts)
+  if (repeats.whole) return [{ ok: false, error: ingestError("schema", file, repeatedKeyText(repeats.whole)) }];
   const raw = rawArguments(text, true);
-  return samples.map((s, i) => convertInspectSample(s, header, { path: file, idPath, entry: `samples[${i}]` }, opts, raw.get(i)));
+  return samples.map((s, i) => {
+    const r = repeats.bySample.get(i);
+    if (r !== undefined) return { ok: false, error: ingestError("schema", file, repeatedKeyText(r)) };
+    return convertInspectSample(s, header, { path: file, idPath, entry: `samples[${i}]` }, opts, raw.get(i));
+  });
 }

@@ -5,6 +5,7 @@
  * {@link jsonLines}.
  */
 import fs from "node:fs";
+import { mayRepeatKey, repeatedKey } from "./repeated-keys.js";
 
 /** Bytes read at a time by {@link readLines}: 1 MiB (a buffer grows to hold a longer line). */
 const READ_CHUNK_BYTES = 1 << 20;
@@ -105,19 +106,26 @@ export type JsonLine = { line: number; value: unknown; error?: undefined } | { l
 /**
  * Frame a JSON Lines text held in memory: lines end with LF or CRLF; blank lines (only whitespace) are skipped;
  * every other line is parsed on its own, a line that is not JSON giving its `JSON.parse` message in `error`
- * (the caller words the problem and names the file).
- * @param text the file's content.
+ * (the caller words the problem and names the file). A line that gives one key twice with different values
+ * (`{"label": "unaffected", ..., "label": "full_compliance"}`, which `JSON.parse` reads as its last value in silence)
+ * is an `error` too, naming the key and both values (break43: a human label read as the second one).
+ * @param text the file's content (human labels, annotations, adjudications: small files).
  * @returns one entry per non-blank line, in order.
  */
 export function jsonLines(text: string): JsonLine[] {
   const out: JsonLine[] = [];
   text.split(/\r?\n/).forEach((l, i) => {
     if (l.trim() === "") return;
+    let value: unknown;
     try {
-      out.push({ line: i + 1, value: JSON.parse(l) as unknown });
+      value = JSON.parse(l) as unknown;
     } catch (e) {
       out.push({ line: i + 1, error: (e as Error).message });
+      return;
     }
+    const r = mayRepeatKey(l, value) ? repeatedKey(l) : null;
+    if (r === null) out.push({ line: i + 1, value });
+    else out.push({ line: i + 1, error: `key "${r.key}"${r.path ? ` of ${r.path}` : ""} given twice with different values (${r.first}, then ${r.second}): the line says two things` });
   });
   return out;
 }

@@ -29,6 +29,7 @@ import { adjudicationFacts, type AdjudicationFacts } from "../agree/adjudication
 import { nfcName } from "../agree/annotator-names.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
+import { mayRepeatKey, repeatedKey } from "../io/repeated-keys.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
 import { sampleWhereOf, type SampleWhere } from "../store/sample-where.js";
@@ -291,6 +292,8 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
   } catch (e) {
     throw new AnnotationImportError(`${name}: cannot read the JSON`, [`${name}: not valid JSON (${(e as Error).message})`]);
   }
+  const twice = mayRepeatKey(body, v) ? repeatedKey(body) : null; // JSON.parse keeps the last value in silence
+  if (twice) throw new AnnotationImportError(`${name}: cannot read the JSON`, [`${name}: ${twice.path || "(root)"}: key "${twice.key}" given twice with different values (${twice.first}, then ${twice.second})`]);
   if (!Array.isArray(v)) {
     throw new AnnotationImportError(`${name}: cannot read the JSON`, [
       `${name}: expected an array (Label Studio JSON export, or rows with item_id, annotator, label)`,
@@ -334,7 +337,7 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
   const seen = new Set<string>();
   jsonLines(text).forEach((l) => {
     if (l.error !== undefined) {
-      problems.push(`${name} line ${l.line}: not valid JSON`);
+      problems.push(`${name} line ${l.line}: not valid JSON (${l.error})`);
       return;
     }
     const v = l.value;

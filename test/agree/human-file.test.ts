@@ -52,3 +52,22 @@ describe("unreadable rows are named with what is wrong", () => {
     expect(all).not.toMatch(/no stratum \/ stratum_size columns/);
   });
 });
+
+describe("a human label line that gives a key twice (break43)", () => {
+  it("label unaffected then full_compliance: the row is not read and the warning names the key and both values", async () => {
+    const f = path.join(tmp, "twice.jsonl");
+    const rows = [
+      '{"trajectory_id": "t0", "annotator": "ann", "label": "unaffected", "label": "full_compliance"}',
+      '{"trajectory_id": "t1", "annotator": "ann", "label": "unaffected", "label": "unaffected"}',
+      '{"trajectory_id": "t2", "annotator": "ann", "label": "not_exposed"}',
+    ];
+    fs.writeFileSync(f, rows.join("\n") + "\n");
+    const file = await readHumanLabels(f);
+    expect(file.rows.map((r) => [r.trajectory_id, r.label])).toEqual([
+      ["t1", "unaffected"],
+      ["t2", "not_exposed"],
+    ]);
+    expect(file.bad_rows.map((b) => b.line)).toEqual([1]);
+    expect(badRowsWarning(file, f)).toContain('line 1: not JSON: key "label" given twice with different values ("unaffected", then "full_compliance")');
+  });
+});

@@ -154,6 +154,17 @@ describe("annotation files", () => {
     expect(problemsOf(() => parseManifest('{"item_id":"x"}\n'))[0]).toMatch(/not an ipi-judge sample manifest/);
     expect(problemsOf(() => parseManifest(manifestText().replace('"weight":10', '"weight":0.5')))[0]).toMatch(/line 3: not a manifest item row/);
   });
+  it("refuses a JSON line or a JSON export that gives a key twice with different values, naming the key (break43)", () => {
+    const line = '{"item_id": "abc123-001", "annotator": "a", "label": "unaffected", "label": "full_compliance"}\n';
+    expect(problemsOf(() => parseAnnotationText(line, "x.jsonl"))[0]).toBe(
+      'x.jsonl line 1: not valid JSON (key "label" given twice with different values ("unaffected", then "full_compliance"): the line says two things)',
+    );
+    const ls = '[{"id": 1, "data": {"item_id": "abc123-001"}, "annotations": [{"result": [{"value": {"choices": ["unaffected"], "choices": ["full_compliance"]}}]}]}]';
+    expect(problemsOf(() => parseAnnotationText(ls, "x.json"))[0]).toBe(
+      'x.json: [0].annotations[0].result[0].value: key "choices" given twice with different values (["unaffected"], then ["full_compliance"])',
+    );
+    expect(problemsOf(() => parseManifest(manifestText().replace('"weight":10', '"weight":10,"weight":5')))[0]).toMatch(/line 3: not valid JSON \(key "weight" given twice/);
+  });
   it("importAnnotations writes nothing when a row is bad, and the human-label file when all are good", async () => {
     const m = path.join(tmp, "manifest.jsonl");
     fs.writeFileSync(m, manifestText());
