@@ -117,6 +117,8 @@ function describeDesigns(rows: readonly HumanLabelRead[]): string[] {
  * @param domain the attacked trajectories the estimate's groups are over.
  * @param warnings receives at most one warning per finding.
  * @param words how the warnings name what is refused (default: estimate's).
+ * @param runName the run's name: when the sample folder beside the file names another run whose frame this run
+ *   matches exactly, a note says so (an auditor reads which run the sample came from; new user 43).
  */
 export function checkSampleFrame(
   file: HumanLabelFile,
@@ -125,6 +127,7 @@ export function checkSampleFrame(
   domain: readonly TrajectoryIndexRow[],
   warnings: string[],
   words: FrameWords = ESTIMATE_FRAME_WORDS,
+  runName?: string,
 ): FrameCheck {
   const bad = file.rows.filter((r) => r.frame_problem);
   if (bad.length) {
@@ -164,6 +167,11 @@ export function checkSampleFrame(
   if (now.N === N && (!sf || now.ids_sha256 === sf.ids_sha256)) {
     warnings.push(...spWarnings);
     if (!sf) warnings.push(`label file ${humanFile} records the sample's --where ${sw!.filter} and its N (${N}) but not its exact frame (an earlier import-annotations): assumed to be the ${N} trajectories the filter keeps now`);
+    const named = runName === undefined ? null : sampleRunBeside(humanFile);
+    if (named && named.run !== runName)
+      warnings.push(
+        `the sample of ${humanFile} was drawn from run ${named.run} (as ${named.file} records), not from run ${runName}; this run holds the same ${N} trajectories${sf ? " (the frame's digest of their ids matches)" : " the sample's filter keeps"}, so its weights apply here`,
+      );
     return { known: sf ? "exact" : "filter", population, inFrame };
   }
   const inRun = new Set(rows.map((r) => r.id));

@@ -542,7 +542,7 @@ export function estimateFromData(
   const inRun = new Set(pop.units.map((u) => u.id));
   notInRunFirst(cons.excluded, cons.excluded_ids, (id) => inRun.has(id)); // agree --human's order of reasons
   if (paired.refused_items) cons.excluded[CONTENT_CHANGED] = paired.refused_items;
-  const frame = checkSampleFrame(labelFile, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
+  const frame = checkSampleFrame(labelFile, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings, undefined, o.run);
   const sampled = frame.population;
   const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, inRun, o, warnings, frame.refusal?.startsWith("several_sample_designs"));
   const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), pop.units.map((u) => rowOf(u.id)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);

@@ -85,6 +85,25 @@ describe("estimate: the sample's frame must be the run's population now (frames1
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("a sample drawn from another run holding the same trajectories (the frame's digest matches): used, and the run it came from named (new user 43)", () => {
+    const index = runOf(40);
+    const file = sampleAndLabel(index, 1);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-same-frame-"));
+    try {
+      const humanFile = path.join(dir, "human.jsonl");
+      fs.writeFileSync(path.join(dir, "design.json"), JSON.stringify({ ipi_judge_sample: 1, run: "ad" }));
+      const r = estimateFromData(index, verdictsOf(index), file, { ...opts, run: "llm516", humanFile });
+      expect(r.warnings.filter((x) => /was drawn from run/.test(x))).toEqual([
+        `the sample of ${humanFile} was drawn from run ad (as ${path.join(dir, "design.json")} records), not from run llm516; this run holds the same 40 trajectories (the frame's digest of their ids matches), so its weights apply here`,
+      ]);
+      expect(r.groups[0].calibrated.asr).not.toBeNull();
+      // the run the sample names: nothing said
+      const same = estimateFromData(index, verdictsOf(index), file, { ...opts, run: "ad", humanFile });
+      expect(same.warnings.filter((x) => /was drawn from run/.test(x))).toEqual([]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("a --where sample of a run that grew: the filter keeps the new trajectories too, so refused, also under estimate --where", () => {
     const file = sampleAndLabel(runOf(40), 2, "attack=A");
     expect(file.rows[0].sample_frame?.N).toBe(20);
