@@ -365,6 +365,8 @@ export function formatRatingsAgreement(r: RatingsAgreement): string {
   const b = (ci?: { lower: number | null; upper: number | null; reason?: string }) => (ci ? `, bootstrap CI ${ciText(ci, ci.reason)}` : "");
   L.push(`${r.raters.length === 2 ? "as many raters" : "many raters"}: ${m.n_items} items, ${m.n_complete} rated by all, ${m.n_pairable} by at least two`);
   L.push(`  Krippendorff's alpha (nominal) ${v(m.alpha)}${b(m.alpha.ci_bootstrap)}`);
+  // with two, Fleiss' kappa is Scott's pi: printed, as the note below names it (new user 43: named, not shown)
+  if (r.raters.length === 2) L.push(`  Fleiss' kappa = Scott's pi (items rated by both) ${estimateText({ value: m.fleiss.value, reason: m.fleiss.reason })}${b(m.fleiss.ci_bootstrap)}`);
   if (r.raters.length > 2) {
     L.push(`  Fleiss' kappa (items rated by all) ${v(m.fleiss)}${b(m.fleiss.ci_bootstrap)}; generalised Fleiss (missing allowed) ${v(m.fleiss_generalized)}`);
     L.push(`  Gwet's AC1 ${v(m.ac1)}; pairwise percent agreement ${pct(m.percent_agreement.value, m.percent_agreement.reason)}`);

@@ -78,6 +78,9 @@ describe("two raters: R irr anxiety (raters 2 and 3)", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Cohen's kappa -0\.006/);
     expect(r.stdout).toMatch(/Krippendorff's alpha/);
+    // the note names Fleiss' kappa = Scott's pi: its figure is printed too, as --json has it (new user 43)
+    const j = await json([file]);
+    expect(r.stdout).toContain(`Fleiss' kappa = Scott's pi (items rated by both) ${j.many_raters.fleiss.value.toFixed(3)}`);
   });
 });
 
