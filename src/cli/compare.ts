@@ -10,6 +10,8 @@ import { addCommitteeSelection, committeeAsk, refuseOtherThanStored } from "./co
 import { buildObservations, compareConditions, formatCompare, totalWeight, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { readColumnRun } from "../store/columns.js";
+import { checkCommitteeColumns, readCommitteeColumns, restrictCommitteeColumns } from "../committee/file-columns.js";
+import { committeeObservationsColumns, committeeSlotsOfFile } from "./compare-committee.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
@@ -97,8 +99,9 @@ Examples:
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);
-      // one judge, a top-level field: the run read as columns, --where on its row slots (a million trajectories in bounded memory)
-      const prepared = o.judge && !field.includes(".") ? await columnObservations(runDir, o, field, where) : await objectObservations(runDir, o, field, where);
+      // a top-level field: the run read as columns, --where on its row slots (a million trajectories in bounded
+      // memory); a dotted field (metadata.K), and the cases columnObservations leaves: the run read as objects
+      const prepared = (!field.includes(".") ? await columnObservations(runDir, o, field, where) : undefined) ?? (await objectObservations(runDir, o, field, where));
       const { obs, index, notes, statement, caveats } = prepared;
       let result;
       const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, progressOf(o));
@@ -138,28 +141,77 @@ Examples:
 type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[]; health: JudgeHealth[] };
 
 /**
- * The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read;
- * `--where` applied to the row slots (`restrictColumns` of ../store/where-columns.ts), as {@link objectObservations}
- * applies it (test/store/where-columns.test.ts, the CLI outputs compared at 11,384 and 100k).
+ * The observations from the run read as columns, `--where` on its row slots (`restrictColumns` of
+ * ../store/where-columns.ts): of `--judge` (`buildObservationsColumns`), of `--committee` or the run's committee file
+ * (`committeeObservationsColumns` of ./compare-committee.ts), or of the run's only judge: the labels
+ * {@link objectObservations} chooses, with the same checks, refusals, notes and figures (test/compare/data-columns.test.ts,
+ * test/cli/compare-committee.test.ts, test/store/where-columns.test.ts; the CLI outputs compared at 11,384, 100k and 1M).
+ * Undefined, before anything is said, where the object path says more: several judges and no choice (the refusal
+ * names each choice with its coverage), a run without verdicts, a committee file not one line per trajectory.
  */
-async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string, where: ReturnType<typeof whereOf>): Promise<Prepared> {
+async function columnObservations(
+  runDir: string,
+  o: { judge?: string; committee?: boolean; run: string; json?: boolean; excludeJudge?: string[]; quorum?: string; progress?: string; progressInterval?: string },
+  field: string,
+  where: ReturnType<typeof whereOf>,
+): Promise<Prepared | undefined> {
   const rowFields = whereRowFields(COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field], where);
-  const read = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields, progress }));
+  const { read, cc } = await withReadProgress(progressOf(o), async (progress) => {
+    const read = await readColumnRun(runDir, { rowFields, progress });
+    return { read, cc: o.judge ? null : await readCommitteeColumns(runDir, read) };
+  });
   const judges = [...new Set(read.verdicts.map((v) => v.judge_id))].sort();
+  // whose labels, as objectObservations chooses them
+  let judgeId: string | undefined = o.judge;
+  let oneJudgeNote: string | undefined;
+  if (!o.judge && !o.committee) {
+    if (judges.length !== 1) return undefined;
+    if (cc && cc.judges.length < 2) {
+      // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
+      judgeId = judges[0];
+      oneJudgeNote = `${cc.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`;
+    } else if (!cc) judgeId = judges[0];
+  }
   const kept = where ? restrictColumns(read, where, o.run) : null;
+  const run = kept ? kept.run : read;
+  const cf = judgeId === undefined && cc ? (kept ? restrictCommitteeColumns(cc, kept.slotMap) : cc) : null;
+  if (cf && !committeeSlotsOfFile(cf, run)) return undefined;
   if (kept) warnWhere(kept.warnings);
   const notes: string[] = [];
   // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack is not shown
   const leftOut = where ? unattackedLeftOut({ *[Symbol.iterator]() { for (let s = 0; s < read.nRows; s++) yield read.rows[read.rowCode[s]]; } }, where) : null;
   if (leftOut && where) notes.push(unattackedLeftOutNote(leftOut, where, "utility without attack is not shown"));
-  const run = kept ? kept.run : read;
-  refuseStoppedJudges("compare", runDir, o.run, [o.judge], kept ? new Set(run.verdicts.map((v) => v.judge_id)) : judges, kept ? "among the rows --where selects" : undefined);
-  if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
-  const obs = buildObservationsColumns(run, o.judge, field);
+  // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
+  refuseStoppedJudges("compare", runDir, o.run, o.judge ? [o.judge] : null, kept ? new Set(run.verdicts.map((v) => v.judge_id)) : judges, kept ? "among the rows --where selects" : undefined);
+  let obs: Observations;
+  let behind: string[];
+  if (judgeId !== undefined) {
+    if (!judges.includes(judgeId)) throw new UsageError(`judge "${judgeId}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+    if (oneJudgeNote) notes.push(oneJudgeNote);
+    obs = buildObservationsColumns(run, judgeId, field);
+    behind = [judgeId];
+  } else {
+    if (cc && cc.judges.length < 2) throw new UsageError(`${cc.file} holds ${cc.judges.length} judge (${cc.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`);
+    if (!cc || !cf) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
+    // the committee is read from the file: another selection (--exclude-judge, --quorum) is refused (new user 30)
+    refuseOtherThanStored(judges, cc, o, "compare --committee");
+    // A committee file from another judge set, or from before verdicts changed, is never read silently.
+    const check = checkCommitteeColumns(cc, read);
+    if (check.stale.length) {
+      throw new UsageError(
+        `${cc.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
+          `run ipi-judge committee --run ${o.run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
+      );
+    }
+    notes.push(...check.notes);
+    obs = committeeObservationsColumns(run, cf, { kind: "committee", members: [...cc.judges], quorum: cc.quorum ?? DEFAULT_QUORUM }, field)!;
+    behind = [...cc.judges];
+  }
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
   noObservations(obs, rows.values(), field, o.run);
+  // the health of the judges behind the labels, over the same population as the figures (the `--where`-kept verdicts)
   const health = judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) });
-  return { obs, index: rows, notes, statement: kept ? kept.statement : null, caveats: rateCaveats(health, [o.judge]), judges: [o.judge], health };
+  return { obs, index: rows, notes, statement: kept ? kept.statement : null, caveats: rateCaveats(health, behind), judges: behind, health };
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */

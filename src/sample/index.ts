@@ -15,9 +15,9 @@ import fs from "node:fs";
 import { staleAdjudicationWarning } from "../agree/adjudication-facts.js";
 import { sampleAdjudicationFiles } from "../agree/sample-adjudications.js";
 import path from "node:path";
-import { restrictRun, type WhereFilter } from "../store/where.js";
+import type { WhereFilter } from "../store/where.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { readIndexRows, readLeanIndex, readLeanVerdicts, type ReadProgress } from "../store/lean-read.js";
+import { readIndexRows, readLeanVerdicts, type ReadProgress } from "../store/lean-read.js";
 import { checkCommitteeFile, COMMITTEE_FILE, readCommitteeFile } from "../committee/file.js";
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { readColumnIndex, readColumnRun } from "../store/columns.js";
@@ -32,9 +32,10 @@ import {
   type HumanLabelRow,
   type ImportSummary,
 } from "./import.js";
-import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow, type StratumField } from "./population.js";
-import { drawSample, drawSampleColumns, SampleError, type SampleCommittee, type SampledItem, type SampleDesign } from "./sample.js";
-import { readColumnPopulation, type StoredMembers } from "./population-columns.js";
+import { parseStrataFields, type CommitteeRow, type StratumField } from "./population.js";
+import { drawSampleColumns, SampleError, type SampleCommittee, type SampledItem, type SampleDesign } from "./sample.js";
+import { keptSlots, readColumnPopulation, type StoredMembers } from "./population-columns.js";
+import { whereRowFields } from "../store/where-columns.js";
 import { committeeName } from "../format/committee-name.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
@@ -157,61 +158,28 @@ export interface CreateSampleResult {
 export const SPREADSHEET_CELL_LIMIT = 32_767;
 
 /**
- * Draw a two-phase sample of a run and write its blinded export (src/sample/export.ts).
+ * Draw a two-phase sample of a run and write its blinded export (src/sample/export.ts). The population is read as
+ * columns (`readColumnPopulation`: ids in an id table, content hashes as 32 bytes, strata and committee strata as
+ * codes; `--where` on the row slots) and drawn by `drawSampleColumns`: the same sample and files as the object path
+ * (`readLeanIndex`, `restrictRun`, `readCommitteeStrata`, `buildPopulation`, `drawSample`; test/sample/
+ * population-columns.test.ts, where-columns.test.ts) in bounded memory on a million trajectories, with `--where` too
+ * (issue 26; `--where` read the index as objects until session 43).
  * @throws SampleError for impossible requests (see `drawSample`), a run without trajectories, or unknown strata
- *   fields; SourceError when a sampled trajectory cannot be re-read; ExportExistsError when `outDir` holds another
- *   sample (without `force`).
+ *   fields; UsageError for a `--where` that keeps no trajectory; SourceError when a sampled trajectory cannot be
+ *   re-read; ExportExistsError when `outDir` holds another sample (without `force`).
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
-  if (!o.where) return createSampleColumns(o);
-  // --where reads the index as compact objects (no column form yet, issue 26): said as a step
-  o.step?.("reading the run's index as objects (--where)");
-  // compact rows (no source: the drawn ones are read back in full below); content hashes for deduplication
-  // (without --where, only the strata fields: the population reads nothing else of a row)
-  const fullIndex = await readLeanIndex(o.runDir, { content: true, only: o.where ? undefined : STRATUM_FIELDS, progress: o.progress });
-  if (fullIndex.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
-  // --where: the population is the kept trajectories (UsageError when it keeps none)
-  // (without it the index itself: restrictRun would copy a million-entry map)
-  const restricted = o.where ? restrictRun({ index: fullIndex }, o.where, o.run) : { index: fullIndex, statement: null, warnings: [] as string[] };
-  const index = restricted.index;
-  let fields;
-  try {
-    fields = parseStrataFields(o.strata ?? []);
-  } catch (e) {
-    throw new SampleError((e as Error).message);
-  }
-  const cr = await readCommitteeStrata(o.runDir, index, o.progress);
-  // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
-  // committee: said on stderr, naming what changed.
-  const warnings = cr
-    ? [...cr.stale.map((s) => `committee.jsonl is stale (${s}): its strata A/D/U and the disagreement pool may not match the run now; run ipi-judge committee --run ${o.run} again`), ...cr.notes]
-    : [];
-  const committee = cr ? cr.rows.filter((r) => index.has(r.trajectory_id)) : null;
-  const pop = buildPopulation(index.values(), committee, fields);
-  const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
-  if (restricted.statement) design.where = restricted.statement;
-  if (cr) design.committee = sampleCommittee(cr.committee);
-  warnings.push(...restricted.warnings, ...design.warnings);
-  return exportSample(o, items, design, warnings, index);
-}
-
-/**
- * {@link createSample} without `--where`: the population read as columns (`readColumnPopulation`: ids in an id
- * table, content hashes as 32 bytes, strata and committee strata as codes), drawn by `drawSampleColumns`; the
- * same sample and files as the object path, in bounded memory on a million trajectories.
- */
-async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSampleResult> {
   let fields: StratumField[];
   try {
     fields = parseStrataFields(o.strata ?? []);
   } catch (e) {
-    // the object path says a run without trajectories first
-    if ((await readColumnIndex(o.runDir, { rowFields: [], progress: o.progress })).nRows === 0) {
-      throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
-    }
+    // the object path says a run without trajectories first, then a --where keeping none (UsageError)
+    const index = await readColumnIndex(o.runDir, { rowFields: whereRowFields([], o.where), progress: o.progress });
+    if (index.nRows === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
+    if (o.where) keptSlots(index, o.where, o.run);
     throw new SampleError((e as Error).message);
   }
-  const { pop, stale, notes, committee } = await readColumnPopulation(o.runDir, fields, o.progress, o.step);
+  const { pop, stale, notes, committee, where } = await readColumnPopulation(o.runDir, fields, o.progress, o.step, { filter: o.where, run: o.run });
   // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
   // committee: said on stderr, naming what changed.
   const warnings = pop.committee_run
@@ -219,17 +187,19 @@ async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSample
     : [];
   o.step?.(`drawing from ${pop.n.toLocaleString("en-US")} trajectories`);
   const { items, design } = drawSampleColumns(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
+  // the design's keys in the object path's order (where, then committee): design.json is byte-identical
+  if (where) design.where = where.statement;
   if (committee) design.committee = sampleCommittee(committee);
-  warnings.push(...design.warnings);
+  warnings.push(...(where?.warnings ?? []), ...design.warnings);
   return exportSample(o, items, design, warnings);
 }
 
 /** Write the export of a drawn sample: its rows and trajectories read back by id, the blinded files. */
-async function exportSample(o: CreateSampleOptions, items: SampledItem[], design: SampleDesign, warnings: string[], index?: ReadonlyMap<string, TrajectoryIndexRow>): Promise<CreateSampleResult> {
+async function exportSample(o: CreateSampleOptions, items: SampledItem[], design: SampleDesign, warnings: string[]): Promise<CreateSampleResult> {
   const blind = assignItemIds(items, o.seed);
   const full = await readIndexRows(o.runDir, new Set(blind.map((b) => b.trajectory_id)), o.progress);
   const rows = blind.map((b) => {
-    const r = full.get(b.trajectory_id) ?? index?.get(b.trajectory_id);
+    const r = full.get(b.trajectory_id);
     if (!r) throw new Error(`trajectory ${b.trajectory_id} is no longer in ${path.join(o.runDir, "trajectories.jsonl")} (the run changed while it was sampled)`);
     return r;
   });

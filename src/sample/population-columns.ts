@@ -10,12 +10,19 @@
  * Same semantics as the object path: the latest index row of an id wins (so no id is dropped as a duplicate),
  * the last committee line of a trajectory wins, lines of trajectories without an index row are ignored, and the
  * content twins are counted (units whose hash an earlier unit already has: N minus the distinct hashes).
+ *
+ * With `--where` (`sample --where`): the population is the row slots the filter keeps (`WhereTally`, the selection
+ * of `restrictRun` and `restrictColumns`), as the object path's `restrictRun` of the lean index kept them: the
+ * committee file is checked against the whole run, its lines of kept trajectories only are read, and the content
+ * twins are counted among the kept units.
  */
 import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { ReadProgress } from "../store/lean-read.js";
-import { readColumnIndex, readColumnRun, type ColumnRunOptions } from "../store/columns.js";
+import { readColumnIndex, readColumnRun, type ColumnRun, type ColumnRunOptions } from "../store/columns.js";
+import { whereRowFields } from "../store/where-columns.js";
+import { WhereTally, tallied, type WhereFilter, type WhereRecord, type WhereStatement } from "../store/where.js";
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { COMMITTEE_FILE } from "../committee/file.js";
 import { COMMITTEE_CODES, STRATUM_FIELDS, stratumKey, type ColumnPopulation, type StratumField } from "./population.js";
@@ -47,8 +54,8 @@ export class HashColumn {
     if (slot >= this.n) this.n = slot + 1;
   }
 
-  /** Number of distinct hashes among slots `0 .. n-1` (every slot set). */
-  distinct(n: number): number {
+  /** Number of distinct hashes among slots `0 .. n-1` (every slot set), or among those where `keep[slot]` is 1. */
+  distinct(n: number, keep?: Uint8Array): number {
     const strings = new Set<string>();
     let size = 1;
     while (size < 2 * n) size *= 2;
@@ -57,6 +64,7 @@ export class HashColumn {
     const B = this.bytes;
     let d = 0;
     for (let s = 0; s < n; s++) {
+      if (keep && !keep[s]) continue;
       const o = this.odd.get(s);
       if (o !== undefined) {
         strings.add(o);
@@ -81,23 +89,31 @@ export class HashColumn {
  * Read a run's population as columns (module docstring).
  * @param fields the `--strata` fields (checked: `parseStrataFields`).
  * @param step called with each step after the read (a status line).
- * @returns the population, what the committee check found (`stale`, `notes`: empty without a committee file) and the
- *   committee file's members, left-out judges and quorum (`committee`: null without one).
- * @throws SampleError for a run without trajectories or a committee file with lines that are not JSON; Error for
- *   a committee line without a boolean `unanimous` (as `buildPopulation`).
+ * @param where `--where` and the run's name (named in its messages): the population is the rows it keeps.
+ * @returns the population, what the committee check found (`stale`, `notes`: empty without a committee file), the
+ *   committee file's members, left-out judges and quorum (`committee`: null without one), and with `where.filter` its
+ *   statement and warnings (values that matched nothing: `where`, null without a filter).
+ * @throws SampleError for a run without trajectories or a committee file with lines that are not JSON; UsageError
+ *   (`tallied`) when the filter keeps no trajectory; Error for a committee line without a boolean `unanimous` (as
+ *   `buildPopulation`).
  */
 export async function readColumnPopulation(
   runDir: string,
   fields: readonly StratumField[],
   progress?: ReadProgress,
   step?: (what: string) => void,
-): Promise<{ pop: ColumnPopulation; stale: string[]; notes: string[]; committee: StoredMembers | null }> {
+  where?: { filter: WhereFilter | null | undefined; run?: string },
+): Promise<{ pop: ColumnPopulation; stale: string[]; notes: string[]; committee: StoredMembers | null; where: { statement: WhereStatement; warnings: string[] } | null }> {
   const hashes = new HashColumn();
-  const o: ColumnRunOptions = { rowFields: STRATUM_FIELDS, progress, onRow: (slot, row) => hashes.set(slot, row.content_sha256) };
+  const f = where?.filter ?? null;
+  const o: ColumnRunOptions = { rowFields: whereRowFields(STRATUM_FIELDS, f), progress, onRow: (slot, row) => hashes.set(slot, row.content_sha256) };
   const withCommittee = fs.existsSync(path.join(runDir, COMMITTEE_FILE));
   const run = withCommittee ? await readColumnRun(runDir, o) : { ...(await readColumnIndex(runDir, o)), nVerdicts: 0 };
   const N = run.nRows;
   if (N === 0) throw new SampleError(`run folder ${runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
+  // --where: the kept slots (1), before the committee file is read, as the object path refuses a filter keeping none
+  const kept = f ? keptSlots(run, f, where?.run) : null;
+  const keep = kept?.keep;
 
   // committee stratum per row slot: 0 no line, 1 unanimous, 2 not unanimous, 3 no quorum
   let committee: Uint8Array | null = null;
@@ -119,7 +135,7 @@ export async function readColumnPopulation(
       let k = 0;
       for (let i = 0; i < cf.n; i++) {
         const s = cf.slot[i];
-        if (!(s >= 0 && s < N)) continue;
+        if (!(s >= 0 && s < N) || (keep && !keep[s])) continue;
         k++;
         const c = cf.rows[cf.code[i]];
         if (typeof c?.unanimous !== "boolean") throw new Error(`committee verdict ${k}: needs a string trajectory_id and a boolean unanimous`);
@@ -141,19 +157,20 @@ export async function readColumnPopulation(
     return c;
   });
 
-  step?.(`sorting ${N.toLocaleString("en-US")} trajectories by id`);
-  const order = new Uint32Array(N);
-  for (let s = 0; s < N; s++) order[s] = s;
+  const n = kept ? kept.n : N;
+  step?.(`sorting ${n.toLocaleString("en-US")} trajectories by id`);
+  const order = new Uint32Array(n);
+  for (let s = 0, i = 0; s < N; s++) if (!keep || keep[s]) order[i++] = s;
   const ids = run.ids;
   order.sort((a, b) => ids.compare(a, b));
   const A = COMMITTEE_CODES.indexOf("A");
   const D = COMMITTEE_CODES.indexOf("D");
   const U = COMMITTEE_CODES.indexOf("U");
-  const stratum = new Uint32Array(N);
-  const cs = new Uint8Array(N);
+  const stratum = new Uint32Array(n);
+  const cs = new Uint8Array(n);
   let missing = 0;
   let noQuorum = 0;
-  for (let i = 0; i < N; i++) {
+  for (let i = 0; i < n; i++) {
     const s = order[i];
     stratum[i] = rowStratum[run.rowCode[s]];
     if (!committee) continue;
@@ -163,20 +180,38 @@ export async function readColumnPopulation(
     cs[i] = c === 1 ? A : c === 2 ? D : U;
   }
   const pop: ColumnPopulation = {
-    n: N,
+    n,
     id: (i) => ids.id(order[i]),
     stratum,
     strata,
     committee: cs,
     dropped: [],
-    content_twins: N - hashes.distinct(N),
+    content_twins: n - hashes.distinct(N, keep),
     committee_run: committee !== null,
     committee_missing: missing,
     committee_unmatched: 0,
     committee_no_quorum: noQuorum,
     strata_fields: [...fields],
   };
-  return { pop, stale, notes, committee: members };
+  return { pop, stale, notes, committee: members, where: kept ? { statement: kept.statement, warnings: kept.warnings } : null };
+}
+
+/**
+ * The row slots `f` keeps (`keep[slot]` 1), their number, and the filter's statement and warnings: the selection of
+ * `restrictRun` (`WhereTally` over the slots in the run's order, as `restrictColumns` tallies them).
+ * @throws UsageError (`tallied`) when the filter keeps no trajectory.
+ */
+export function keptSlots(run: Pick<ColumnRun, "nRows" | "rowCode" | "rows">, f: WhereFilter, runName?: string): { keep: Uint8Array; n: number; statement: WhereStatement; warnings: string[] } {
+  const tally = new WhereTally(f);
+  const keep = new Uint8Array(run.nRows);
+  let n = 0;
+  for (let s = 0; s < run.nRows; s++) {
+    if (!tally.add(run.rows[run.rowCode[s]] as WhereRecord)) continue;
+    keep[s] = 1;
+    n++;
+  }
+  const { statement, warnings } = tallied(tally, `trajectories${runName ? ` of run ${runName}` : ""}`);
+  return { keep, n, statement, warnings };
 }
 
 /** A committee file's members, left-out judges and quorum as read (`readCommitteeColumns`, `readCommitteeFile`). */

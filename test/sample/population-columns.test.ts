@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readCommitteeStrata } from "../../src/sample/index.js";
+import { readCommitteeStrata, sampleCommittee } from "../../src/sample/index.js";
+import { parseWhere, restrictRun, type WhereFilter } from "../../src/store/where.js";
 import { buildPopulation, STRATUM_FIELDS, type StratumField } from "../../src/sample/population.js";
 import { readColumnPopulation, HashColumn } from "../../src/sample/population-columns.js";
 import { drawSample, drawSampleColumns } from "../../src/sample/sample.js";
@@ -26,6 +27,43 @@ async function objectPath(dir: string, fields: StratumField[], req: Parameters<t
   const committee = cr ? cr.rows.filter((r) => index.has(r.trajectory_id)) : null;
   const pop = buildPopulation(index.values(), committee, fields);
   return { ...objectDrawSample(pop, req), stale: cr?.stale ?? [], notes: cr?.notes ?? [] };
+}
+
+/**
+ * The object path of `createSample --where` (lead43 at de29537c): the whole lean index with content hashes,
+ * `restrictRun`, the committee strata of the kept rows, the population, the draw; the design's `where` and committee.
+ */
+async function objectWherePath(dir: string, f: WhereFilter, fields: StratumField[], req: Parameters<typeof drawSample>[1]) {
+  const fullIndex = await readLeanIndex(dir, { content: true });
+  const restricted = restrictRun({ index: fullIndex }, f, "r");
+  const index = restricted.index;
+  const cr = await readCommitteeStrata(dir, index);
+  const committee = cr ? cr.rows.filter((r) => index.has(r.trajectory_id)) : null;
+  const pop = buildPopulation(index.values(), committee, fields);
+  const { items, design } = objectDrawSample(pop, req);
+  if (restricted.statement) design.where = restricted.statement;
+  if (cr) design.committee = sampleCommittee(cr.committee);
+  const warnings = [...(cr?.stale ?? []), ...(cr?.notes ?? []), ...restricted.warnings, ...design.warnings];
+  return { items, design, warnings };
+}
+
+/** The column path of `createSample --where`, as src/sample/index.ts assembles it. */
+async function columnWherePath(dir: string, f: WhereFilter, fields: StratumField[], req: Parameters<typeof drawSample>[1]) {
+  const got = await readColumnPopulation(dir, fields, undefined, undefined, { filter: f, run: "r" });
+  const { items, design } = drawSampleColumns(got.pop, req);
+  if (got.where) design.where = got.where.statement;
+  if (got.committee) design.committee = sampleCommittee(got.committee);
+  const warnings = [...got.stale, ...got.notes, ...(got.where?.warnings ?? []), ...design.warnings];
+  return { items, design, warnings };
+}
+
+/** The outcome of `fn`: its value, or the thrown error's class and message. */
+async function outcome<T>(fn: () => Promise<T>): Promise<T | { error: string }> {
+  try {
+    return await fn();
+  } catch (e) {
+    return { error: `${(e as Error).name}: ${(e as Error).message}` };
+  }
 }
 
 describe("IdTable.compare: UTF-16 code-unit order from the UTF-8 bytes", () => {
@@ -122,6 +160,62 @@ describe("sample's population as columns: the same sample, design and committee 
     }
     const d = drawSampleColumns((await readColumnPopulation(dir, [])).pop, { random: 10, disagreement: 0, seed: 1 }).design;
     expect(d.population.content_twins).toBeGreaterThan(0);
+  });
+
+  it("with --where: the same sample, design (its where statement), warnings and refusals as the object path", async () => {
+    const dir = path.join(tmp, "where-run");
+    fs.mkdirSync(dir);
+    let seed = 11;
+    const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+    const rows: string[] = [];
+    const verdicts: string[] = [];
+    const attacks = ["important_instructions", "tool_knowledge", undefined];
+    for (let i = 0; i < 700; i++) {
+      const id = `m${i % 3}/t${i}${i % 61 === 0 ? "/é" : ""}`;
+      const content = i % 4 === 0 ? hex(i % 50) : hex(i);
+      const attack = attacks[rnd(3)];
+      rows.push(JSON.stringify({ id, content_sha256: content, attacked: attack !== undefined, ...(attack ? { attack } : {}), suite: ["banking", "slack", "travel"][rnd(3)], agent_model: `model${rnd(3)}`, user_task_id: `u${rnd(4)}` }));
+      for (const judge of ["j1", "j2", "j3"]) {
+        if (rnd(12) === 0) continue;
+        verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: judge, judge_model: "m", judge_family: "f", repeat: 0, prompt_sha256: "p", status: rnd(8) ? "ok" : "judge_error", label: LABELS[rnd(4)], findings: [] }));
+      }
+    }
+    // a later row of an id moves it to another suite (the latest row wins, so --where sees that one)
+    rows.push(JSON.stringify({ id: "m1/t1", content_sha256: hex(5), attacked: true, attack: "tool_knowledge", suite: "banking", agent_model: "model2", user_task_id: "u0" }));
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
+    const { index, verdicts: vs } = await readLeanRun(dir);
+    const committee = buildCommittee(vs, [...index.keys()], { judgeIds: ["j1", "j2", "j3"] });
+    const meta = { committee_judges: ["j1", "j2", "j3"], excluded_judges: [], quorum: 2 };
+    const line = (c: object) => JSON.stringify({ ...c, ...meta });
+    const files: Record<string, string[] | null> = {
+      none: null,
+      fresh: committee.map((c) => line(c)),
+      stale: [...committee.slice(3).map((c, i) => line(i % 30 === 0 ? { ...c, unanimous: !c.unanimous } : c)), line({ ...committee[0], trajectory_id: "elsewhere" })],
+    };
+    const filters = [["suite=banking"], ["suite=banking,nosuch", "model=model1"], ["attack=important_instructions,(none)"], ["attack=tool_knowledge"], ["suite=nosuch"], ["model=model0", "suite=slack"]];
+    const requests = [
+      { fields: [] as StratumField[], req: { random: 30, disagreement: 10, seed: 3 } },
+      { fields: ["suite", "agent_model", "attacked"] as StratumField[], req: { random: 20, disagreement: 500, seed: 8, allowShort: true } },
+      { fields: ["attack"] as StratumField[], req: { random: 5000, disagreement: 0, seed: 1 } },
+    ];
+    let compared = 0;
+    for (const [name, lines] of Object.entries(files)) {
+      const cfile = path.join(dir, "committee.jsonl");
+      if (lines) fs.writeFileSync(cfile, lines.join("\n") + "\n");
+      else fs.rmSync(cfile, { force: true });
+      for (const spec of filters) {
+        const f = parseWhere(spec) as WhereFilter;
+        for (const { fields, req } of requests) {
+          const r = lines ? req : { ...req, disagreement: 0 };
+          const want = await outcome(() => objectWherePath(dir, f, fields, r));
+          const got = await outcome(() => columnWherePath(dir, f, fields, r));
+          expect(JSON.stringify(got), `${name} ${spec} ${fields}`).toBe(JSON.stringify(want));
+          if (!("error" in want)) compared++;
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
   });
 
   it("drawSample (through the columns) gives what the object draw gave on populations of many shapes", () => {

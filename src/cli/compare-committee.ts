@@ -1,0 +1,49 @@
+/**
+ * `compare --committee` on a run read as columns (`../store/columns.ts`) and its committee file read as columns
+ * (`readCommitteeColumns` of ../committee/file-columns.ts): the {@link Observations} of `buildObservations` of
+ * ../compare/data.ts with the committee source (one committee line per row slot: its label, or `committee_disputed` /
+ * `committee_no_quorum`; the blocked attempt of a partial label from the members' repeat-0 verdicts), built by
+ * `buildObservationsColumns` over the committee as one pseudo judge (`committeeObservationRun` of
+ * ../report/slots.ts, the report's own column path for its conditions). A million committee verdicts are then
+ * as many observations as the run has distinct row records (times the label kinds), not a million objects.
+ * test/cli/compare-committee.test.ts checks `compareConditions` on both paths.
+ */
+import type { ColumnRun } from "../store/columns.js";
+import type { CommitteeColumns } from "../committee/file-columns.js";
+import { rep0ByJudge } from "../committee/file-columns.js";
+import { committeeObservationRun, type CommitteeSlots } from "../report/slots.js";
+import { buildObservationsColumns } from "../compare/data-columns.js";
+import type { LabelSource, Observations } from "../compare/data.js";
+
+/** The pseudo judge id the committee's verdicts carry in the observation run (never a judge's: it has a space). */
+const COMMITTEE_RATER = "committee (columns)";
+
+/**
+ * The committee file's line of each row slot: `code[slot]` its row in `cf.rows`, -1 without a line.
+ * @returns undefined when a line names no row of the run, or a trajectory has several lines (the object path's
+ *   `buildObservations` lets the last one win; the caller reads the run as objects then).
+ */
+export function committeeSlotsOfFile(cf: CommitteeColumns, run: Pick<ColumnRun, "nRows">): CommitteeSlots | undefined {
+  const code = new Int32Array(run.nRows).fill(-1);
+  for (let i = 0; i < cf.n; i++) {
+    const s = cf.slot[i];
+    if (s < 0 || s >= run.nRows || code[s] >= 0) return undefined;
+    code[s] = cf.code[i];
+  }
+  return { code, verdicts: cf.rows };
+}
+
+/**
+ * The committee's observations (module docstring) of `run` (the `--where`-kept rows) with `cf` (its lines of those
+ * rows: `restrictCommitteeColumns`).
+ * @param run read with `COMPARE_ROW_FIELDS` of ./data-columns.ts and the top-level `conditionField`.
+ * @param source the committee as the object path names it (`members`, `quorum` of the file).
+ * @returns the observations with `source`, or undefined when the file is not one line per row slot
+ *   ({@link committeeSlotsOfFile}).
+ */
+export function committeeObservationsColumns(run: ColumnRun, cf: CommitteeColumns, source: Extract<LabelSource, { kind: "committee" }>, conditionField: string): Observations | undefined {
+  const cs = committeeSlotsOfFile(cf, run);
+  if (!cs) return undefined;
+  const obs = buildObservationsColumns(committeeObservationRun(run, cs, rep0ByJudge(run), COMMITTEE_RATER), COMMITTEE_RATER, conditionField);
+  return { ...obs, source };
+}
