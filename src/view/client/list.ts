@@ -54,9 +54,24 @@ function chip(label: string | null | undefined, title: string): HTMLElement {
   return h("span", { class: `chip b-${label ?? "none"}`, title }, l);
 }
 
+/** Characters of an id's tail kept whole in a list row (its last two path parts, at most this many). */
+const ID_TAIL_MAX = 64;
+
+/**
+ * An id in a list row as a head that is cut with an ellipsis when the row is narrow and a tail kept whole: its last two
+ * `/` parts (AgentDojo: attack and injection task), where ids of neighbouring rows differ (new user 43: cut at the end,
+ * `.../user_task_10/important_instructi…`, consecutive rows looked the same). The text is the id, unchanged.
+ */
+function idParts(id: string): HTMLElement[] {
+  const cut = id.lastIndexOf("/", id.lastIndexOf("/") - 1);
+  const at = cut > 0 && id.length - cut - 1 <= ID_TAIL_MAX ? cut + 1 : -1;
+  if (at < 0) return [h("span", { class: "id-head" }, id)];
+  return [h("span", { class: "id-head" }, id.slice(0, at)), h("span", { class: "id-tail" }, id.slice(at))];
+}
+
 function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement {
   const cells: HTMLElement[] = [
-    h("a", { class: "id", href: `#/t/${encodeURIComponent(r.id)}`, title: r.id }, r.id),
+    h("a", { class: "id", href: `#/t/${encodeURIComponent(r.id)}`, title: r.id }, ...idParts(r.id)),
     // names cut for display as markdown and the report cut them, the full name on hover
     h("span", { class: "c", title: r.agent_model }, displayName(r.agent_model ?? "")),
     h("span", { class: "c", title: r.condition }, displayName(r.condition ?? "")),

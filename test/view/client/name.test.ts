@@ -24,6 +24,7 @@ import { displayName, NAME_DISPLAY_CHARS } from "../../../src/serialize/display-
 const browser = resource(CHROMIUM, "Chromium (for the view's browser test)", "apt-get install chromium, or set IPI_CHROMIUM=<binary>, to run this");
 const long = (head: string) => `${head}-${"x".repeat(300_000)}-end`;
 const NAMES = { model: long("agent"), condition: long("cond"), suite: long("suite"), attack: long("attack"), tool: long("tool"), judgeModel: long("judge") };
+const SLASHED_ID = `${"claude-3-5-sonnet-20240620/".repeat(8)}banking/user_task_10/important_instructions/injection_task_3`;
 const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing happened" });
 
 describe.skipIf(browser.skip)("long names in the view", () => {
@@ -51,7 +52,9 @@ describe.skipIf(browser.skip)("long names in the view", () => {
         { role: "assistant", content: "The bill is 98.70 EUR." },
       ],
     };
-    fs.writeFileSync(file, JSON.stringify(line) + "\n");
+    // a second trajectory with an AgentDojo-like id, whose tail (attack, injection task) tells it from its neighbours
+    const slashed = { id: SLASHED_ID, agent_model: "m", messages: [{ role: "user", content: "Read bill.txt." }, { role: "assistant", content: "Done." }] };
+    fs.writeFileSync(file, JSON.stringify(line) + "\n" + JSON.stringify(slashed) + "\n");
     const judge = createOpenAIJudge({ id: "j", model: NAMES.judgeModel, family: "openai", base_url: fake.url }, { retries: 0, minQuoteChars: 12 });
     await labelRun({ inputs: [file], run: "long", labelsDir: path.join(tmp, "labels"), judges: [judge] });
     server = (await openView({ runDir: path.join(tmp, "labels", "long") })).server;
@@ -89,6 +92,13 @@ describe.skipIf(browser.skip)("long names in the view", () => {
     }
     const body = (await page.locator("body").textContent()) ?? "";
     expect(body.length).toBeLessThan(20_000);
+    // an id's last two parts are kept whole, its head cut (new user 43: cut at the end, neighbouring rows looked the same)
+    const id = page.locator(`.row a.id[title="${SLASHED_ID}"]`);
+    expect(await id.textContent()).toBe(SLASHED_ID);
+    expect(await id.locator(".id-tail").textContent()).toBe("important_instructions/injection_task_3");
+    const [a, tail] = [await id.boundingBox(), await id.locator(".id-tail").boundingBox()];
+    expect(tail!.x + tail!.width).toBeLessThanOrEqual(a!.x + a!.width + 1); // inside the cell: shown
+    expect(await id.locator(".id-head").evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true); // the head is what is cut
   });
 
   it("the item page: fields, the judge's model on its verdict card and the message heads are shortened, the full names their titles", async () => {
