@@ -39,7 +39,7 @@ import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, type 
 import { runInputsAndCosts } from "./run-inputs.js";
 import {
   asrRowsColumns,
-  committeeObservationRun,
+  committeeObservations,
   committeeRateItems,
   committeeSummarySlots,
   codeMajoritySlots,
@@ -153,9 +153,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
 
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const obsRun = cs ? committeeObservationRun(colRun, cs, rep0, COMMITTEE) : colRun;
+  const given = cs ? committeeObservations(colRun, cs, rep0, COMMITTEE) : rep0.has(condSource) ? { codes: rep0.get(condSource)!, verdicts: colRun.verdicts } : undefined; // the rater's verdict per slot, once for the three fields
   const observationsOf = (field: string): Observations => {
-    const obs = buildObservationsColumns(obsRun, condSource, field);
+    const obs = buildObservationsColumns(colRun, condSource, field, given);
     return cs ? { ...obs, source: { kind: "committee" } } : obs;
   };
   // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
