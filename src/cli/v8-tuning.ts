@@ -44,12 +44,12 @@ export const LABEL_HEAP_GROWING_PERCENT = 50;
  * Set V8's old-generation growing factor for this process ({@link LABEL_HEAP_GROWING_PERCENT}; process-wide, so the
  * signature judge's workers started later take it too). `env.IPI_HEAP_GROWING_PERCENT` overrides it: a whole number
  * 1-1000, or `0` to keep V8's own dynamic factor (to compare). Anything else is ignored (the default is set).
- * @param env the environment to read (default `process.env`).
+ * @param env the environment to read (default `process.env`). @param percent the factor when the environment sets none.
  * @returns the percent set, or undefined when V8's default is kept or the runtime refuses the flag.
  */
-export function tuneHeapForLabel(env: NodeJS.ProcessEnv = process.env): number | undefined {
+export function tuneHeapForLabel(env: NodeJS.ProcessEnv = process.env, percent: number = LABEL_HEAP_GROWING_PERCENT): number | undefined {
   const given = env.IPI_HEAP_GROWING_PERCENT;
-  const asked = given !== undefined && /^\d{1,4}$/.test(given) && Number(given) <= 1000 ? Number(given) : LABEL_HEAP_GROWING_PERCENT;
+  const asked = given !== undefined && /^\d{1,4}$/.test(given) && Number(given) <= 1000 ? Number(given) : percent;
   if (asked === 0) return undefined;
   try {
     v8.setFlagsFromString(`--heap-growing-percent=${asked}`);
@@ -79,14 +79,23 @@ export function tuneCompilerForLabel(env: NodeJS.ProcessEnv = process.env): bool
  * trajectories) and keep little of each line, so what grows is garbage V8 leaves between its own collections
  * (issue 26 point 3). At V8's own dynamic factor a 1M `agree --reference` peaked at 697,972 KB (682 MiB) with a few
  * tens of MB live; with the factor `label` sets (50%) at 470,704 KB (460 MiB), user CPU 54.2 s against 50.0 s
- * (README-bench.md "Session 41", one run each at load 5-6). So every command sets it, not `label` only.
+ * (README-bench.md "Session 41", one run each at load 5-6). So every command sets it, not `label` only; `report` a lower
+ * one ({@link REPORT_HEAP_GROWING_PERCENT}).
  * @param command the command's name (`agree`, `compare`, ...): commands outside {@link HEAP_TUNED_COMMANDS} keep
  *   V8's default. @param env as {@link tuneHeapForLabel} (`IPI_HEAP_GROWING_PERCENT`).
  * @returns the percent set, or undefined when nothing was set.
  */
 export function tuneHeapForCommand(command: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
-  return HEAP_TUNED_COMMANDS.has(command) ? tuneHeapForLabel(env) : undefined;
+  return HEAP_TUNED_COMMANDS.has(command) ? tuneHeapForLabel(env, command === "report" ? REPORT_HEAP_GROWING_PERCENT : LABEL_HEAP_GROWING_PERCENT) : undefined;
 }
+
+/**
+ * `report`'s factor, percent (issue 26 point 3): its ASR-by-condition step at 1M was an old-generation sawtooth
+ * (405 -> 463 MiB between V8's full collections at 50%); at 30% its top was 446 MiB, the run's user CPU unchanged
+ * (192.7 s against 196.2 s, one run each at load 15-27: /work/s43/report43-bench.md). `IPI_HEAP_GROWING_PERCENT`
+ * overrides it as for every command.
+ */
+export const REPORT_HEAP_GROWING_PERCENT = 30;
 
 /** The commands that read a run's journals (every command of the CLI): {@link tuneHeapForCommand}. */
 export const HEAP_TUNED_COMMANDS: ReadonlySet<string> = new Set(["label", "agree", "sample", "import-annotations", "compare", "report", "committee", "agreement", "estimate", "view"]);

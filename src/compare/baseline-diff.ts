@@ -209,7 +209,7 @@ function withCell(cell: string | undefined, defense: string | undefined): { cell
  * attacked runs by their like-for-like cell, unattacked runs of the user's own tasks by (suite, user task);
  * injection-task runs left out, as in the utility columns).
  */
-export function differenceItems(obs: readonly Observation[], utilityRows: readonly TrajectoryIndexRow[] | null, field: string): Partial<Record<DifferenceRate, DifferenceItem[]>> {
+export function differenceItems(obs: readonly Observation[], utilityRows: Iterable<TrajectoryIndexRow> | null, field: string): Partial<Record<DifferenceRate, DifferenceItem[]>> {
   const asr = (pick: (o: Observation) => boolean) =>
     obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...withCell(o.cell, o.defense), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
   const out: Partial<Record<DifferenceRate, DifferenceItem[]>> = { asr_goal: asr((o) => o.goal), asr_behaviour: asr((o) => o.compromised) };

@@ -33,17 +33,22 @@ interface Shared {
   unit: string | undefined;
 }
 
+/** A rater's repeat-0 verdict per row slot: `codes[slot]` is its position in `verdicts` + 1, 0 when the slot has none. */
+export interface SlotVerdicts {
+  codes: Uint32Array;
+  verdicts: readonly Verdict[];
+}
+
 /**
  * Observations of one judge's repeat-0 labels (`buildObservations` of `./data.ts`: its docstring gives the rules),
  * one per distinct (row record, label, blocked attempt) with its `weight` (module docstring).
  * @param run read with {@link COMPARE_ROW_FIELDS} and the top-level `conditionField` (no dotted field here).
+ * @param given the judge's repeat-0 verdicts per slot when the caller has them (`rep0ByJudge` of
+ *   ../committee/file-columns.ts, or a committee's: `committeeObservations` of ../report/slots.ts), so a caller asking
+ *   for several fields builds them once (issue 26: 4 MB per field at 1M); default: read from `run`'s verdict columns.
  */
-export function buildObservationsColumns(run: ColumnRun, judgeId: string, conditionField: string): Observations {
-  const codeOf = new Uint32Array(run.ids.size);
-  for (let i = 0; i < run.nVerdicts; i++) {
-    const v = run.verdicts[run.vCode[i]];
-    if (v.judge_id === judgeId && v.repeat === 0) codeOf[run.vSlot[i]] = run.vCode[i] + 1;
-  }
+export function buildObservationsColumns(run: ColumnRun, judgeId: string, conditionField: string, given?: SlotVerdicts): Observations {
+  const { codes: codeOf, verdicts } = given ?? judgeSlotVerdicts(run, judgeId);
   const out: Observations = { source: { kind: "judge", judge_id: judgeId }, condition_field: conditionField, observations: [], unlabelled: [], n_total: run.nRows, excluded: {}, excluded_groups: [] };
   const groupFields = [...new Set([conditionField, "agent_model", "suite", "surface"])];
   type Group = { field: string; group: string; items: number; kept: number; excluded: Partial<Record<ObservationExclusion, number>> };
@@ -105,13 +110,13 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       ex("no_agent_model");
       continue;
     }
-    const v = codeOf[s] ? run.verdicts[codeOf[s] - 1] : undefined;
+    const v = codeOf[s] ? verdicts[codeOf[s] - 1] : undefined;
     const suite = shared.suite;
     if (!v || v.status !== "ok" || !v.label) {
       const reason: ObservationExclusion = !v ? "no_verdict" : v.status === "ok" ? "judge_error" : (v.status as ObservationExclusion);
       ex(reason);
       const why = (v && v.error?.kind) || reason;
-      // a committee's disputed row (`committeeObservationRun` of ../report/slots.ts) says which events its votes allow
+      // a committee's disputed row (`committeeObservations` of ../report/slots.ts) says which events its votes allow
       const vf = (v as { votes_for?: UnlabelledItem["votes_for"] } | undefined)?.votes_for;
       const uk = `${code}\u0000${why}${vf ? `\u0000${vf.goal}\u0000${vf.behaviour}` : ""}`;
       const u = unlabelledOf.get(uk);
@@ -176,9 +181,19 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
   return out;
 }
 
+/** `judgeId`'s repeat-0 verdict per slot in `run`'s verdict columns (the last stored, as `rep0ByJudge`). */
+function judgeSlotVerdicts(run: ColumnRun, judgeId: string): SlotVerdicts {
+  const codes = new Uint32Array(run.ids.size);
+  for (let i = 0; i < run.nVerdicts; i++) {
+    const v = run.verdicts[run.vCode[i]];
+    if (v.judge_id === judgeId && v.repeat === 0) codes[run.vSlot[i]] = run.vCode[i] + 1;
+  }
+  return { codes, verdicts: run.verdicts };
+}
+
 /**
  * A verdict's blocked kind (`RateItem.blocked_kind` of ../stats/rates.ts): a committee's pseudo verdict
- * (`committeeObservationRun` of ../report/slots.ts) carries it as `blocked_kind` (null: its voters give different
+ * (`committeeObservations` of ../report/slots.ts) carries it as `blocked_kind` (null: its voters give different
  * kinds); a judge's is `blockedKindOf` of ../verdict/blocked.ts.
  */
 function blockedKindIn(v: Verdict): BlockedKind | null | undefined {

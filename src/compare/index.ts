@@ -366,18 +366,26 @@ function* utilityItems(rows: Iterable<TrajectoryIndexRow>): Generator<UtilityRun
 /**
  * The runs of the compared models' utility cells; under attack, restricted to the like-for-like cells compared
  * (`cells`: `model\u0000cell` keys) and, with --common-tasks, to the shared tasks (`units`).
+ * @returns the index's rows filtered as they are iterated (each iteration reads `index.values()` again), not a list:
+ *   at a million runs the lists (the index spread, then filtered) were 2 x 8 MB of references per compared field,
+ *   garbage that set the report's peak (issue 26 point 3).
  */
 function utilityRowsOf(
   index: { values(): Iterable<TrajectoryIndexRow> },
   field: string,
   models: Set<string>,
   keep: { units: Set<string> | null; cells: Set<string> | null },
-): TrajectoryIndexRow[] {
-  return [...index.values()].filter((r) => {
+): Iterable<TrajectoryIndexRow> {
+  const kept = (r: TrajectoryIndexRow) => {
     if (!r.agent_model || !models.has(r.agent_model)) return false;
     if (!r.attacked) return true;
     if (keep.cells && !keep.cells.has(`${r.agent_model}\u0000${cellKey({ ...r, suite: r.suite ?? "(none)" }, field) ?? ""}`)) return false;
     return !keep.units || keep.units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
-  });
+  };
+  return {
+    *[Symbol.iterator]() {
+      for (const r of index.values()) if (kept(r)) yield r;
+    },
+  };
 }
 

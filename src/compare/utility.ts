@@ -42,13 +42,26 @@ export interface UtilityCell {
   excluded: { injection_task_runs: number };
 }
 
-function rate(rows: readonly TrajectoryIndexRow[], none: string): UtilityRate {
-  const known = rows.filter((r) => typeof r.reference?.utility === "boolean");
-  const passed = known.filter((r) => r.reference!.utility === true).length;
-  const n = known.length;
-  if (n === 0) return { rate: null, reason: rows.length ? "no_utility_in_input" : none, passed, n, missing: rows.length, ci95: null };
+/** A cell's runs of one kind, counted as they come: all of them, those with a boolean utility verdict, those that passed. */
+interface UtilityCount {
+  runs: number;
+  n: number;
+  passed: number;
+}
+
+function countRun(c: UtilityCount, r: TrajectoryIndexRow): void {
+  c.runs++;
+  const u = r.reference?.utility;
+  if (typeof u !== "boolean") return;
+  c.n++;
+  if (u) c.passed++;
+}
+
+function rate(c: UtilityCount, none: string): UtilityRate {
+  const { n, passed } = c;
+  if (n === 0) return { rate: null, reason: c.runs ? "no_utility_in_input" : none, passed, n, missing: c.runs, ci95: null };
   const ci = wilsonInterval(passed / n, n);
-  return { rate: passed / n, passed, n, missing: rows.length - n, ci95: { lower: ci.lower, upper: ci.upper, method: "wilson" } };
+  return { rate: passed / n, passed, n, missing: c.runs - n, ci95: { lower: ci.lower, upper: ci.upper, method: "wilson" } };
 }
 
 /**
@@ -57,7 +70,9 @@ function rate(rows: readonly TrajectoryIndexRow[], none: string): UtilityRate {
  * @returns cells sorted by model then condition; `[]` when no trajectory has a utility verdict.
  */
 export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField: string): UtilityCell[] {
-  const groups = new Map<string, { model: string; condition: string; att: TrajectoryIndexRow[]; un: TrajectoryIndexRow[]; inj: TrajectoryIndexRow[] }>();
+  // counts per cell, not its rows: a million runs are three numbers per cell (issue 26: the report's peak at 1M)
+  const zero = (): UtilityCount => ({ runs: 0, n: 0, passed: 0 });
+  const groups = new Map<string, { model: string; condition: string; att: UtilityCount; un: UtilityCount; inj: UtilityCount }>();
   let any = false;
   for (const r of index) {
     if (!r.agent_model) continue;
@@ -65,9 +80,9 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
     const condition = conditionValue(r, conditionField) ?? "(none)";
     const k = `${r.agent_model}\u0000${condition}`;
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = { model: r.agent_model, condition, att: [], un: [], inj: [] }));
+    if (!g) groups.set(k, (g = { model: r.agent_model, condition, att: zero(), un: zero(), inj: zero() }));
     const kind = runKind(r);
-    (kind === "attacked" ? g.att : kind === "injection_task" ? g.inj : g.un).push(r);
+    countRun(kind === "attacked" ? g.att : kind === "injection_task" ? g.inj : g.un, r);
   }
   if (!any) return [];
   return [...groups.values()]
@@ -76,9 +91,9 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
       model: g.model,
       condition: g.condition,
       under_attack: rate(g.att, "no_attacked_trajectories"),
-      without_attack: rate(g.un, g.inj.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
+      without_attack: rate(g.un, g.inj.runs ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       injection_task_runs: rate(g.inj, "no_injection_task_runs"),
-      excluded: { injection_task_runs: g.inj.length },
+      excluded: { injection_task_runs: g.inj.runs },
     }));
 }
 

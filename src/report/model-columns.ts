@@ -39,7 +39,7 @@ import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, type 
 import { runInputsAndCosts } from "./run-inputs.js";
 import {
   asrRowsColumns,
-  committeeObservationRun,
+  committeeObservations,
   committeeRateItems,
   committeeSummarySlots,
   codeMajoritySlots,
@@ -86,6 +86,20 @@ function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInp
  * @throws as `buildReportModelObjects`.
  */
 export async function buildReportModelColumns(o: ReportOptions): Promise<ReportModel | null> {
+  const built = await figuresColumns(o);
+  if (!built) return null;
+  // the listed items filled in with the column run out of scope: at 1M its columns (~50 MB) are let go before the
+  // verdicts are read back and the page is written (issue 26 point 3: the tail was report's peak with them)
+  const { model, judgeIds } = built;
+  o.step?.(`reading the ${model.items.length} listed trajectories back`);
+  await fillListed(o.runDir, model.items, judgeIds, o.progress);
+  await loadTrajectories(model.items, o.sourceRoot ?? process.cwd());
+  model.generated_at = (o.now ?? new Date()).toISOString();
+  return model;
+}
+
+/** {@link buildReportModelColumns} but the listed items' full records (the figures; null: the object path). */
+async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; judgeIds: string[] } | null> {
   const run = o.run ?? path.basename(o.runDir);
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
@@ -153,9 +167,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
 
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const obsRun = cs ? committeeObservationRun(colRun, cs, rep0, COMMITTEE) : colRun;
+  const given = cs ? committeeObservations(colRun, cs, rep0, COMMITTEE) : rep0.has(condSource) ? { codes: rep0.get(condSource)!, verdicts: colRun.verdicts } : undefined; // the rater's verdict per slot, once for the three fields
   const observationsOf = (field: string): Observations => {
-    const obs = buildObservationsColumns(obsRun, condSource, field);
+    const obs = buildObservationsColumns(colRun, condSource, field, given);
     return cs ? { ...obs, source: { kind: "committee" } } : obs;
   };
   // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
@@ -185,10 +199,6 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
       return { trajectory_id: d.trajectory_id, kind: "reference_disagreement", row: s >= 0 && s < colRun.nRows ? rowAt(s) : undefined, verdicts: [], reference: d.reference };
     });
   }
-  step(`reading the ${items.length} listed trajectories back`);
-  await fillListed(o.runDir, items, judgeIds, o.progress);
-  await loadTrajectories(items, o.sourceRoot ?? process.cwd());
-
   let attacked = 0;
   for (let s = 0; s < colRun.nRows; s++) if (colRun.rows[colRun.rowCode[s]].attacked) attacked++;
   const committee: ReportModel["committee"] = cs
@@ -205,9 +215,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
       } as NonNullable<ReportModel["committee"]>)
     : null;
   // the committee verdicts as objects only when a library caller reads them (a million at 1M; the page never does)
-  if (committee && cs) lazyCommitteeVerdicts(committee, colRun, cs, fileSlots && cf ? cf : null);
+  if (committee && cs) lazyCommitteeVerdicts(committee, colRun.ids, colRun.nRows, cs, fileSlots && cf ? cf : null);
 
-  return {
+  return { judgeIds, model: {
     run,
     generated_at: (o.now ?? new Date()).toISOString(),
     inputs,
@@ -233,7 +243,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     items_cap: maxItems,
     run_state: runState,
     costs,
-  };
+  } };
 }
 
 /**
@@ -267,7 +277,7 @@ function asFileColumns(cs: CommitteeSlots): CommitteeColumns {
 }
 
 /** `ReportModel.committee.verdicts` made when first read (in the file's order, or the rows' order when computed). */
-function lazyCommitteeVerdicts(committee: NonNullable<ReportModel["committee"]>, run: ColumnRun, cs: CommitteeSlots, cf: CommitteeColumns | null): void {
+function lazyCommitteeVerdicts(committee: NonNullable<ReportModel["committee"]>, ids: ColumnRun["ids"], nRows: number, cs: CommitteeSlots, cf: CommitteeColumns | null): void {
   let made: CommitteeVerdict[] | null = null;
   Object.defineProperty(committee, "verdicts", {
     enumerable: true,
@@ -275,8 +285,8 @@ function lazyCommitteeVerdicts(committee: NonNullable<ReportModel["committee"]>,
     get: () => {
       if (made) return made;
       made = [];
-      if (cf) for (let i = 0; i < cf.n; i++) made.push({ trajectory_id: run.ids.id(cf.slot[i]), ...cf.rows[cf.code[i]] } as CommitteeVerdict);
-      else for (let s = 0; s < run.nRows; s++) if (cs.code[s] >= 0) made.push({ trajectory_id: run.ids.id(s), ...cs.verdicts[cs.code[s]] } as CommitteeVerdict);
+      if (cf) for (let i = 0; i < cf.n; i++) made.push({ trajectory_id: ids.id(cf.slot[i]), ...cf.rows[cf.code[i]] } as CommitteeVerdict);
+      else for (let s = 0; s < nRows; s++) if (cs.code[s] >= 0) made.push({ trajectory_id: ids.id(s), ...cs.verdicts[cs.code[s]] } as CommitteeVerdict);
       return made;
     },
   });

@@ -19,6 +19,7 @@ import { paperTableFrom, type PaperTable, type TableOptions } from "../estimate/
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
 import { NO_VALUE } from "../stats/no-value.js";
+import type { SlotVerdicts } from "../compare/data-columns.js";
 
 /** A committee verdict without its id (shared between the slots that have it). */
 export type SlotCommittee = Omit<CommitteeVerdict, "trajectory_id">;
@@ -155,12 +156,13 @@ export function committeeSummarySlots(run: ColumnRun, cs: CommitteeSlots, rep0: 
 }
 
 /**
- * The committee as a column run of one pseudo judge (`raterId`, repeat 0) for `buildObservationsColumns`: what
- * `buildObservations`'s committee source reads (label and blocked attempt when the committee has a label; else
- * `committee_disputed` / `committee_no_quorum` as the reason, carried as the status). Rows without a committee
- * verdict have none.
+ * The committee as one pseudo judge's repeat-0 verdicts per row slot (`raterId`, repeat 0) for
+ * `buildObservationsColumns`: what `buildObservations`'s committee source reads (label and blocked attempt when the
+ * committee has a label; else `committee_disputed` / `committee_no_quorum` as the reason, carried as the status).
+ * Rows without a committee verdict have none. The pseudo verdicts are distinct, numbered in order of first appearance.
+ * @returns per slot (0 .. nRows - 1) the pseudo verdict's position + 1, 0 for none; built once for every field asked.
  */
-export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, raterId: string): ColumnRun {
+export function committeeObservations(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, raterId: string): SlotVerdicts {
   const verdicts: Verdict[] = [];
   const byKey = new Map<string, number>();
   const codeOf = (key: string, make: () => Verdict) => {
@@ -168,32 +170,38 @@ export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0
     if (k === undefined) byKey.set(key, (k = verdicts.push(make()) - 1));
     return k;
   };
-  const vSlot = new Uint32Array(run.nRows);
-  const vCode = new Uint32Array(run.nRows);
-  let n = 0;
+  // per committee verdict, its pseudo verdict when that depends on nothing else (all but partial compliance, whose
+  // blocked attempt comes from its voters' verdicts of the row): no key string per row
+  const fixed = new Int32Array(cs.verdicts.length).fill(-1);
+  const codes = new Uint32Array(run.nRows);
   for (let s = 0; s < run.nRows; s++) {
     const k = cs.code[s];
     if (k < 0) continue;
+    if (fixed[k] >= 0) {
+      codes[s] = fixed[k] + 1;
+      continue;
+    }
     const c = cs.verdicts[k];
     let code: number;
     if (c.status === "ok" && c.compromised !== null && c.label) {
-      const b = c.label === "partial_compliance" ? committeeBlockedFields(c as CommitteeVerdict, rep0Records(run, rep0, s)) : { blocked: false };
+      const partial = c.label === "partial_compliance";
+      const b = partial ? committeeBlockedFields(c as CommitteeVerdict, rep0Records(run, rep0, s)) : { blocked: false };
       const label = c.label;
       // the blocked kind rides as `blocked_kind` (null: the voters give different kinds), read by buildObservationsColumns
       const make = () =>
         ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(b.blocked !== undefined ? { blocked_attempt: b.blocked } : {}), ...("blocked_kind" in b ? { blocked_kind: b.blocked_kind } : {}) }) as Verdict;
       code = codeOf(`${label}\u0000${b.blocked}\u0000${b.blocked_kind}`, make);
+      if (!partial) fixed[k] = code;
     } else {
       const status = c.status === "disputed" ? "committee_disputed" : "committee_no_quorum";
       // a disputed row carries which events its votes allow (the disputed bounds, `votes_for` of ../stats/rates.ts)
       const vf = c.status === "disputed" && c.votes ? votesFor(c.votes) : undefined;
       code = codeOf(`${status}\u0000${vf ? `${vf.goal}\u0000${vf.behaviour}` : ""}`, () => ({ judge_id: raterId, repeat: 0, status, label: null, ...(vf ? { votes_for: vf } : {}) }) as unknown as Verdict);
+      fixed[k] = code;
     }
-    vSlot[n] = s;
-    vCode[n++] = code;
+    codes[s] = code + 1;
   }
-  // vContent is per verdict of `run`: not these pseudo verdicts'
-  return { ...run, nVerdicts: n, vSlot: vSlot.subarray(0, n), vCode: vCode.subarray(0, n), verdicts, vContent: undefined };
+  return { codes, verdicts };
 }
 
 /**

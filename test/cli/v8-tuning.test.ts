@@ -41,11 +41,11 @@ describe("tuneHeapForLabel (issue 26: V8 collects by itself at a set growing fac
 describe("tuneHeapForCommand (issue 26 point 3: the commands after label read 1M-line journals)", () => {
   const restore = () => v8.setFlagsFromString("--heap-growing-percent=0");
   it("sets label's factor for every command of the CLI, and nothing for an unknown name", async () => {
-    const { tuneHeapForCommand, HEAP_TUNED_COMMANDS } = await import("../../src/cli/v8-tuning.js");
+    const { tuneHeapForCommand, HEAP_TUNED_COMMANDS, REPORT_HEAP_GROWING_PERCENT } = await import("../../src/cli/v8-tuning.js");
     try {
       for (const c of ["agree", "compare", "estimate", "report", "committee", "sample", "view", "agreement", "import-annotations", "label"]) {
         expect(HEAP_TUNED_COMMANDS.has(c)).toBe(true);
-        expect(tuneHeapForCommand(c, {})).toBe(LABEL_HEAP_GROWING_PERCENT);
+        expect(tuneHeapForCommand(c, {})).toBe(c === "report" ? REPORT_HEAP_GROWING_PERCENT : LABEL_HEAP_GROWING_PERCENT);
       }
       expect(tuneHeapForCommand("frobnicate", {})).toBeUndefined();
       expect(tuneHeapForCommand("agree", { IPI_HEAP_GROWING_PERCENT: "0" })).toBeUndefined();
