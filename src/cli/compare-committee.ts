@@ -3,7 +3,7 @@
  * (`readCommitteeColumns` of ../committee/file-columns.ts): the {@link Observations} of `buildObservations` of
  * ../compare/data.ts with the committee source (one committee line per row slot: its label, or `committee_disputed` /
  * `committee_no_quorum`; the blocked attempt of a partial label from the members' repeat-0 verdicts), built by
- * `buildObservationsColumns` over the committee as one pseudo judge (`committeeObservationRun` of
+ * `buildObservationsColumns` over the committee as one pseudo judge (`committeeObservations` of
  * ../report/slots.ts, the report's own column path for its conditions). A million committee verdicts are then
  * as many observations as the run has distinct row records (times the label kinds), not a million objects.
  * test/cli/compare-committee.test.ts checks `compareConditions` on both paths.
@@ -11,7 +11,7 @@
 import type { ColumnRun } from "../store/columns.js";
 import type { CommitteeColumns } from "../committee/file-columns.js";
 import { rep0ByJudge } from "../committee/file-columns.js";
-import { committeeObservationRun, type CommitteeSlots } from "../report/slots.js";
+import { committeeObservations, type CommitteeSlots } from "../report/slots.js";
 import { buildObservationsColumns } from "../compare/data-columns.js";
 import type { LabelSource, Observations } from "../compare/data.js";
 
@@ -44,6 +44,6 @@ export function committeeSlotsOfFile(cf: CommitteeColumns, run: Pick<ColumnRun, 
 export function committeeObservationsColumns(run: ColumnRun, cf: CommitteeColumns, source: Extract<LabelSource, { kind: "committee" }>, conditionField: string): Observations | undefined {
   const cs = committeeSlotsOfFile(cf, run);
   if (!cs) return undefined;
-  const obs = buildObservationsColumns(committeeObservationRun(run, cs, rep0ByJudge(run), COMMITTEE_RATER), COMMITTEE_RATER, conditionField);
+  const obs = buildObservationsColumns(run, COMMITTEE_RATER, conditionField, committeeObservations(run, cs, rep0ByJudge(run), COMMITTEE_RATER));
   return { ...obs, source };
 }
