@@ -11,27 +11,12 @@
 import type { ColumnRun } from "../store/columns.js";
 import type { CommitteeColumns } from "../committee/file-columns.js";
 import { rep0ByJudge } from "../committee/file-columns.js";
-import { committeeObservations, type CommitteeSlots } from "../report/slots.js";
+import { committeeObservations, committeeSlotsOfFile } from "../report/slots.js";
 import { buildObservationsColumns } from "../compare/data-columns.js";
 import type { LabelSource, Observations } from "../compare/data.js";
 
 /** The pseudo judge id the committee's verdicts carry in the observation run (never a judge's: it has a space). */
 const COMMITTEE_RATER = "committee (columns)";
-
-/**
- * The committee file's line of each row slot: `code[slot]` its row in `cf.rows`, -1 without a line.
- * @returns undefined when a line names no row of the run, or a trajectory has several lines (the object path's
- *   `buildObservations` lets the last one win; the caller reads the run as objects then).
- */
-export function committeeSlotsOfFile(cf: CommitteeColumns, run: Pick<ColumnRun, "nRows">): CommitteeSlots | undefined {
-  const code = new Int32Array(run.nRows).fill(-1);
-  for (let i = 0; i < cf.n; i++) {
-    const s = cf.slot[i];
-    if (s < 0 || s >= run.nRows || code[s] >= 0) return undefined;
-    code[s] = cf.code[i];
-  }
-  return { code, verdicts: cf.rows };
-}
 
 /**
  * The committee's observations (module docstring) of `run` (the `--where`-kept rows) with `cf` (its lines of those

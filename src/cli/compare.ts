@@ -11,7 +11,8 @@ import { buildObservations, compareConditions, formatCompare, totalWeight, type 
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { readColumnRun } from "../store/columns.js";
 import { checkCommitteeColumns, readCommitteeColumns, restrictCommitteeColumns } from "../committee/file-columns.js";
-import { committeeObservationsColumns, committeeSlotsOfFile } from "./compare-committee.js";
+import { committeeObservationsColumns } from "./compare-committee.js";
+import { committeeSlotsOfFile } from "../report/slots.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";

@@ -43,6 +43,7 @@ import {
   committeeRateItems,
   committeeSummarySlots,
   codeMajoritySlots,
+  committeeSlotsOfFile,
   disagreementSlots,
   judgeRateItems,
   labelCountsColumns,
@@ -111,7 +112,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
   // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
   const rc = reportCommittee([...new Set(colRun.verdicts.map((v) => v.judge_id))], cf, cfCheck?.stale ?? null, o.source, run, DEFAULT_QUORUM);
-  const fileSlots = cf && rc.m.matches_file ? slotsOfFile(cf, colRun) : null;
+  const fileSlots = cf && rc.m.matches_file ? committeeSlotsOfFile(cf, colRun) : null;
   if (fileSlots === undefined) return null;
   if (colRun.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
 
@@ -244,20 +245,6 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     run_state: runState,
     costs,
   } };
-}
-
-/**
- * A used committee file's verdict per row slot, when its lines are one per trajectory of the run (as `committee`
- * writes it); undefined otherwise (lines of trajectories the run has no row for, or several lines of one).
- */
-function slotsOfFile(cf: CommitteeColumns, run: ColumnRun): CommitteeSlots | undefined {
-  const code = new Int32Array(run.nRows).fill(-1);
-  for (let i = 0; i < cf.n; i++) {
-    const s = cf.slot[i];
-    if (s < 0 || s >= run.nRows || code[s] >= 0) return undefined;
-    code[s] = cf.code[i];
-  }
-  return { code, verdicts: cf.rows };
 }
 
 /** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */

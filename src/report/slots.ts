@@ -7,6 +7,7 @@
  */
 import { BUCKETS, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { ColumnRun } from "../store/columns.js";
+import type { CommitteeColumns } from "../committee/file-columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
@@ -316,4 +317,19 @@ export function paperTableCommitteeColumns(
     source,
     opts,
   );
+}
+
+/**
+ * The committee file's line of each row slot: `code[slot]` its row in `cf.rows`, -1 without a line.
+ * @returns undefined when a line names no row of the run, or a trajectory has several lines (the object path's
+ *   `buildObservations` lets the last one win; compare then reads the run as objects, report computes per row).
+ */
+export function committeeSlotsOfFile(cf: CommitteeColumns, run: Pick<ColumnRun, "nRows">): CommitteeSlots | undefined {
+  const code = new Int32Array(run.nRows).fill(-1);
+  for (let i = 0; i < cf.n; i++) {
+    const s = cf.slot[i];
+    if (s < 0 || s >= run.nRows || code[s] >= 0) return undefined;
+    code[s] = cf.code[i];
+  }
+  return { code, verdicts: cf.rows };
 }

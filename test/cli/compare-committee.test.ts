@@ -6,7 +6,8 @@ import { buildObservations, type LabelSource, type Observations } from "../../sr
 import { compareConditions } from "../../src/compare/index.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import { COMPARE_ROW_FIELDS } from "../../src/compare/data-columns.js";
-import { committeeObservationsColumns, committeeSlotsOfFile } from "../../src/cli/compare-committee.js";
+import { committeeObservationsColumns } from "../../src/cli/compare-committee.js";
+import { committeeSlotsOfFile } from "../../src/report/slots.js";
 import { readColumnRun } from "../../src/store/columns.js";
 import { readLeanRun } from "../../src/store/lean-read.js";
 import { readCommitteeFile } from "../../src/committee/file.js";
