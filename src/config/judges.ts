@@ -6,6 +6,7 @@
  * API keys are never in the file: each judge names the environment variable that holds its key.
  */
 import { readFileSync } from "node:fs";
+import { configJson } from "./config-json.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ErrorObject, ValidateFunction } from "ajv";
@@ -559,14 +560,9 @@ export function loadJudgesConfig(
   } catch (e) {
     throw new JudgesConfigError(`${file}: cannot read judges configuration: ${(e as Error).message}`);
   }
-  let raw: unknown;
-  try {
-    // a leading byte order mark (Windows editors write one) is not content; JSON.parse would show it as a bad token
-    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-  } catch (e) {
-    throw new JudgesConfigError(`${file}: not valid JSON: ${(e as Error).message}`);
-  }
-  const cfg = parseJudgesConfig(raw, file);
+  const read = configJson(text); // a byte order mark dropped, a key given twice with different values refused
+  if ("problem" in read) throw new JudgesConfigError(`${file}: ${read.problem}`);
+  const cfg = parseJudgesConfig(read.value, file);
   if (opts.checkKeys ?? true) for (const j of cfg.judges) clientSettings(j, opts.env);
   return cfg;
 }

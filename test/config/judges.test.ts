@@ -167,6 +167,15 @@ describe("validation names the bad field", () => {
     for (const pat of ["", ".*", "gpt|", "(x)?"]) expect(errorOf(() => parseJudgesConfig({ ...one(), families: { [pat]: "meta" } })).message).toMatch(/matches an empty name, so every model/);
     expect(parseJudgesConfig({ ...one(), families: { "^llama": "meta", "gpt-4.1": "openai" } }).families).toEqual({ "^llama": "meta", "gpt-4.1": "openai" });
   });
+  it("a key given twice with different values is refused, naming it and both values; the same value twice reads (break43)", () => {
+    const twice = `{"judges": [{"id": "a", "model": "gpt-4o", "family": "openai", "model": "gpt-4o-mini"}]}`;
+    expect(errorOf(() => loadJudgesConfig(tmpFile(twice), { env: {} })).message).toMatch(
+      /judges\.json: judges\[0\]: key "model" given twice with different values \("gpt-4o", then "gpt-4o-mini"\); JSON keeps one of them silently/,
+    );
+    const same = `{"judges": [{"id": "a", "model": "gpt-4o", "family": "openai", "model": "gpt-4o"}]}`;
+    expect(loadJudgesConfig(tmpFile(same), { env: {} }).judges[0].model).toBe("gpt-4o");
+    expect(errorOf(() => loadJudgesConfig(tmpFile("\uFEFF" + twice), { env: {} })).message).toMatch(/key "model" given twice/);
+  });
   it("not JSON / missing file", () => {
     expect(errorOf(() => loadJudgesConfig(tmpFile("{judges: ["))).message).toMatch(/not valid JSON/);
     expect(errorOf(() => loadJudgesConfig("/nonexistent/judges.json")).message).toMatch(/cannot read/);
