@@ -139,6 +139,17 @@ Examples:
 }
 
 /** What the analysis reads: the observations, the rows for utility, the notes, the `--where` statement and the judges behind the labels. */
+/** What compare says of the committee file, the same on the column and the object path. */
+const COMMITTEE_WORDS = {
+  oneJudge: (file: string, judge: string) => `${file} holds 1 judge: a committee needs at least two, so the labels are judge ${judge}'s`,
+  tooSmall: (cf: { file: string; judges: readonly string[] }, judges: readonly string[]) =>
+    `${cf.file} holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`,
+  noFile: (run: string, judges: readonly string[]) => `run ${run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`,
+  stale: (file: string, run: string, stale: readonly string[], judges: readonly string[]) =>
+    `${file} does not describe the committee of run ${run} as it is now:\n  ${stale.join("\n  ")}\n` +
+    `run ipi-judge committee --run ${run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
+};
+
 type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[]; health: JudgeHealth[] };
 
 /**
@@ -170,7 +181,7 @@ async function columnObservations(
     if (cc && cc.judges.length < 2) {
       // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
       judgeId = judges[0];
-      oneJudgeNote = `${cc.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`;
+      oneJudgeNote = COMMITTEE_WORDS.oneJudge(cc.file, judges[0]);
     } else if (!cc) judgeId = judges[0];
   }
   const kept = where ? restrictColumns(read, where, o.run) : null;
@@ -192,17 +203,14 @@ async function columnObservations(
     obs = buildObservationsColumns(run, judgeId, field);
     behind = [judgeId];
   } else {
-    if (cc && cc.judges.length < 2) throw new UsageError(`${cc.file} holds ${cc.judges.length} judge (${cc.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`);
-    if (!cc || !cf) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
+    if (cc && cc.judges.length < 2) throw new UsageError(COMMITTEE_WORDS.tooSmall(cc, judges));
+    if (!cc || !cf) throw new UsageError(COMMITTEE_WORDS.noFile(o.run, judges));
     // the committee is read from the file: another selection (--exclude-judge, --quorum) is refused (new user 30)
     refuseOtherThanStored(judges, cc, o, "compare --committee");
     // A committee file from another judge set, or from before verdicts changed, is never read silently.
     const check = checkCommitteeColumns(cc, read);
     if (check.stale.length) {
-      throw new UsageError(
-        `${cc.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
-          `run ipi-judge committee --run ${o.run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
-      );
+      throw new UsageError(COMMITTEE_WORDS.stale(cc.file, o.run, check.stale, judges));
     }
     notes.push(...check.notes);
     obs = committeeObservationsColumns(run, cf, { kind: "committee", members: [...cc.judges], quorum: cc.quorum ?? DEFAULT_QUORUM }, field)!;
@@ -244,23 +252,20 @@ async function objectObservations(
     if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
     source = { kind: "judge", judge_id: o.judge };
   } else if (o.committee && cf?.verdicts && cf.judges.length < 2) {
-    throw new UsageError(`${cf.file} holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`);
+    throw new UsageError(COMMITTEE_WORDS.tooSmall(cf, judges));
   } else if (!o.committee && cf?.verdicts && cf.judges.length < 2 && judges.length === 1) {
     // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
     source = { kind: "judge", judge_id: judges[0] };
-    notes.push(`${cf.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`);
+    notes.push(COMMITTEE_WORDS.oneJudge(cf.file, judges[0]));
   } else if (o.committee || cf?.verdicts) {
-    if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
+    if (!cf?.verdicts) throw new UsageError(COMMITTEE_WORDS.noFile(o.run, judges));
     source = { kind: "committee", members: [...cf.judges], quorum: cf.quorum ?? DEFAULT_QUORUM };
     // the committee is read from the file: another selection (--exclude-judge, --quorum) is refused (new user 30)
     refuseOtherThanStored(judges, cf, o, "compare --committee");
     // A committee file from another judge set, or from before verdicts changed, is never read silently.
     const check = checkCommitteeFile(cf!, allVerdicts, fullIndex);
     if (check.stale.length) {
-      throw new UsageError(
-        `${cf!.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
-          `run ipi-judge committee --run ${o.run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
-      );
+      throw new UsageError(COMMITTEE_WORDS.stale(cf!.file, o.run, check.stale, judges));
     }
     notes.push(...check.notes);
   } else if (judges.length === 1) {
