@@ -1,5 +1,5 @@
 /**
- * The unattacked runs an `--where attack=...` clause leaves out (session 40): AgentDojo's unattacked runs record no
+ * The unattacked runs an `--where attack=...` (or `attacked=true`) clause leaves out (session 40): AgentDojo's unattacked runs record no
  * attack, so `--where attack=important_instructions` keeps none of them, and utility without attack (the benchmark's
  * utility check over the unattacked runs of the user's own tasks) reads undefined on every row: a filter on the
  * attack, not a run without unattacked runs. The value `(none)` keeps them (`attack=important_instructions,(none)`;
@@ -19,20 +19,26 @@ export interface UnattackedLeftOut<R> {
   values: string[];
 }
 
+/** The clauses of a filter that can leave out unattacked runs: on the attack, or on `attacked` itself. */
+function attackClauses(f: WhereFilter): WhereFilter["clauses"] {
+  return f.clauses.filter((c) => c.field === "attack" || c.field === "attacked");
+}
+
 /**
  * The unattacked runs of the user's own tasks with a utility verdict that pass every clause of `f` but its `attack`
- * one (so the filter on the attack, not on the model or suite, is what leaves them out); null when there is none, or
- * `f` has no attack clause.
+ * and `attacked` ones (so the filter on the attack, not on the model or suite, is what leaves them out); null when
+ * there is none, or `f` has neither clause (`--where attacked=true` leaves them out as `--where attack=X` does).
  * @param rows the run's index rows before the filter.
  */
 export function unattackedLeftOut<R extends UnattackedRow>(rows: Iterable<R>, f: WhereFilter | null | undefined): UnattackedLeftOut<R> | null {
-  const attack = f?.clauses.find((c) => c.field === "attack");
-  if (!f || !attack) return null;
-  const others: WhereFilter = { clauses: f.clauses.filter((c) => c !== attack), text: "" };
+  const on = f ? attackClauses(f) : [];
+  if (!f || !on.length) return null;
+  const attack: WhereFilter = { clauses: on, text: "" };
+  const others: WhereFilter = { clauses: f.clauses.filter((c) => !on.includes(c)), text: "" };
   const out: R[] = [];
   for (const r of rows) {
     if (runKind(r) !== "user_task" || typeof r.reference?.utility !== "boolean") continue;
-    if (attack.values.includes(whereValue(r, "attack") ?? WHERE_NONE) || !matchesWhere(r, others)) continue;
+    if (matchesWhere(r, attack) || !matchesWhere(r, others)) continue;
     out.push(r);
   }
   if (!out.length) return null;
@@ -41,17 +47,22 @@ export function unattackedLeftOut<R extends UnattackedRow>(rows: Iterable<R>, f:
 
 /**
  * The note for {@link unattackedLeftOut}: what reads undefined, why, and the `--where` that keeps them (quoted for
- * the shell: `(none)` holds parentheses).
+ * the shell: `(none)` holds parentheses; for an `attacked` clause, the same clause with `false` added).
  * @param what the figures that read undefined, e.g. "utility (without attack) reads undefined on 8 of the 8 rows".
  */
 export function unattackedLeftOutNote(l: UnattackedLeftOut<unknown>, f: WhereFilter, what: string): string {
-  const attack = f.clauses.find((c) => c.field === "attack")!;
-  const keep = `attack=${[...attack.values, ...l.values].join(",")}`;
+  const on = attackClauses(f);
+  const given = on.map((c) => `${c.field}=${c.values.join(",")}`).join(" ");
+  const keep = on
+    .map((c) => (c.field === "attack" ? `attack=${[...new Set([...c.values, ...l.values])].join(",")}` : `attacked=${[...new Set([...c.values, "false"])].join(",")}`))
+    .map((k) => `--where '${k}'`)
+    .join(" ");
   const none = l.values.includes(WHERE_NONE) ? " (they record no attack)" : "";
+  const noneWord = on.some((c) => c.field === "attack") && l.values.includes(WHERE_NONE) ? `${WHERE_NONE} matches runs without an attack; ` : "";
   const n = l.rows.length;
   return (
-    `${what} because --where attack=${attack.values.join(",")} leaves out the run's ${n} unattacked run${n === 1 ? "" : "s"} of the user's own tasks with a utility verdict${none}, not because the run has none; ` +
-    `--where '${keep}' keeps them (${l.values.includes(WHERE_NONE) ? `${WHERE_NONE} matches runs without an attack; ` : ""}the attack-success rates count attacked runs only, so they stay the same)`
+    `${what} because --where ${given} leaves out the run's ${n} unattacked run${n === 1 ? "" : "s"} of the user's own tasks with a utility verdict${none}, not because the run has none; ` +
+    `${keep} keeps them (${noneWord}the attack-success rates count attacked runs only, so they stay the same)`
   );
 }
 

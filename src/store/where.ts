@@ -20,6 +20,7 @@ export const WHERE_FIELDS = {
   surface: "surface",
   user_task: "user_task_id",
   injection_task: "injection_task_id",
+  attacked: "attacked",
 } as const;
 
 /** A canonical filter field. */
@@ -44,6 +45,7 @@ const ALIASES: Record<string, WhereField> = {
 export function whereFieldsText(): string {
   return (Object.keys(WHERE_FIELDS) as WhereField[])
     .map((f) => {
+      if (f === "attacked") return "attacked (true or false)";
       const other = Object.keys(ALIASES).filter((a) => ALIASES[a] === f);
       return other.length ? `${f} (or ${other.join(", ")})` : f;
     })
@@ -90,11 +92,15 @@ export function parseWhere(specs: readonly string[] | string | undefined): Where
   return { clauses, text: clauses.map((c) => `${c.field}=${c.values.join(",")}`).join(" ") };
 }
 
-/** The value of a filter field on a record: a non-empty string (numbers turned into strings), else undefined. */
+/**
+ * The value of a filter field on a record: a non-empty string (numbers and booleans turned into strings: `attacked`
+ * is `true` or `false`, so `--where attacked=true` keeps the attacked runs without naming every attack), else
+ * undefined.
+ */
 export function whereValue(r: WhereRecord, field: WhereField): string | undefined {
   const v = r[WHERE_FIELDS[field]];
   if (typeof v === "string") return v === "" ? undefined : v;
-  if (typeof v === "number") return String(v);
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
   return undefined;
 }
 

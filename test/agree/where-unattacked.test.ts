@@ -60,4 +60,20 @@ describe("unattacked runs left out by --where attack=...", () => {
     expect(plain.rows[0].utility.reason).toBe("no_unattacked_trajectories");
     expect(tableUnattackedNote(null, f, plain.rows)).toBeNull();
   });
+  it("--where attacked=true leaves them out as an attack clause does, and the note gives attacked=true,false (new user 44)", () => {
+    const f = parseWhere(["attacked=true"])!;
+    const l = unattackedLeftOut(rows, f);
+    expect(l?.rows.map((r) => r.id)).toEqual(["u1", "u2", "u3"]);
+    expect(unattackedLeftOutNote(l!, f, "utility without attack is not shown")).toBe(
+      "utility without attack is not shown because --where attacked=true leaves out the run's 3 unattacked runs of the user's own tasks with a utility verdict (they record no attack), not because the run has none; " +
+        "--where 'attacked=true,false' keeps them (the attack-success rates count attacked runs only, so they stay the same)",
+    );
+    expect(unattackedLeftOut(rows, parseWhere(["attacked=true,false"]))).toBeNull();
+    // both clauses: each named, each widened
+    const both = parseWhere(["attack=important_instructions", "attacked=true"])!;
+    expect(unattackedLeftOutNote(unattackedLeftOut(rows, both)!, both, "x")).toContain(
+      "--where attack=important_instructions attacked=true leaves out the run's 3 unattacked runs",
+    );
+    expect(unattackedLeftOutNote(unattackedLeftOut(rows, both)!, both, "x")).toContain("--where 'attack=important_instructions,(none)' --where 'attacked=true,false' keeps them ((none) matches");
+  });
 });

@@ -26,7 +26,7 @@ describe("parseWhere", () => {
   it("refuses an unknown field (naming it and the fields), a clause without =, an empty value", () => {
     expect(() => parseWhere(["atack=x"])).toThrow(UsageError);
     expect(() => parseWhere(["atack=x"])).toThrow(
-      'unknown field "atack" (fields: model (or agent_model, agent-model), suite, condition (or defense), attack, surface, user_task (or user_task_id, user-task), injection_task (or injection_task_id, injection-task))',
+      'unknown field "atack" (fields: model (or agent_model, agent-model), suite, condition (or defense), attack, surface, user_task (or user_task_id, user-task), injection_task (or injection_task_id, injection-task), attacked (true or false))',
     );
     // every alias the listing names is accepted, as its canonical field (new user 19)
     expect(parseWhere(["agent_model=m", "defense=d", "agent-model=n"])!.text).toBe("model=m condition=d model=n");
@@ -42,6 +42,13 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     expect(rows.filter((r) => matchesWhere(r, parseWhere(["attack=(none)"]))).map((r) => r.id)).toEqual(["c"]);
     expect(rows.filter((r) => matchesWhere(r, parseWhere(["surface=tool_output"]))).map((r) => r.id)).toEqual(["a"]);
     expect(matchesWhere(rows[0], null)).toBe(true);
+  });
+  it("attacked=true|false reads the row's boolean (new user 44: the attacked runs without naming every attack)", () => {
+    const flagged = [{ id: "x", attacked: true, attack: "a" }, { id: "y", attacked: false }, { id: "z" }];
+    expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=true"))).map((r) => r.id)).toEqual(["x"]);
+    expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=false"))).map((r) => r.id)).toEqual(["y"]);
+    expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=(none)"))).map((r) => r.id)).toEqual(["z"]);
+    expect(applyWhere(flagged, parseWhere("attacked=true,ture")).warnings).toEqual(["--where attacked=ture matches none of the 3 trajectories (attacked values: (none), false, true)"]);
   });
   it("states what it kept and warns about each value that matched nothing, naming the values that occur", () => {
     const r = applyWhere(rows, parseWhere(["condition=tool_filter,tool_filtre"]));
