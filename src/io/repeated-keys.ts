@@ -5,7 +5,7 @@
  * `../ingest/repeated-keys.ts`). The same key twice with the same value is no ambiguity. Read with jsonc-parser's
  * syntax tree (the keys as written), not a regex.
  */
-import { createScanner } from "jsonc-parser";
+import { createScanner, SyntaxKind } from "jsonc-parser";
 
 /** A repeated key: where (`findings[0].evidence[1]`, "" for the top level), its name, and its two values as JSON text. */
 export interface RepeatedKey {
@@ -89,16 +89,6 @@ export function repeatedKey(json: string): RepeatedKey | null {
   return repeatedKeys(json, 1)[0] ?? null;
 }
 
-// jsonc-parser's SyntaxKind (a const enum: not importable under isolated modules)
-const OPEN_BRACE = 1;
-const CLOSE_BRACE = 2;
-const OPEN_BRACKET = 3;
-const CLOSE_BRACKET = 4;
-const COMMA = 5;
-const COLON_TOKEN = 6;
-const STRING = 10;
-const NUMBER = 11;
-const EOF = 17;
 
 /** An open object or array: its path, and for an object the token span of each key's value and the key being read. */
 interface Frame {
@@ -138,42 +128,42 @@ export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY): Repe
   };
   const scanner = createScanner(json, true);
   let expectKey = false;
-  for (let t = scanner.scan(); t !== EOF && found.length < max; t = scanner.scan()) {
+  for (let t = scanner.scan(); t !== SyntaxKind.EOF && found.length < max; t = scanner.scan()) {
     const top = stack[stack.length - 1];
-    if (t === STRING && expectKey && top && !top.array) {
+    if (t === SyntaxKind.StringLiteral && expectKey && top && !top.array) {
       top.key = scanner.getTokenValue();
       tokens.push(JSON.stringify(top.key));
       expectKey = false;
       continue;
     }
-    if (t === COLON_TOKEN) {
+    if (t === SyntaxKind.ColonToken) {
       tokens.push(":");
       if (top && !top.array) top.valueFrom = tokens.length;
       continue;
     }
-    if (t === COMMA) {
+    if (t === SyntaxKind.CommaToken) {
       if (top) top.index++;
       expectKey = top !== undefined && !top.array;
       tokens.push(",");
       continue;
     }
-    if (t === OPEN_BRACE || t === OPEN_BRACKET) {
+    if (t === SyntaxKind.OpenBraceToken || t === SyntaxKind.OpenBracketToken) {
       const path = top ? childPath(top) : "";
-      tokens.push(t === OPEN_BRACE ? "{" : "[");
-      stack.push({ array: t === OPEN_BRACKET, path, index: 0, key: undefined, valueFrom: 0, seen: t === OPEN_BRACE ? new Map() : undefined, found: false });
-      expectKey = t === OPEN_BRACE;
+      tokens.push(t === SyntaxKind.OpenBraceToken ? "{" : "[");
+      stack.push({ array: t === SyntaxKind.OpenBracketToken, path, index: 0, key: undefined, valueFrom: 0, seen: t === SyntaxKind.OpenBraceToken ? new Map() : undefined, found: false });
+      expectKey = t === SyntaxKind.OpenBraceToken;
       continue;
     }
-    if (t === CLOSE_BRACE || t === CLOSE_BRACKET) {
+    if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) {
       if (!top) return found; // not JSON
       stack.pop();
-      tokens.push(t === CLOSE_BRACE ? "}" : "]");
+      tokens.push(t === SyntaxKind.CloseBraceToken ? "}" : "]");
       expectKey = false;
       valueEnded();
       continue;
     }
-    if (t > NUMBER) return found; // a fault, trivia is skipped: not JSON
-    tokens.push(t === STRING ? JSON.stringify(scanner.getTokenValue()) : t === NUMBER ? numberText(scanner.getTokenValue()) : json.slice(scanner.getTokenOffset(), scanner.getTokenOffset() + scanner.getTokenLength()));
+    if (t > SyntaxKind.NumericLiteral) return found; // a fault, trivia is skipped: not JSON
+    tokens.push(t === SyntaxKind.StringLiteral ? JSON.stringify(scanner.getTokenValue()) : t === SyntaxKind.NumericLiteral ? numberText(scanner.getTokenValue()) : json.slice(scanner.getTokenOffset(), scanner.getTokenOffset() + scanner.getTokenLength()));
     valueEnded();
   }
   return found;
