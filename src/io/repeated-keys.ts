@@ -7,7 +7,10 @@
  */
 import { createScanner, SyntaxKind } from "jsonc-parser";
 
-/** A repeated key: where (`findings[0].evidence[1]`, "" for the top level), its name, and its two values as JSON text. */
+/**
+ * A repeated key: where (`findings[0].evidence[1]`, "" for the top level; a path over 200 characters keeps its first
+ * 120 and last 60 around `...`), its name, and its two values as JSON text (cut at 60 characters).
+ */
 export interface RepeatedKey {
   path: string;
   key: string;
@@ -120,7 +123,7 @@ export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY): Repe
     const span: [number, number] = [f.valueFrom, tokens.length];
     const before = f.seen!.get(f.key);
     if (before !== undefined && !f.found && text(before) !== text(span)) {
-      found.push({ path: f.path, key: f.key, first: cut(text(before)), second: cut(text(span)) });
+      found.push({ path: shortPath(f.path), key: f.key, first: cut(text(before)), second: cut(text(span)) });
       f.found = true; // the first of each object
     }
     f.seen!.set(f.key, span);
@@ -174,6 +177,12 @@ const numberText = (raw: string): string => {
   const n = Number(raw);
   return Number.isFinite(n) ? JSON.stringify(n) : raw;
 };
+
+/** Paths longer than this (an object some thousands deep) keep their start and end in the message. */
+const SHOWN_PATH_CHARS = 200;
+
+/** A path cut to its first and last characters around `...` when longer than {@link SHOWN_PATH_CHARS}. */
+const shortPath = (p: string): string => (p.length > SHOWN_PATH_CHARS ? `${p.slice(0, 120)}...${p.slice(-60)}` : p);
 
 /** A value's JSON text, cut at {@link SHOWN_CHARS}. */
 const cut = (s: string): string => (s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}...` : s);

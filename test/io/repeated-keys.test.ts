@@ -40,10 +40,10 @@ describe("repeatedKeys", () => {
     // the tree reader used before threw RangeError at 3,000 objects and returned null at 10,000 arrays
     const objects = '{"x":'.repeat(3000) + '{"a": 1, "a": 2}' + "}".repeat(3000);
     expect(repeatedKey(objects)).toMatchObject({ key: "a", first: "1", second: "2" });
-    expect(repeatedKey(objects)!.path).toBe(Array(3000).fill("x").join("."));
+    expect(repeatedKey(objects)!.path).toBe(`${"x.".repeat(60)}...${".x".repeat(30)}`); // cut for the message
     const arrays = "[".repeat(100_000) + '{"a": 1, "a": 2}' + "]".repeat(100_000);
     expect(may(arrays)).toBe(true);
-    expect(repeatedKey(arrays)).toMatchObject({ key: "a", first: "1", second: "2", path: "[0]".repeat(100_000) });
+    expect(repeatedKey(arrays)).toMatchObject({ key: "a", first: "1", second: "2", path: `${"[0]".repeat(40)}...${"[0]".repeat(20)}` });
     expect(repeatedKey("[".repeat(100_000) + '{"a": 1, "a": 1}' + "]".repeat(100_000))).toBeNull();
   });
 
