@@ -2,6 +2,7 @@
  * Agreement of any ratings table (`ipi-judge agreement FILE`): items × raters, categories declared or found,
  * every coefficient that applies to the number of raters.
  */
+import { mayRepeatKey, repeatedKey } from "../io/repeated-keys.js";
 import { howTheyDiffer, nameKey } from "./annotator-names.js";
 import { showInvisibleExactly } from "../format/invisible.js";
 import fs from "node:fs";
@@ -107,6 +108,10 @@ export function readRatings(file: string, opts: { idColumn?: string | false } = 
       o = JSON.parse(text.replace(/^\ufeff/, ""));
     } catch (e) {
       throw new RatingsError(`${file}: not valid JSON: ${(e as Error).message}`);
+    }
+    const twice = mayRepeatKey(text, o) ? repeatedKey(text.replace(/^\ufeff/, "")) : null; // JSON.parse keeps the last in silence (break44)
+    if (twice) {
+      throw new RatingsError(`${file}: key "${twice.key}"${twice.path ? ` of ${twice.path}` : ""} given twice with different values (${twice.first}, then ${twice.second}): the file says two things; give each key once`);
     }
     if (Array.isArray(o)) {
       const ls = describeLabelStudioJsonMin(o);

@@ -123,9 +123,18 @@ export function jsonLines(text: string): JsonLine[] {
       out.push({ line: i + 1, error: (e as Error).message });
       return;
     }
-    const r = mayRepeatKey(l, value) ? repeatedKey(l) : null;
-    if (r === null) out.push({ line: i + 1, value });
-    else out.push({ line: i + 1, error: `key "${r.key}"${r.path ? ` of ${r.path}` : ""} given twice with different values (${r.first}, then ${r.second}): the line says two things` });
+    const twice = repeatedKeyProblem(l, value);
+    out.push(twice === null ? { line: i + 1, value } : { line: i + 1, error: twice });
   });
   return out;
+}
+
+/**
+ * Why one line of JSON Lines (`line`, parsed as `value`) says two things, or null: a key given twice in one object
+ * with different values (`JSON.parse` keeps the last in silence). Costs some half a `JSON.parse` when no key repeats.
+ * @returns `key "label" given twice with different values ("unaffected", then "full_compliance"): the line says two things`.
+ */
+export function repeatedKeyProblem(line: string, value: unknown): string | null {
+  const r = mayRepeatKey(line, value) ? repeatedKey(line) : null;
+  return r === null ? null : `key "${r.key}"${r.path ? ` of ${r.path}` : ""} given twice with different values (${r.first}, then ${r.second}): the line says two things`;
 }

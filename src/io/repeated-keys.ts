@@ -5,9 +5,12 @@
  * `../ingest/repeated-keys.ts`). The same key twice with the same value is no ambiguity. Read with jsonc-parser's
  * syntax tree (the keys as written), not a regex.
  */
-import { getNodeValue, parseTree, type Node } from "jsonc-parser";
+import { createScanner, SyntaxKind } from "jsonc-parser";
 
-/** A repeated key: where (`findings[0].evidence[1]`, "" for the top level), its name, and its two values as JSON text. */
+/**
+ * A repeated key: where (`findings[0].evidence[1]`, "" for the top level; a path over 200 characters keeps its first
+ * 120 and last 60 around `...`), its name, and its two values as JSON text (cut at 60 characters).
+ */
 export interface RepeatedKey {
   path: string;
   key: string;
@@ -18,10 +21,6 @@ export interface RepeatedKey {
 /** Values longer than this are cut in the message. */
 const SHOWN_CHARS = 60;
 
-const shown = (v: unknown): string => {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}...` : s;
-};
 
 const QUOTE = 34; // "
 const BACKSLASH = 92;
@@ -84,49 +83,106 @@ export function mayRepeatKey(json: string, parsed: unknown): boolean {
 }
 
 /**
- * The first key of any object in `json` (a whole JSON text) written twice with different values, or null (none, or
- * the text is not JSON the tree reader can take). Walked without recursion (a deep text cannot overflow the stack here).
- * @throws never (a stack overflow inside the tree reader is caught: null).
+ * The first key of any object in `json` (a whole JSON text) written twice with different values, or null (none).
+ * Read without recursion, at any depth (break44: the tree reader this used overflowed at some 10,000 nested arrays
+ * and let such a text through, and reading a value back overflowed at 3,000 nested objects and threw).
+ * @throws never for valid JSON.
  */
 export function repeatedKey(json: string): RepeatedKey | null {
   return repeatedKeys(json, 1)[0] ?? null;
 }
 
+
+/** An open object or array: its path, and for an object the token span of each key's value and the key being read. */
+interface Frame {
+  array: boolean;
+  path: string;
+  index: number;
+  key: string | undefined;
+  valueFrom: number;
+  seen: Map<string, [number, number]> | undefined;
+  found: boolean;
+}
+
 /**
- * Up to `max` keys of `json`'s objects written twice with different values (the first of each object), in the
- * order {@link repeatedKey} finds them; [] for none or a text the tree reader cannot take.
+ * Up to `max` keys of `json`'s objects written twice with different values (the first of each object), in the order
+ * their second values end in the text; [] for none. Two values are the same when their tokens are (strings compared
+ * decoded, numbers by value: `"\u0061"` is `"a"`, `1.0` is `1`). One pass of jsonc-parser's scanner with a stack of
+ * open objects (no recursion: any depth); a text that is not JSON gives what was found before the fault.
  * @throws never.
  */
 export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY): RepeatedKey[] {
   const found: RepeatedKey[] = [];
-  let root: Node | undefined;
-  try {
-    root = parseTree(json, [], { allowTrailingComma: true, disallowComments: true });
-  } catch {
-    return found;
-  }
-  const stack: Array<{ node: Node; path: string }> = root ? [{ node: root, path: "" }] : [];
-  while (stack.length > 0) {
-    const { node, path } = stack.pop()!;
-    if (node.type === "array") {
-      (node.children ?? []).forEach((c, i) => stack.push({ node: c, path: `${path}[${i}]` }));
+  const tokens: string[] = []; // every token, canonical: a value's text is the join of its span
+  const stack: Frame[] = [];
+  const text = (span: [number, number]) => tokens.slice(span[0], span[1]).join("");
+  const childPath = (f: Frame) => (f.array ? `${f.path}[${f.index}]` : f.path ? `${f.path}.${f.key}` : (f.key as string));
+  const valueEnded = () => {
+    const f = stack[stack.length - 1];
+    if (!f || f.array || f.key === undefined) return;
+    const span: [number, number] = [f.valueFrom, tokens.length];
+    const before = f.seen!.get(f.key);
+    if (before !== undefined && !f.found && text(before) !== text(span)) {
+      found.push({ path: shortPath(f.path), key: f.key, first: cut(text(before)), second: cut(text(span)) });
+      f.found = true; // the first of each object
+    }
+    f.seen!.set(f.key, span);
+    f.key = undefined;
+  };
+  const scanner = createScanner(json, true);
+  let expectKey = false;
+  for (let t = scanner.scan(); t !== SyntaxKind.EOF && found.length < max; t = scanner.scan()) {
+    const top = stack[stack.length - 1];
+    if (t === SyntaxKind.StringLiteral && expectKey && top && !top.array) {
+      top.key = scanner.getTokenValue();
+      tokens.push(JSON.stringify(top.key));
+      expectKey = false;
       continue;
     }
-    if (node.type !== "object") continue;
-    const seen = new Map<string, string>();
-    for (const prop of node.children ?? []) {
-      const [k, val] = prop.children ?? [];
-      if (!k || typeof k.value !== "string") continue;
-      const value = val ? JSON.stringify(getNodeValue(val)) ?? "null" : "null";
-      const before = seen.get(k.value);
-      if (before !== undefined && before !== value) {
-        found.push({ path, key: k.value, first: shown(JSON.parse(before)), second: shown(JSON.parse(value)) });
-        if (found.length >= max) return found;
-        break; // the first of each object: its other keys are not looked at, nor what they hold
-      }
-      seen.set(k.value, value);
-      if (val) stack.push({ node: val, path: path ? `${path}.${k.value}` : k.value });
+    if (t === SyntaxKind.ColonToken) {
+      tokens.push(":");
+      if (top && !top.array) top.valueFrom = tokens.length;
+      continue;
     }
+    if (t === SyntaxKind.CommaToken) {
+      if (top) top.index++;
+      expectKey = top !== undefined && !top.array;
+      tokens.push(",");
+      continue;
+    }
+    if (t === SyntaxKind.OpenBraceToken || t === SyntaxKind.OpenBracketToken) {
+      const path = top ? childPath(top) : "";
+      tokens.push(t === SyntaxKind.OpenBraceToken ? "{" : "[");
+      stack.push({ array: t === SyntaxKind.OpenBracketToken, path, index: 0, key: undefined, valueFrom: 0, seen: t === SyntaxKind.OpenBraceToken ? new Map() : undefined, found: false });
+      expectKey = t === SyntaxKind.OpenBraceToken;
+      continue;
+    }
+    if (t === SyntaxKind.CloseBraceToken || t === SyntaxKind.CloseBracketToken) {
+      if (!top) return found; // not JSON
+      stack.pop();
+      tokens.push(t === SyntaxKind.CloseBraceToken ? "}" : "]");
+      expectKey = false;
+      valueEnded();
+      continue;
+    }
+    if (t > SyntaxKind.NumericLiteral) return found; // a fault, trivia is skipped: not JSON
+    tokens.push(t === SyntaxKind.StringLiteral ? JSON.stringify(scanner.getTokenValue()) : t === SyntaxKind.NumericLiteral ? numberText(scanner.getTokenValue()) : json.slice(scanner.getTokenOffset(), scanner.getTokenOffset() + scanner.getTokenLength()));
+    valueEnded();
   }
   return found;
 }
+
+/** A number token's canonical text: its value's shortest form when finite (`1.0` -> `1`), else as written. */
+const numberText = (raw: string): string => {
+  const n = Number(raw);
+  return Number.isFinite(n) ? JSON.stringify(n) : raw;
+};
+
+/** Paths longer than this (an object some thousands deep) keep their start and end in the message. */
+const SHOWN_PATH_CHARS = 200;
+
+/** A path cut to its first and last characters around `...` when longer than {@link SHOWN_PATH_CHARS}. */
+const shortPath = (p: string): string => (p.length > SHOWN_PATH_CHARS ? `${p.slice(0, 120)}...${p.slice(-60)}` : p);
+
+/** A value's JSON text, cut at {@link SHOWN_CHARS}. */
+const cut = (s: string): string => (s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}...` : s);

@@ -292,6 +292,14 @@ export async function readAndSchedule(
     while (rs.pending.size >= online.maxPending || (rs.pending.size >= online.minPendingForChars && rs.pendingChars >= online.maxPendingChars)) await new Promise<void>((r) => (rs.wake = r));
     if (opts.judges.every((j) => stopped[j.id])) break;
   }
+  // the read ended on its own: inputs counted by the pre-count and gone before the walk reached them were never read,
+  // and the total no longer promises them (break44: "49/50" with an ETA after the last item)
+  const whole = !out.interrupted && !out.limitStopped && !costCap?.reached && !rs.fatal && !opts.judges.every((j) => stopped[j.id]);
+  const done = progress.read + progress.errors + progress.empty_placeholders;
+  if (whole && done < progress.total) {
+    progress.total = done;
+    report();
+  }
   return out;
 }
 

@@ -17,6 +17,7 @@ import fs from "node:fs";
 import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { shownName } from "../agree/annotator-names.js";
 import type { HumanLabelRead } from "../agree/human-file.js";
+import { repeatedKeyProblem } from "../io/jsonl.js";
 import { adjudicatedRecord } from "../sample/import-adjudicated.js";
 import { canonicalScaleLabel, labelOnScale, scaleValues, type Scale } from "../rubric/scale.js";
 
@@ -96,6 +97,8 @@ export function checkedAdjudications(file: string, items: { has(id: string): boo
       return out.warnings.push(`${where}: not JSON, skipped`);
     }
     if (!isObj(v) || typeof v.item_id !== "string" || typeof v.annotator !== "string") return out.warnings.push(`${where}: not an annotation row (item_id, annotator), skipped`);
+    const twice = repeatedKeyProblem(line, v); // JSON.parse kept the last of two labels in silence (break44)
+    if (twice !== null) return out.warnings.push(`${where}: ${twice}: ${NOT_SHOWN}`);
     if (!items.has(v.item_id)) return foreign.push(`line ${i + 1} item ${JSON.stringify(v.item_id.slice(0, 80))}`);
     const problem = rowProblem(v, where, scale);
     if (problem) return out.warnings.push(`${problem}: ${NOT_SHOWN}`);

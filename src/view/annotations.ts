@@ -28,6 +28,7 @@ import { evidenceContext } from "../evidence/context.js";
 import { verifyQuote } from "../evidence/verify.js";
 import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 import { contentSha256 } from "../io/hash.js";
+import { repeatedKeyProblem } from "../io/jsonl.js";
 import { restoreBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import { AnnotationWriteError, withFileLock, writeAtomic } from "./file-lock.js";
 import { adjudicationNote, importedSampleLabels, type ImportedLabels } from "./imported-labels.js";
@@ -127,8 +128,10 @@ function readRows<T>(file: string, warnings: string[], strict = false): T[] {
       if (!line.trim()) return;
       try {
         const v = JSON.parse(line);
-        if (v && typeof v === "object" && typeof v.item_id === "string" && typeof v.annotator === "string") out.push(v as T);
-        else bad(i, "not an annotation row (item_id, annotator)");
+        if (!v || typeof v !== "object" || typeof v.item_id !== "string" || typeof v.annotator !== "string") return bad(i, "not an annotation row (item_id, annotator)");
+        const twice = repeatedKeyProblem(line, v); // JSON.parse kept the last of two labels in silence (break44)
+        if (twice === null) out.push(v as T);
+        else bad(i, twice);
       } catch (e) {
         if (e instanceof AnnotationWriteError) throw e;
         bad(i, "not JSON");

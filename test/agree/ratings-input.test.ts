@@ -136,3 +136,13 @@ describe("labels that differ only in letter case (audit 35 M2)", () => {
     expect(r.two_raters).toBeDefined();
   });
 });
+
+describe("a key given twice (break44)", () => {
+  it("a ratings JSON giving `ratings` twice is refused, naming the key and both values; the same value twice is read", () => {
+    const f = write("twice.json", '{"ratings": [["a", "a"], ["b", "b"]], "ratings": [["a", "b"], ["b", "a"]]}');
+    expect(() => readRatings(f)).toThrow(RatingsError);
+    expect(() => readRatings(f)).toThrow(/key "ratings" given twice with different values \(\[\["a","a"\],\["b","b"\]\], then \[\["a","b"\],\["b","a"\]\]\)/);
+    const same = write("same.json", '\ufeff{"ratings": [["a", "a"]], "ratings": [["a", "a"]]}');
+    expect(readRatings(same).ratings).toHaveLength(1);
+  });
+});

@@ -35,4 +35,24 @@ describe("repeatedKeys", () => {
     expect(repeatedKeys(s, 1)).toHaveLength(1);
     expect(repeatedKeys('{"a": 1, "a": 1}')).toEqual([]);
   });
+
+  it("reads any depth: a repeat under 3,000 nested objects or 100,000 nested arrays is found, never thrown (break44)", () => {
+    // the tree reader used before threw RangeError at 3,000 objects and returned null at 10,000 arrays
+    const objects = '{"x":'.repeat(3000) + '{"a": 1, "a": 2}' + "}".repeat(3000);
+    expect(repeatedKey(objects)).toMatchObject({ key: "a", first: "1", second: "2" });
+    expect(repeatedKey(objects)!.path).toBe(`${"x.".repeat(60)}...${".x".repeat(30)}`); // cut for the message
+    const arrays = "[".repeat(100_000) + '{"a": 1, "a": 2}' + "]".repeat(100_000);
+    expect(may(arrays)).toBe(true);
+    expect(repeatedKey(arrays)).toMatchObject({ key: "a", first: "1", second: "2", path: `${"[0]".repeat(40)}...${"[0]".repeat(20)}` });
+    expect(repeatedKey("[".repeat(100_000) + '{"a": 1, "a": 1}' + "]".repeat(100_000))).toBeNull();
+  });
+
+  it("compares values, not their spelling; deep values compared whole; paths name the object", () => {
+    expect(repeatedKey('{"a": "\\u0061", "a": "a"}')).toBeNull();
+    expect(repeatedKey('{"a": 1.0, "a": 1, "b": [1, {"c": null}], "b": [1,{"c":null}]}')).toBeNull();
+    expect(repeatedKey('{"b": [1, {"c": null}], "b": [1, {"c": false}]}')).toMatchObject({ path: "", key: "b", first: '[1,{"c":null}]', second: '[1,{"c":false}]' });
+    expect(repeatedKey('{"m": [0, {"k": "x", "k": "y"}]}')).toMatchObject({ path: "m[1]", key: "k", first: '"x"', second: '"y"' });
+    expect(repeatedKey('{"a": 1, "a": 1, "a": 2}')).toMatchObject({ first: "1", second: "2" });
+    expect(repeatedKey('{"a": "' + "z".repeat(100) + '", "a": 0}')!.first).toBe('"' + "z".repeat(59) + "...");
+  });
 });

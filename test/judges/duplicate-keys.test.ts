@@ -51,4 +51,14 @@ describe("repeated keys in a judge reply", () => {
     expect(parseReply(same, "text")).toMatchObject({ ok: true, reply: { label: "unaffected" } });
     expect(parseReply(same, "json_schema")).toMatchObject({ ok: true, via: "strict" });
   });
+
+  it("a repeat 3,000 objects deep is ambiguous in every mode, not a thrown RangeError (break44)", () => {
+    const deep = `{"findings":[],"label":"unaffected","rationale":"r","extra":${'{"x":'.repeat(3000)}{"label":1,"label":2}${"}".repeat(3000)}}`;
+    for (const mode of ["text", "json_object", "json_schema"] as const) {
+      const r = parseReply(deep, mode);
+      expect(r).toMatchObject({ ok: false, kind: "ambiguous", repeatedKey: true });
+      expect((r as { message: string }).message.length).toBeLessThan(1000); // the path is cut, not 6,000 characters
+    }
+  });
 });
+
