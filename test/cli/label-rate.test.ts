@@ -33,4 +33,17 @@ describe("progressRate", () => {
     expect(last!.rate).toBeCloseTo(10, 5);
     expect(last!.eta).toBeCloseTo(80, 3);
   });
+
+  it("a resume's skip pass before its first verdict: no ETA (its pace is not the judging's), then the judged pace's", () => {
+    const p = (read: number, judged: number, skipped: number) => ({ read, unread: 0, total: 10_018, errors: 0, judged, skipped, in_flight: 0, changed: 0 }) as unknown as LabelProgress;
+    let state: RateState | undefined;
+    let last: ReturnType<typeof progressRate> | undefined;
+    // 2,431 stored before a kill -9, read again at ~10/s: no verdict stored yet
+    for (let s = 0; s <= 40; s++) (last = progressRate(state, p(Math.min(2_431, 10 * s), 0, Math.min(2_431, 10 * s)), s * 1000)), (state = last.state);
+    expect(last!.rate).toBeGreaterThan(0);
+    expect(last!.eta).toBeUndefined();
+    // judging has started: an ETA again
+    last = progressRate(state, p(2_500, 69, 2_431), 41_000);
+    expect(last.eta).toBeGreaterThan(0);
+  });
 });
