@@ -15,6 +15,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
+import { nothingFound, removeEmptyNewRun } from "./empty-input.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
@@ -99,7 +100,8 @@ text); below 10% exposure a row reads EXPOSURE LOW: its rates say the attack did
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all), the --max-cost cap reached, or a trajectory that could not be prepared
 (errors.jsonl prepare_failed: not judged, the others are), 2 usage or config error (including a
-judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,
+judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change, and an input
+holding no trajectory at all: an empty folder or the wrong path, when no run folder is left behind), 3 finished,
 but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, it claims compliance
 on unattacked runs, or it labels most runs the benchmark marks goal-achieved unaffected or not_exposed), or a judge crashed
 (errors.jsonl judge_crash, e.g. past --signature-time-limit) on more than half of the trajectories this invocation sent it
@@ -347,15 +349,18 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
 }
 
 /** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
-function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>): void {
+function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>, created: { run: boolean; labels: boolean }): void {
   // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
   for (const w of res.summary.warnings) warnLine(w);
   // on stderr too, as every other command says it (the figures on stdout leave those trajectories out)
   if (res.summary.inputs_removed) warnLine(res.summary.inputs_removed.message);
-  // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
-  if (res.thisRun.read === 0 && res.thisRun.errors === 0 && res.thisRun.empty_placeholders === 0 && !res.interrupted) {
-    process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);
+  // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run (./empty-input.ts)
+  if (nothingFound(res, o.limit === undefined ? undefined : Number(o.limit))) {
+    const removed = created.run && removeEmptyNewRun(res.runDir, created.labels);
+    process.stderr.write(`ipi-judge: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)${removed ? "; no run folder was written" : ""}\n`);
+    process.exitCode = EXIT.usage;
+    if (removed) return;
   }
   warnWhere(res.where?.warnings ?? []);
   if (o.json)
@@ -452,6 +457,8 @@ export function registerLabel(program: Command): void {
     process.on("SIGTERM", onSigint);
     process.on("SIGHUP", onSighup);
     const progress = progressReporter(progressSettings);
+    // what this invocation creates: a run of nothing is removed again (./empty-input.ts)
+    const created = { labels: !fs.existsSync(shared.labelsDir), run: !fs.existsSync(path.join(shared.labelsDir, o.run)) };
     const pollS = Number(o.batchPoll);
     // at most 2^31-1 ms: a longer Node.js timer fires after 1 ms, a poll loop without pause (red team 31 F5)
     if (!Number.isFinite(pollS) || pollS <= 0 || pollS * 1000 > MAX_TIMER_MS)
@@ -492,7 +499,7 @@ export function registerLabel(program: Command): void {
           : undefined,
       });
       progress.stop();
-      printLabelResult(res, paths, o, new Set(judges.map((j) => j.id)));
+      printLabelResult(res, paths, o, new Set(judges.map((j) => j.id)), created);
     } finally {
       progress.stop();
       process.off("SIGINT", onSigint);

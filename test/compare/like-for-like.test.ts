@@ -217,7 +217,8 @@ describe("compare on the real slice", () => {
     const empty = path.join(dir, "empty");
     fs.mkdirSync(empty);
     const e = await runCli(["label", empty, "--run", "empty", "--labels-dir", labels()]);
-    expect(e.stderr).toMatch(/warning: no trajectory was found in .*empty: nothing was labelled/);
+    expect(e.stderr).toMatch(/no trajectory was found in .*empty: nothing was labelled/);
+    expect(e.code).toBe(2);
   }, 60_000);
 });
 

@@ -1,0 +1,52 @@
+/**
+ * `label` on an input that holds no trajectory (an empty folder, the wrong path, the wrong `--format`): not a
+ * finished run (new user 44: exit 0 and an empty run folder, so `label ... && agree ...` went on as if it had
+ * labelled). The command exits 2, and a run folder this invocation created and left empty is removed again, so no
+ * later command finds a run of nothing.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+/** The files `label` writes into a new run folder before it reads anything. */
+const NEW_RUN_FILES = ["store.json", "summary.json", "trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"];
+
+/** What {@link nothingFound} reads of `label`'s result. */
+export interface NothingFoundInput {
+  thisRun: { read: number; errors: number; empty_placeholders?: number };
+  interrupted: boolean;
+}
+
+/**
+ * Whether `label` read nothing at all from its input: no trajectory, no input error, no placeholder, not stopped;
+ * `--limit 0` reads nothing by request, so it is not this.
+ */
+export function nothingFound(res: NothingFoundInput, limit: number | undefined): boolean {
+  return res.thisRun.read === 0 && res.thisRun.errors === 0 && (res.thisRun.empty_placeholders ?? 0) === 0 && !res.interrupted && limit !== 0;
+}
+
+/**
+ * Remove a run folder `label` created in this invocation when it holds nothing but the new run's empty files
+ * (`NEW_RUN_FILES`, both journals empty); the labels folder too when this invocation created it and it is then empty.
+ * Anything else found there is left as it is.
+ * @param runDir the run folder
+ * @param labelsDirCreated whether the labels folder did not exist before this invocation
+ * @returns true when the run folder was removed
+ */
+export function removeEmptyNewRun(runDir: string, labelsDirCreated: boolean): boolean {
+  let names: string[];
+  try {
+    names = fs.readdirSync(runDir);
+  } catch {
+    return false;
+  }
+  if (!names.every((n) => NEW_RUN_FILES.includes(n))) return false;
+  for (const j of ["trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"]) {
+    const f = path.join(runDir, j);
+    if (fs.existsSync(f) && fs.statSync(f).size > 0) return false;
+  }
+  for (const n of names) fs.rmSync(path.join(runDir, n), { force: true });
+  fs.rmdirSync(runDir);
+  const labelsDir = path.dirname(runDir);
+  if (labelsDirCreated && fs.readdirSync(labelsDir).length === 0) fs.rmdirSync(labelsDir);
+  return true;
+}

@@ -1,0 +1,68 @@
+/**
+ * `label` on an input with no trajectory (src/cli/empty-input.ts): exit 2, and no run folder left behind when this
+ * invocation created it (new user 44: exit 0 and an empty run folder); an existing run is left as it was.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { nothingFound, removeEmptyNewRun } from "../../src/cli/empty-input.js";
+
+const SAMPLES = path.resolve("samples/agentdojo/runs/gpt-4o-2024-05-13");
+
+describe("label on an empty input", () => {
+  it("exits 2 and writes no run folder (nor the labels folder it would have created)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-empty-"));
+    fs.mkdirSync(path.join(dir, "empty"));
+    const labels = path.join(dir, "labels");
+    const r = await runCli(["label", path.join(dir, "empty"), "--run", "e", "--labels-dir", labels]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no trajectory was found in .*empty: nothing was labelled \(check the path and --format\); no run folder was written/);
+    expect(fs.existsSync(labels)).toBe(false);
+    // --json: the same, nothing on stdout
+    const j = await runCli(["label", path.join(dir, "empty"), "--run", "e", "--labels-dir", labels, "--json"]);
+    expect([j.code, j.stdout]).toEqual([2, ""]);
+  }, 60_000);
+
+  it("an existing run given an empty input: exit 2, the run and its verdicts kept", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-empty-"));
+    fs.mkdirSync(path.join(dir, "empty"));
+    const labels = path.join(dir, "labels");
+    const first = await runCli(["label", SAMPLES, "--run", "r", "--labels-dir", labels]);
+    expect(first.code, first.stderr).toBe(0);
+    const before = fs.readFileSync(path.join(labels, "r", "verdicts.jsonl"), "utf8");
+    const r = await runCli(["label", path.join(dir, "empty"), "--run", "r", "--labels-dir", labels]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).not.toMatch(/no run folder was written/);
+    expect(fs.readFileSync(path.join(labels, "r", "verdicts.jsonl"), "utf8")).toBe(before);
+  }, 60_000);
+});
+
+describe("nothingFound / removeEmptyNewRun", () => {
+  const res = (read: number, errors = 0, empty = 0, interrupted = false) => ({ thisRun: { read, errors, empty_placeholders: empty }, interrupted });
+  it("nothing read, no error, no placeholder, not stopped, no --limit 0", () => {
+    expect(nothingFound(res(0), undefined)).toBe(true);
+    expect(nothingFound(res(0), 0)).toBe(false);
+    expect(nothingFound(res(1), undefined)).toBe(false);
+    expect(nothingFound(res(0, 1), undefined)).toBe(false);
+    expect(nothingFound(res(0, 0, 1), undefined)).toBe(false);
+    expect(nothingFound(res(0, 0, 0, true), undefined)).toBe(false);
+  });
+  it("removes only a folder of the new run's empty files", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-empty-"));
+    const run = path.join(dir, "labels", "r");
+    fs.mkdirSync(run, { recursive: true });
+    for (const f of ["store.json", "summary.json", "trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"]) fs.writeFileSync(path.join(run, f), f.endsWith(".jsonl") ? "" : "{}");
+    fs.writeFileSync(path.join(run, "verdicts.jsonl"), "{}\n");
+    expect(removeEmptyNewRun(run, true)).toBe(false);
+    fs.writeFileSync(path.join(run, "verdicts.jsonl"), "");
+    fs.writeFileSync(path.join(run, "notes.txt"), "mine");
+    expect(removeEmptyNewRun(run, true)).toBe(false);
+    fs.rmSync(path.join(run, "notes.txt"));
+    expect(removeEmptyNewRun(run, false)).toBe(true);
+    expect(fs.existsSync(run)).toBe(false);
+    expect(fs.existsSync(path.join(dir, "labels"))).toBe(true);
+    expect(removeEmptyNewRun(run, true)).toBe(false);
+  });
+});
