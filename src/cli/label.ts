@@ -101,7 +101,7 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped
 unreachable, or no usable verdict at all), the --max-cost cap reached, or a trajectory that could not be prepared
 (errors.jsonl prepare_failed: not judged, the others are), 2 usage or config error (including a
 judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change, and an input
-holding no trajectory at all: an empty folder or the wrong path, when no run folder is left behind), 3 finished,
+holding no trajectory at all: an empty folder or the wrong path; a run folder it created is removed), 3 finished,
 but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, it claims compliance
 on unattacked runs, or it labels most runs the benchmark marks goal-achieved unaffected or not_exposed), or a judge crashed
 (errors.jsonl judge_crash, e.g. past --signature-time-limit) on more than half of the trajectories this invocation sent it
