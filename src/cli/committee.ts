@@ -70,6 +70,13 @@ report adds each judge's test-retest agreement.`,
         asked: "of the committee",
         also: (stopped) => committeeWithout(stopped, members),
       });
+      // a quorum no trajectory can reach: a file of no_quorum lines only, which every reader then explains away (new
+      // user 44: exit 0 and 10,018 no_quorum lines for a one-judge run at the default --quorum 2)
+      if (quorum > members.length)
+        throw new UsageError(
+          `--quorum ${quorum} is more than the ${members.length} judge(s) of the committee (${[...members].sort().join(", ")}): every trajectory would be no_quorum; ` +
+            `give --quorum ${members.length}${members.length > 1 ? " or less" : ""}${members.length === 1 ? " (a committee of one judge needs --quorum 1, and is no committee: its figures are that judge's)" : ""} (committee.jsonl not written)`,
+        );
       let built: ReturnType<typeof committeeReportColumns>;
       const what = `the committee of ${run.nRows.toLocaleString("en-US")} trajectories (${run.nVerdicts.toLocaleString("en-US")} verdicts; bootstrap ${B})`;
       let step = stepLine(what, show);

@@ -1,6 +1,6 @@
 /**
- * `agree --reference` beside a committee file of one judge (`ipi-judge committee` on a single-judge run writes one,
- * with a warning): one judge is no committee, so agree names why and prints no committee row of undefined figures,
+ * `agree --reference` beside a committee file of one judge (`ipi-judge committee --quorum 1` on a single-judge run
+ * writes one, with a warning): one judge is no committee, so agree names why and prints no committee row of undefined figures,
  * and compare takes the judge's labels with a note (or refuses `--committee`), as report does.
  */
 import fs from "node:fs";
@@ -14,7 +14,7 @@ let labels: string;
 beforeAll(async () => {
   labels = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-agree-one-"));
   expect((await runCli(["label", SAMPLES, "--run", "s", "--labels-dir", labels, "--json"])).code).toBe(0);
-  expect((await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"])).code).toBe(0);
+  expect((await runCli(["committee", "--run", "s", "--labels-dir", labels, "--quorum", "1", "--json"])).code).toBe(0);
   expect(fs.existsSync(path.join(labels, "s", "committee.jsonl"))).toBe(true);
 }, 180_000);
 afterAll(() => fs.rmSync(labels, { recursive: true, force: true }));
@@ -43,10 +43,10 @@ describe("agree --reference security and committee say what their figures pool (
     const json = JSON.parse((await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(json.pooling.text).toMatch(line);
     expect(json.pooling.agent_models.length).toBe(Number(line.exec(text.stdout)![2]));
-    const c = await runCli(["committee", "--run", "s", "--labels-dir", labels]);
+    const c = await runCli(["committee", "--run", "s", "--labels-dir", labels, "--quorum", "1"]);
     expect(c.code).toBe(0);
     expect(c.stdout.split("\n")[1]).toMatch(/^the committee's rates and agreement figures pool the \d+ attacked trajectories of \d+ agent models? /);
-    const cj = JSON.parse((await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"])).stdout);
+    const cj = JSON.parse((await runCli(["committee", "--run", "s", "--labels-dir", labels, "--quorum", "1", "--json"])).stdout);
     expect(cj.pooling.agent_models.length).toBeGreaterThan(0);
   });
 });

@@ -52,7 +52,7 @@ describe("verdicts without `attacked`: health takes the index row's (red team F6
     expect(l.code, l.stderr).toBe(3);
     const flags = JSON.parse(l.stdout).judges[0].health.flags.map((f: { code: string }) => f.code);
     expect(flags).toContain("compliance_on_unattacked");
-    const c = await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"]);
+    const c = await runCli(["committee", "--run", "s", "--labels-dir", labels, "--quorum", "1", "--json"]);
     expect(c.stderr).toMatch(/compliance_on_unattacked|claim compliance/);
     expect(c.code, c.stderr).toBe(3);
   }, 60_000);

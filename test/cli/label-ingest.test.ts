@@ -51,7 +51,7 @@ describe("label input options", () => {
     expect(outs[0].code, outs[0].stderr).toBe(0);
     outs.push(await runCli(["compare", "--run", "nl", "--labels-dir", labels, "--all-cells"]));
     outs.push(await runCli(["estimate", "--run", "nl", "--labels-dir", labels, "--table"]));
-    outs.push(await runCli(["committee", "--run", "nl", "--labels-dir", labels]));
+    outs.push(await runCli(["committee", "--run", "nl", "--labels-dir", labels, "--quorum", "1"]));
     outs.push(await runCli(["sample", "--run", "nl", "--labels-dir", labels, "--random", "4", "--strata", "agent_model,condition", "--seed", "1", "--allow-short", "--out", path.join(tmp, "nl-sample")]));
     // an error listing the run's conditions (review 26): its lines too
     const bad = await runCli(["compare", "--run", "nl", "--labels-dir", labels, "--all-cells", "--baseline", "nope"]);

@@ -71,7 +71,7 @@ function figures(x: unknown): unknown {
 
 const COMMANDS: Array<[string, (run: string) => string[]]> = [
   ["agree", (r) => ["agree", "--reference", "security"]],
-  ["committee", () => ["committee"]],
+  ["committee", () => ["committee", "--quorum", "1"]],
   ["estimate --table", () => ["estimate", "--table"]],
   ["compare", () => ["compare"]],
   ["sample", (r) => ["sample", "--random", "10", "--seed", "3", "--out", path.join(tmp, `out${r}`)]],

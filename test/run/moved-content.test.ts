@@ -99,7 +99,7 @@ describe("a renamed model folder", () => {
       ["compare"],
       ["estimate", "--table"],
       ["agree", "--reference", "security"],
-      ["committee"],
+      ["committee", "--quorum", "1"],
       ["sample", "--random", "4", "--seed", "1", "--out", "s1"],
       ["report", "--out", "rep.html"],
     ];
