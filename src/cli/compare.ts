@@ -100,9 +100,10 @@ Examples:
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);
-      // a top-level field: the run read as columns, --where on its row slots (a million trajectories in bounded
-      // memory); a dotted field (metadata.K), and the cases columnObservations leaves: the run read as objects
-      const prepared = (!field.includes(".") ? await columnObservations(runDir, o, field, where) : undefined) ?? (await objectObservations(runDir, o, field, where));
+      // the run read as columns, --where on its row slots (a million trajectories in bounded memory; a dotted field,
+      // metadata.K, as the one value each row has there: ../store/row-projection.ts); the cases columnObservations
+      // leaves: the run read as objects
+      const prepared = (await columnObservations(runDir, o, field, where)) ?? (await objectObservations(runDir, o, field, where));
       const { obs, index, notes, statement, caveats } = prepared;
       let result;
       const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, progressOf(o));
