@@ -8,7 +8,7 @@
 import type { ColumnRun } from "../store/columns.js";
 import { rep0ByJudge } from "../committee/file-columns.js";
 import { committeeColumns } from "../committee/report-columns.js";
-import { committeeObservations } from "../report/slots.js";
+import { committeeObservations, type CommitteeSlots } from "../report/slots.js";
 import { committeeName } from "../committee/members.js";
 import { buildObservationsColumns, type SlotVerdicts } from "../compare/data-columns.js";
 import { totalWeight, type Observations } from "../compare/data.js";
@@ -28,21 +28,23 @@ const cover = (o: Observations) => {
  * committee of `members` with `quorum`, its verdicts built from the judges' repeat-0 votes per row slot
  * (`committeeColumns`, the votes of `buildCommittee`).
  * @param run the (`--where`-kept) run as columns, read with `COMPARE_ROW_FIELDS` and `field`.
- * @param committee null: no committee line; `from` said after its name (default "committee.jsonl").
+ * @param committee null: no committee line; `from` said after its name (default "committee.jsonl"); `slots`: its
+ *   verdict per row slot as given (a committee file's lines: `committeeSlotsOfFile`), else built from the votes.
  * @param field the compared field (`compare --by`; `estimate`'s refusal counts by `agent_model`).
  */
 export function labelChoicesColumns(
   run: ColumnRun,
   judges: readonly string[],
-  committee: { members: string[]; quorum: number; stale?: string; from?: string } | null,
+  committee: { members: string[]; quorum: number; stale?: string; from?: string; slots?: CommitteeSlots } | null,
   field: string,
 ): LabelChoice[] {
   const out: LabelChoice[] = judges.map((j) => ({ option: `--judge ${j}`, name: `judge ${j}`, ...cover(buildObservationsColumns(run, j, field)) }));
   if (committee) {
     const rep0 = rep0ByJudge(run);
     const none = new Uint32Array(run.ids.size);
-    const built = committeeColumns(run, committee.members, committee.members.map((j) => rep0.get(j) ?? none), committee.quorum);
-    const slots: SlotVerdicts = committeeObservations(run, { code: Int32Array.from(built.code), verdicts: built.verdicts }, rep0, COMMITTEE_RATER);
+    const built = committee.slots ? undefined : committeeColumns(run, committee.members, committee.members.map((j) => rep0.get(j) ?? none), committee.quorum);
+    const cs: CommitteeSlots = committee.slots ?? { code: Int32Array.from(built!.code), verdicts: built!.verdicts };
+    const slots: SlotVerdicts = committeeObservations(run, cs, rep0, COMMITTEE_RATER);
     out.push({
       option: "--committee",
       name: `${committeeName({ members: committee.members, quorum: committee.quorum })} (${committee.from ?? "committee.jsonl"})`,
