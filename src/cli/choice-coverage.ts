@@ -2,12 +2,18 @@
  * `estimate` (and `--table`) on a run with several judges and no `--judge`/`--committee` refuses, naming the judges
  * (`resolveSource`, ../estimate/source.ts); with this, each choice is named with its coverage too, as `compare`
  * names them (new user 37: a committee labelling 10.6% of the attacked runs beside a judge labelling all of them).
+ * The run is read again on this refusal only, as columns (`labelChoicesColumns`: a million trajectories in bounded
+ * memory; it was read as objects, over 600 MB at 1M before the verdicts were half read).
  */
-import { readLeanRun } from "../store/lean-read.js";
-import { readStoredCommittee } from "../committee/members.js";
-import { buildCommittee, DEFAULT_QUORUM } from "../verdict/vote.js";
-import { restrictRun, type WhereFilter } from "../store/where.js";
-import { choiceLines, labelChoices } from "../compare/label-choices.js";
+import { readColumnRun } from "../store/columns.js";
+import { storedCommittee } from "../committee/members.js";
+import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
+import { DEFAULT_QUORUM } from "../verdict/vote.js";
+import type { WhereFilter } from "../store/where.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
+import { COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
+import { choiceLines } from "../compare/label-choices.js";
+import { labelChoicesColumns } from "./label-choices-columns.js";
 import { UsageError } from "../errors.js";
 
 /** The refusal of `resolveSource` for several judges and no choice (its message's shape). */
@@ -24,14 +30,24 @@ export async function withChoiceCoverage<T>(runDir: string, where: WhereFilter |
   } catch (e) {
     const msg = (e as Error).message;
     if (!(e instanceof UsageError) || !SEVERAL.test(msg)) throw e;
-    const lean = await readLeanRun(runDir);
-    const run = restrictRun({ index: lean.index, verdicts: lean.verdicts }, where);
-    const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
-    const stored = await readStoredCommittee(runDir, lean.verdicts, lean.index);
-    const members = stored && stored.stale.length === 0 && stored.judges.length >= 2 ? [...stored.judges].sort() : judges;
-    const quorum = stored && stored.stale.length === 0 && stored.judges.length >= 2 ? (stored.quorum ?? DEFAULT_QUORUM) : DEFAULT_QUORUM;
-    const committee = { members, quorum, verdicts: buildCommittee(run.verdicts, [...run.index.keys()], { judgeIds: members, quorum }), from: members === judges ? "every judge: no current committee.jsonl" : "committee.jsonl" };
-    const lines = choiceLines(labelChoices(run.index, run.verdicts, judges, committee, "agent_model"));
+    const read = await readColumnRun(runDir, { rowFields: whereRowFields(COMPARE_ROW_FIELDS, where) });
+    const run = where ? restrictColumns(read, where).run : read;
+    const judges = judgesOf(run);
+    // the stored committee checked against the whole run (readStoredCommittee's check, on columns)
+    const cc = await readCommitteeColumns(runDir, read);
+    const stored = cc ? storedCommittee(cc, checkCommitteeColumns(cc, read).stale) : null;
+    const usable = !!stored && stored.stale.length === 0 && stored.judges.length >= 2;
+    const members = usable ? [...stored!.judges].sort() : judges;
+    const quorum = usable ? (stored!.quorum ?? DEFAULT_QUORUM) : DEFAULT_QUORUM;
+    const committee = { members, quorum, from: members === judges ? "every judge: no current committee.jsonl" : "committee.jsonl" };
+    const lines = choiceLines(labelChoicesColumns(run, judges, committee, "agent_model"));
     throw new UsageError(`${msg}; each with its usable labels among the attacked trajectories${where ? " kept by --where" : ""}:\n${lines.join("\n")}`);
   }
+}
+
+/** The judges of a column run's current verdicts, sorted. */
+function judgesOf(run: { nVerdicts: number; vCode: Uint32Array; verdicts: ReadonlyArray<{ judge_id: string }> }): string[] {
+  const s = new Set<string>();
+  for (let i = 0; i < run.nVerdicts; i++) s.add(run.verdicts[run.vCode[i]].judge_id);
+  return [...s].sort();
 }

@@ -9,9 +9,10 @@ import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { addCommitteeSelection, committeeAsk, refuseOtherThanStored } from "./committee-options.js";
 import { buildObservations, compareConditions, formatCompare, totalWeight, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
-import { readColumnRun } from "../store/columns.js";
-import { checkCommitteeColumns, readCommitteeColumns, restrictCommitteeColumns } from "../committee/file-columns.js";
+import { readColumnRun, type ColumnRun } from "../store/columns.js";
+import { checkCommitteeColumns, readCommitteeColumns, restrictCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
 import { committeeObservationsColumns } from "./compare-committee.js";
+import { labelChoicesColumns } from "./label-choices-columns.js";
 import { committeeSlotsOfFile } from "../report/slots.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -100,9 +101,10 @@ Examples:
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);
-      // a top-level field: the run read as columns, --where on its row slots (a million trajectories in bounded
-      // memory); a dotted field (metadata.K), and the cases columnObservations leaves: the run read as objects
-      const prepared = (!field.includes(".") ? await columnObservations(runDir, o, field, where) : undefined) ?? (await objectObservations(runDir, o, field, where));
+      // the run read as columns, --where on its row slots (a million trajectories in bounded memory; a dotted field,
+      // metadata.K, as the one value each row has there: ../store/row-projection.ts); the cases columnObservations
+      // leaves: the run read as objects
+      const prepared = (await columnObservations(runDir, o, field, where)) ?? (await objectObservations(runDir, o, field, where));
       const { obs, index, notes, statement, caveats } = prepared;
       let result;
       const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, progressOf(o));
@@ -158,8 +160,9 @@ type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndex
  * (`committeeObservationsColumns` of ./compare-committee.ts), or of the run's only judge: the labels
  * {@link objectObservations} chooses, with the same checks, refusals, notes and figures (test/compare/data-columns.test.ts,
  * test/cli/compare-committee.test.ts, test/store/where-columns.test.ts; the CLI outputs compared at 11,384, 100k and 1M).
- * Undefined, before anything is said, where the object path says more: several judges and no choice (the refusal
- * names each choice with its coverage), a run without verdicts, a committee file not one line per trajectory.
+ * Several judges and no choice: refused (each choice with its coverage, `chooseLabelsColumns`). Undefined, before
+ * anything is said, where the object path says more: a run without verdicts, a committee file not one line per
+ * trajectory.
  */
 async function columnObservations(
   runDir: string,
@@ -176,7 +179,9 @@ async function columnObservations(
   // whose labels, as objectObservations chooses them
   let judgeId: string | undefined = o.judge;
   let oneJudgeNote: string | undefined;
-  if (!o.judge && !o.committee) {
+  // several judges and no choice: refused below, with every choice's coverage on these columns (as chooseLabels)
+  const several = !o.judge && !o.committee && judges.length >= 2;
+  if (!o.judge && !o.committee && !several) {
     if (judges.length !== 1) return undefined;
     if (cc && cc.judges.length < 2) {
       // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
@@ -195,6 +200,7 @@ async function columnObservations(
   if (leftOut && where) notes.push(unattackedLeftOutNote(leftOut, where, "utility without attack is not shown"));
   // the judge asked for (or, none named, every judge) stopped before storing a verdict here: exit 3 (../verdict/stopped-judges.ts)
   refuseStoppedJudges("compare", runDir, o.run, o.judge ? [o.judge] : null, kept ? new Set(run.verdicts.map((v) => v.judge_id)) : judges, kept ? "among the rows --where selects" : undefined);
+  if (several) throw new UsageError(chooseLabelsColumns(o.run, read, run, judges, cc, cf, field));
   let obs: Observations;
   let behind: string[];
   if (judgeId !== undefined) {
@@ -302,6 +308,20 @@ function chooseLabels(
   const committee = usable ? { members: [...cf!.judges], quorum: cf!.quorum ?? DEFAULT_QUORUM, verdicts: run.committee!, ...(stale.length ? { stale: `committee.jsonl is stale (${stale.join("; ")}): run ipi-judge committee --run ${runName} again first` } : {}) } : null;
   const none = usable ? undefined : cf?.verdicts ? `${cf.file} holds ${cf.judges.length} judge: a committee needs at least two` : `no committee.jsonl: run ipi-judge committee --run ${runName} first`;
   return chooseLabelsMessage(runName, labelChoices(run.index, run.verdicts, judges, committee, field), none);
+}
+
+/**
+ * {@link chooseLabels} on columns: the committee line from the file's lines of the kept rows (`cf`), its staleness
+ * checked against the whole run read (`read`), as the object path checks it.
+ */
+function chooseLabelsColumns(runName: string, read: ColumnRun, run: ColumnRun, judges: string[], cc: CommitteeColumns | null, cf: CommitteeColumns | null, field: string): string {
+  const usable = !!cc && cc.judges.length >= 2 && !!cf;
+  const stale = usable ? checkCommitteeColumns(cc!, read).stale : [];
+  const committee = usable
+    ? { members: [...cc!.judges], quorum: cc!.quorum ?? DEFAULT_QUORUM, slots: committeeSlotsOfFile(cf!, run)!, ...(stale.length ? { stale: `committee.jsonl is stale (${stale.join("; ")}): run ipi-judge committee --run ${runName} again first` } : {}) }
+    : null;
+  const none = usable ? undefined : cc ? `${cc.file} holds ${cc.judges.length} judge: a committee needs at least two` : `no committee.jsonl: run ipi-judge committee --run ${runName} first`;
+  return chooseLabelsMessage(runName, labelChoicesColumns(run, judges, committee, field), none);
 }
 
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */

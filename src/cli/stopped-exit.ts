@@ -2,10 +2,12 @@
  * The figure commands' side of `../verdict/stopped-judges.ts` for the ones whose library refuses a judge without
  * verdicts by its own message (estimate's `resolveSource`, report's "run has no verdicts"): when such a refusal comes
  * and the run records a stopped judge, the judges with a verdict among the rows read are counted (the run read again,
- * on this failing path only) and the refusal becomes the stopped-judge exit 3 naming each judge and why.
+ * on this failing path only, as columns: a million trajectories in bounded memory) and the refusal becomes the
+ * stopped-judge exit 3 naming each judge and why.
  */
-import { readLeanRun } from "../store/lean-read.js";
-import { restrictRun, type WhereFilter } from "../store/where.js";
+import { readColumnRun } from "../store/columns.js";
+import type { WhereFilter } from "../store/where.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
 import { refuseStoppedJudges, whyJudgesStopped } from "../verdict/stopped-judges.js";
 
 /**
@@ -20,9 +22,11 @@ export async function withStoppedJudges<T>(command: string, runDir: string, run:
     return await fn();
   } catch (e) {
     if (whyJudgesStopped(runDir).size === 0) throw e;
-    const lean = await readLeanRun(runDir);
-    const rows = where ? restrictRun({ index: lean.index, verdicts: lean.verdicts }, where).verdicts : lean.verdicts;
-    refuseStoppedJudges(command, runDir, run, asked, new Set(rows.map((v) => v.judge_id)), where ? "among the rows --where selects" : undefined);
+    const read = await readColumnRun(runDir, { rowFields: whereRowFields([], where) });
+    const rows = where ? restrictColumns(read, where).run : read;
+    const judges = new Set<string>();
+    for (let i = 0; i < rows.nVerdicts; i++) judges.add(rows.verdicts[rows.vCode[i]].judge_id);
+    refuseStoppedJudges(command, runDir, run, asked, judges, where ? "among the rows --where selects" : undefined);
     throw e;
   }
 }

@@ -42,7 +42,8 @@ export interface SlotVerdicts {
 /**
  * Observations of one judge's repeat-0 labels (`buildObservations` of `./data.ts`: its docstring gives the rules),
  * one per distinct (row record, label, blocked attempt) with its `weight` (module docstring).
- * @param run read with {@link COMPARE_ROW_FIELDS} and the top-level `conditionField` (no dotted field here).
+ * @param run read with {@link COMPARE_ROW_FIELDS} and `conditionField` (a dotted one, `metadata.KEY`, projected as
+ *   `readColumnRun` does: ../store/row-projection.ts).
  * @param given the judge's repeat-0 verdicts per slot when the caller has them (`rep0ByJudge` of
  *   ../committee/file-columns.ts, or a committee's: `committeeObservations` of ../report/slots.ts), so a caller asking
  *   for several fields builds them once (issue 26: 4 MB per field at 1M); default: read from `run`'s verdict columns.

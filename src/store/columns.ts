@@ -26,6 +26,7 @@ import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
 import { contentCode } from "./content-code.js";
+import { rowProjector } from "./row-projection.js";
 
 /** A run as columns (module docstring). */
 export interface ColumnRun {
@@ -74,7 +75,7 @@ class F64 {
 
 /** Options of {@link readColumnRun}. */
 export interface ColumnRunOptions {
-  /** the index fields the command reads (every other field of a row is dropped) */
+  /** the index fields the command reads (every other field of a row is dropped); a dotted path (`metadata.KEY`) keeps the one value it reaches (`./row-projection.ts`) */
   rowFields: readonly string[];
   /** slim verdict fields dropped (default `usage`, `cost_usd`: unique per verdict for an LLM judge) */
   verdictOmit?: readonly string[];
@@ -139,6 +140,7 @@ async function readRows(
   content?: F64,
 ): Promise<{ rowCode: Uint32Array; rows: Array<Partial<TrajectoryIndexRow>> }> {
   const codes = new Codes<Partial<TrajectoryIndexRow>>();
+  const project = rowProjector(fields);
   const rowCode = new U32();
   const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress, NOT_INDEX_ROW)) {
@@ -148,11 +150,8 @@ async function readRows(
       continue;
     }
     if (gone.has(t.id)) continue; // its input is gone (./removed-ids.ts)
-    const r = t as unknown as Record<string, unknown>;
-    const p: Record<string, unknown> = {};
-    for (const k in r) if (fields.includes(k)) p[k] = r[k];
     const slot = ids.add(t.id);
-    rowCode.set(slot, codes.code(p as Partial<TrajectoryIndexRow>));
+    rowCode.set(slot, codes.code(project(t)));
     content?.set(slot, contentCode(t.content_sha256));
     onRow?.(slot, t);
   }
