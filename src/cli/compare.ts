@@ -77,7 +77,9 @@ reversals and worst-condition figures built on it (those rates say the attack di
 resamples models.
 Examples:
   ipi-judge compare --run adscale --by attack
-  ipi-judge compare --run vigil --by surface          # data surface (tool_output) vs schema surface (tool_description)
+  ipi-judge compare --run vigil --by surface          # data surface (tool_output) vs schema surface (tool_description);
+                                                      # VIGIL's tool_output runs record no injected text, which the
+                                                      # offline signature judge needs: label them with an LLM judge
   ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json
   ipi-judge compare --run adscale --by condition --where 'attack=important_instructions,(none)' --where model=gpt-4o-2024-05-13`,
     )
