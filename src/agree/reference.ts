@@ -5,6 +5,7 @@ import { cohenKappa } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
+import { fewInCategory, type FewInCategory } from "../stats/few-in-category.js";
 import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, isLowExposure, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
@@ -145,6 +146,8 @@ export interface BinaryComparison {
    * say nothing about discrimination (review 16: 1.000 beside an undefined kappa on a subset of successes).
    */
   one_category?: OneCategory;
+  /** Set when a side used a category only 1-4 times: kappa rests on those few (`../stats/few-in-category.ts`). */
+  few_in_category?: FewInCategory;
   /** Rows: judge (yes, no); columns: reference (yes, no). */
   confusion: { rows: string; cols: string; labels: ["yes", "no"]; table: number[][] };
   /** Judge said yes, reference no / judge no, reference yes. */
@@ -176,6 +179,8 @@ export interface ReferenceAgreement {
   pabak_reason?: string;
   /** {@link BinaryComparison.one_category} of the top-level (asr_goal) comparison. */
   one_category?: OneCategory;
+  /** {@link BinaryComparison.few_in_category} of the top-level (asr_goal) comparison. */
+  few_in_category?: FewInCategory;
   confusion: BinaryComparison["confusion"];
   false_positives: number;
   false_negatives: number;
@@ -302,6 +307,7 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
   const ac1 = gwetAC1(table);
   const pb = pabak(table);
   const one = oneCategory(table, ["yes", "no"], "cols", { reference: `the benchmark's ${reference} verdict` });
+  const few = k.value === null ? null : fewInCategory(table, { rater: "judge", reference: `the benchmark's ${reference}`, yes: "yes", no: "no" });
   // a side that used one category (the benchmark's or the judge's, alike): kappa is 0 whatever the other does, or
   // undefined when both gave the same one (../stats/one-category.ts kappaNote)
   const note = k.value !== null ? kappaNote(table, "cols") : undefined;
@@ -323,6 +329,7 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
     pabak: pb.value,
     ...(pb.value === null ? { pabak_reason: pb.reason ?? "undefined" } : {}),
     ...(one ? { one_category: one } : {}),
+    ...(few ? { few_in_category: few } : {}),
     confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table },
     false_positives: table[0][1],
     false_negatives: table[1][0],
@@ -520,7 +527,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
         (c.kappa_note ? ` (0 by construction: ${reasonText(c.kappa_note)}; no interval)` : c.kappa === null ? "" : `, 95% Wald CI ${ciText(c.kappa_ci95, c.kappa_ci95_reason)}`) +
         `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
         `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}` +
-        (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}` : ""),
+        (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}` : "") +
+        (c.few_in_category ? `\n  FEW ITEMS: ${c.few_in_category.text}` : ""),
       // the counts under their headers, whatever the field's name and the counts' size (../format/text-table.ts)
       ...textTable(
         [

@@ -1,0 +1,52 @@
+/**
+ * A 2 x 2 kappa that rests on a handful of items (new user 44: `agree --reference security --where condition=progent`
+ * read kappa, AC1 and PABAK 1.000 over 360 runs from the table 1/0/0/359, its Wald interval undefined (SE 0), and
+ * nothing said that one run carried it). When a rater used a category fewer than {@link FEW_IN_CATEGORY} times (but
+ * at least once: a category never used is `./one-category.ts`'s case), kappa is dominated by those few items: one
+ * label the other way moves it far. The caveat names the counts and the kappa one changed label can give, computed
+ * by moving one item off the diagonal (each of the up to four single moves; the lowest is said).
+ */
+import { cohenKappa } from "./cohen.js";
+
+/** Fewer uses of a category than this on either side: the kappa is said to rest on few items. */
+export const FEW_IN_CATEGORY = 5;
+
+/** What {@link fewInCategory} finds. */
+export interface FewInCategory {
+  /** the fewest uses of a category by either rater (1 .. FEW_IN_CATEGORY - 1) */
+  fewest: number;
+  /** the lowest kappa one item moved off the diagonal gives (null when none is defined) */
+  kappa_one_changed: number | null;
+  text: string;
+}
+
+/**
+ * The caveat for a 2 x 2 table (module docstring), or null when every category is used at least
+ * {@link FEW_IN_CATEGORY} times by both raters, or some category not at all.
+ * @param table [[a, b], [c, d]]: rows the rater (yes, no), columns the reference (yes, no).
+ * @param names how the categories and raters are named in the text.
+ */
+export function fewInCategory(table: readonly (readonly number[])[], names: { rater: string; reference: string; yes: string; no: string }): FewInCategory | null {
+  const [[a, b], [c, d]] = table;
+  const rows = [a + b, c + d];
+  const cols = [a + c, b + d];
+  const fewest = Math.min(...rows, ...cols);
+  if (fewest === 0 || fewest >= FEW_IN_CATEGORY) return null;
+  const moved: number[] = [];
+  const tryMove = (t: number[][]) => {
+    const k = cohenKappa(t).value;
+    if (k !== null && Number.isFinite(k)) moved.push(k);
+  };
+  if (a > 0) tryMove([[a - 1, b + 1], [c, d]]), tryMove([[a - 1, b], [c + 1, d]]);
+  if (d > 0) tryMove([[a, b + 1], [c, d - 1]]), tryMove([[a, b], [c + 1, d - 1]]);
+  const low = moved.length ? Math.min(...moved) : null;
+  const uses = `${names.reference} ${names.yes} ${cols[0]}, ${names.no} ${cols[1]}; ${names.rater} ${names.yes} ${rows[0]}, ${names.no} ${rows[1]}`;
+  return {
+    fewest,
+    kappa_one_changed: low,
+    text:
+      `kappa rests on few items: a category was used ${fewest} time${fewest === 1 ? "" : "s"} (${uses}; fewer than ${FEW_IN_CATEGORY}), so one label the other way ` +
+      (low === null ? "leaves it undefined" : `can take kappa to ${low.toFixed(3)}`) +
+      `; read the counts below, not the coefficient, and pool more runs before quoting it`,
+  };
+}
