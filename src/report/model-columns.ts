@@ -299,18 +299,23 @@ function* rowRecords(run: ColumnRun): Generator<TrajectoryIndexRow> {
 /** The caveats `agree --reference security` gives beside its kappas (`referenceCaveats`), over a column run (new user 25). */
 function referenceWarningsColumns(colRun: ColumnRun, judgeIds: readonly string[]): string[] {
   const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
-  // a column record is shared by trajectories: each used verdict's row kept beside it, by position (review 26: the
-  // EXPOSURE LOW groups pooled, which read the row's model and condition, were named on objects only)
-  const usedRows: Array<TrajectoryIndexRow | undefined> = [];
-  const used = [
-    ...eachVerdictRecord(colRun, (i, v) => {
-      const keep = v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined;
-      if (keep) usedRows.push(slotRow(i));
-      return keep;
-    }),
-  ];
+  // the used verdicts walked over the columns each time they are read (referenceCaveats reads them twice), the row of
+  // the one reached kept beside it: a column record is shared by trajectories, so the row comes from the walk (review
+  // 26: the EXPOSURE LOW groups pooled, which read the row's model and condition, were named on objects only). Not two
+  // arrays of ~1.9 million references at 1M (issue 26 point 3: they, grown by copying, were report's 60-80 MiB spike)
+  let row: TrajectoryIndexRow | undefined;
+  const used: Iterable<Verdict> = {
+    [Symbol.iterator]: () =>
+      eachVerdictRecord(colRun, (i, v) => {
+        if (v.repeat !== 0) return false;
+        const r = slotRow(i);
+        if (benchmarkSecurity(r) === undefined) return false;
+        row = r;
+        return true;
+      }),
+  };
   const rows = function* () {
     for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
   };
-  return referenceCaveats(used, rows(), judgeIds, (_v, k) => usedRows[k]);
+  return referenceCaveats(used, rows(), judgeIds, () => row);
 }

@@ -148,6 +148,9 @@ describe("report on columns (issue 26): the same model as on objects", () => {
     ]) {
       const { cols, objs } = await both({ runDir: multi, run: "multi", ...o });
       expect(cols).toEqual(objs);
+      // the benchmark caveats read each compared verdict's row from the column walk (the verdicts carry no condition):
+      // the heuristic's EXPOSURE LOW group named with its row's model and condition, as on objects (issue 26 point 3)
+      expect((cols as ReportModel).reference_warnings.find((w) => w.startsWith("judge signature: the figures pool")), JSON.stringify(o)).toMatch(/mystery \| pi_detector \d+\/\d+ exposed/);
       // the heuristic's own EXPOSURE LOW row is marked on both paths, under a judge and under a committee (review 26)
       // (not when the heuristic is the judge: its columns are the judge's)
       if (o.source && !(o.source.kind === "judge" && o.source.judge_id === "signature")) expect((cols as ReportModel).paper_table!.rows.some((x) => x.heuristic_exposure_low), JSON.stringify(o)).toBe(true);
