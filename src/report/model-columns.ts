@@ -159,13 +159,8 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
   const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap, rc.m) : null;
 
-  let hasReference = false;
-  for (let s = 0; s < colRun.nRows && !hasReference; s++) {
-    const t = colRun.rows[colRun.rowCode[s]];
-    hasReference = !!t.attacked && !t.run_error && typeof t.reference?.security === "boolean";
-  }
   let reference: ReferenceAgreement[] | null = null;
-  if (hasReference) {
+  if (hasReferenceColumns(colRun)) {
     step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
     if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, fileSlots && cf ? committeeAsColumnRun(cf, colRun, COMMITTEE_RATER) : committeeAsColumnRun(asFileColumns(cs), colRun, COMMITTEE_RATER)));
@@ -255,6 +250,15 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     run_state: runState,
     costs,
   } };
+}
+
+/** Whether any attacked trajectory that did not end in an agent error has the benchmark's `security` verdict. */
+function hasReferenceColumns(colRun: ColumnRun): boolean {
+  for (let s = 0; s < colRun.nRows; s++) {
+    const t = colRun.rows[colRun.rowCode[s]];
+    if (t.attacked && !t.run_error && typeof t.reference?.security === "boolean") return true;
+  }
+  return false;
 }
 
 /** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */
