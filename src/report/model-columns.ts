@@ -4,8 +4,8 @@
  * (`committeeReportColumns`, `referenceAgreementColumns`, `buildObservationsColumns`, `paperTableColumns`, and
  * `./slots.ts`), costs summed as the verdict records are read, the human comparison over the verdicts of the
  * human-labelled trajectories only, and the disagreement list as slots (only the listed ones made objects).
- * Not here (the caller takes the object path): `--where`, and the calibrated estimate (human labels with a paper
- * table), whose population is built from objects.
+ * `--where`: over the rows it keeps (./run-columns.ts). Not here (the caller takes the object path): `--where` with
+ * human labels, and the calibrated estimate (human labels with a paper table), whose population is built from objects.
  */
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
@@ -13,7 +13,7 @@ import { cliWarnings } from "./cli-warnings.js";
 import type { Observations } from "../compare/data.js";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
-import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
+import { eachVerdictRecord, type ColumnRun } from "../store/columns.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import { ColumnIndex } from "../store/column-index.js";
 import { humanVerdicts, populationRows } from "../agree/human-columns.js";
@@ -25,12 +25,15 @@ import { labelledIds, type HumanLabelFile } from "../agree/human-file.js";
 import { COMMITTEE_RATER, type ReferenceAgreement } from "../agree/reference.js";
 import { referenceAgreementColumns, REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import { referenceCaveats } from "../agree/reference-caveats.js";
-import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
+import { checkCommitteeColumns, committeeAsColumnRun, type CommitteeColumns } from "../committee/file-columns.js";
 import { committeeColumns, committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../committee/report-columns.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import { EstimateError, resolveSource, type EstimateSource } from "../estimate/run.js";
-import type { PaperTable } from "../estimate/table.js";
+import type { PaperTable, TableOptions } from "../estimate/table.js";
+import { tableUnattackedNote, unattackedOutsideRow } from "../agree/where-unattacked.js";
+import { uniqueWarnings } from "../format/unique-warnings.js";
+import { readReportColumns } from "./run-columns.js";
 import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -82,8 +85,8 @@ function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInp
 
 /**
  * The report's data from a run read as columns (module docstring).
- * @returns the model, or null when the report needs the object path (the calibrated estimate; a committee file
- *   whose lines are not one per trajectory of the run): the caller builds it from objects.
+ * @returns the model, or null when the report needs the object path (the calibrated estimate; `--where` with human
+ *   labels; a committee file whose lines are not one per trajectory of the run): the caller builds it from objects.
  * @throws as `buildReportModelObjects`.
  */
 export async function buildReportModelColumns(o: ReportOptions): Promise<ReportModel | null> {
@@ -105,9 +108,11 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
+  if (o.where && o.humanFile) return null; // the human comparison's frame is the whole run: objects
   const hi = humanInput(o.humanFile);
-  const colRun = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
-  const cf = await readCommitteeColumns(o.runDir, colRun);
+  // --where: its kept rows, the committee file's lines of those (./run-columns.ts)
+  const rd = await readReportColumns(o.runDir, run, REPORT_ROW_FIELDS, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow });
+  const { run: colRun, cf } = rd;
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
   // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
@@ -138,7 +143,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const warnings = f.warnings.concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
-  warnings.push(...(runState.mixed_configurations ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
+  warnings.push(...(runState.mixed_configurations ?? []), ...(rd.where?.warnings ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]]; } }));
   warnings.push(...rc.warnings);
@@ -154,13 +159,8 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
   const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap, rc.m) : null;
 
-  let hasReference = false;
-  for (let s = 0; s < colRun.nRows && !hasReference; s++) {
-    const t = colRun.rows[colRun.rowCode[s]];
-    hasReference = !!t.attacked && !t.run_error && typeof t.reference?.security === "boolean";
-  }
   let reference: ReferenceAgreement[] | null = null;
-  if (hasReference) {
+  if (hasReferenceColumns(colRun)) {
     step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
     if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, fileSlots && cf ? committeeAsColumnRun(cf, colRun, COMMITTEE_RATER) : committeeAsColumnRun(asFileColumns(cs), colRun, COMMITTEE_RATER)));
@@ -179,7 +179,11 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   warnings.push(...cli.warnings(warnings));
 
   step("the paper table");
-  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0) : null;
+  // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
+  const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
+  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, outside) : null;
+  const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
+  if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");
 
   let items: ReportItem[] = [];
@@ -220,6 +224,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
 
   return { judgeIds, model: {
     run,
+    ...(rd.where ? { where: rd.where.statement } : {}),
     generated_at: (o.now ?? new Date()).toISOString(),
     inputs,
     trajectories: colRun.nRows,
@@ -227,7 +232,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     judges: cr.judges,
     per_judge: cr.per_judge,
     committee,
-    warnings,
+    warnings: rd.where ? uniqueWarnings(warnings) : warnings, // as the object path gives them with --where
     judge_health: cr.judge_health,
     asr,
     labels,
@@ -247,12 +252,21 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   } };
 }
 
+/** Whether any attacked trajectory that did not end in an agent error has the benchmark's `security` verdict. */
+function hasReferenceColumns(colRun: ColumnRun): boolean {
+  for (let s = 0; s < colRun.nRows; s++) {
+    const t = colRun.rows[colRun.rowCode[s]];
+    if (t.attacked && !t.run_error && typeof t.reference?.security === "boolean") return true;
+  }
+  return false;
+}
+
 /** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */
-function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>): PaperTable {
-  if (source.kind === "judge") return paperTableColumns(run, colRun, source);
+function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>, opts: Pick<TableOptions, "unattackedOutside">): PaperTable {
+  if (source.kind === "judge") return paperTableColumns(run, colRun, source, opts);
   const none = new Uint32Array(colRun.ids.size);
   const cc = committeeColumns(colRun, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);
-  return paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, source);
+  return paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, source, opts);
 }
 
 /** Committee slots as the committee-file columns `committeeAsColumnRun` reads (one line per row slot, in order). */
@@ -299,18 +313,23 @@ function* rowRecords(run: ColumnRun): Generator<TrajectoryIndexRow> {
 /** The caveats `agree --reference security` gives beside its kappas (`referenceCaveats`), over a column run (new user 25). */
 function referenceWarningsColumns(colRun: ColumnRun, judgeIds: readonly string[]): string[] {
   const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
-  // a column record is shared by trajectories: each used verdict's row kept beside it, by position (review 26: the
-  // EXPOSURE LOW groups pooled, which read the row's model and condition, were named on objects only)
-  const usedRows: Array<TrajectoryIndexRow | undefined> = [];
-  const used = [
-    ...eachVerdictRecord(colRun, (i, v) => {
-      const keep = v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined;
-      if (keep) usedRows.push(slotRow(i));
-      return keep;
-    }),
-  ];
+  // the used verdicts walked over the columns each time they are read (referenceCaveats reads them twice), the row of
+  // the one reached kept beside it: a column record is shared by trajectories, so the row comes from the walk (review
+  // 26: the EXPOSURE LOW groups pooled, which read the row's model and condition, were named on objects only). Not two
+  // arrays of ~1.9 million references at 1M (issue 26 point 3: they, grown by copying, were report's 60-80 MiB spike)
+  let row: TrajectoryIndexRow | undefined;
+  const used: Iterable<Verdict> = {
+    [Symbol.iterator]: () =>
+      eachVerdictRecord(colRun, (i, v) => {
+        if (v.repeat !== 0) return false;
+        const r = slotRow(i);
+        if (benchmarkSecurity(r) === undefined) return false;
+        row = r;
+        return true;
+      }),
+  };
   const rows = function* () {
     for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
   };
-  return referenceCaveats(used, rows(), judgeIds, (_v, k) => usedRows[k]);
+  return referenceCaveats(used, rows(), judgeIds, () => row);
 }

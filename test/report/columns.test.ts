@@ -8,6 +8,7 @@ import { buildReportModel } from "../../src/report/index.js";
 import { committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../../src/committee/report-columns.js";
 import { writeCommitteeColumns } from "../../src/committee/file.js";
 import { readColumnRun } from "../../src/store/columns.js";
+import { parseWhere } from "../../src/store/where.js";
 import { Rand } from "../helpers/rand.js";
 import { buildCommitteeFixture, type CommitteeFixture } from "./fixture.js";
 
@@ -148,6 +149,9 @@ describe("report on columns (issue 26): the same model as on objects", () => {
     ]) {
       const { cols, objs } = await both({ runDir: multi, run: "multi", ...o });
       expect(cols).toEqual(objs);
+      // the benchmark caveats read each compared verdict's row from the column walk (the verdicts carry no condition):
+      // the heuristic's EXPOSURE LOW group named with its row's model and condition, as on objects (issue 26 point 3)
+      expect((cols as ReportModel).reference_warnings.find((w) => w.startsWith("judge signature: the figures pool")), JSON.stringify(o)).toMatch(/mystery \| pi_detector \d+\/\d+ exposed/);
       // the heuristic's own EXPOSURE LOW row is marked on both paths, under a judge and under a committee (review 26)
       // (not when the heuristic is the judge: its columns are the judge's)
       if (o.source && !(o.source.kind === "judge" && o.source.judge_id === "signature")) expect((cols as ReportModel).paper_table!.rows.some((x) => x.heuristic_exposure_low), JSON.stringify(o)).toBe(true);
@@ -176,6 +180,29 @@ describe("report on columns (issue 26): the same model as on objects", () => {
     const now = new Date("2026-01-01T00:00:00Z");
     expect(plain(await buildReportModel({ runDir: withFile, bootstrap: { B: 0, seed: 1 }, now }))).toEqual(plain(await buildReportModelObjects({ runDir: withFile, bootstrap: { B: 0, seed: 1 }, now })));
     fs.rmSync(file);
+  });
+
+  it("--where on columns (issue 26 point 3): the kept rows, the committee file's lines of them, the statement, its warnings and notes", async () => {
+    await writeCommittee(withFile, 2);
+    const cases: Array<[string, string[], Partial<ReportOptions>]> = [
+      [multi, ["suite=banking"], {}],
+      [multi, ["attack=important"], { source: { kind: "judge", judge_id: "j2" } }], // the unattacked left out: utility cells and the note
+      [multi, ["model=mystery", "condition=pi_detector,nosuch"], { source: { kind: "committee", quorum: 2 }, maxItems: 7 }], // a value that matches nothing
+      [withFile, ["suite=slack"], { maxItems: 400 }],
+      [withFile, ["attack=tool_knowledge", "surface=tool_output"], { source: { kind: "judge", judge_id: "signature" } }],
+      [single, ["condition=spotlight"], { maxItems: 40 }],
+    ];
+    for (const [runDir, spec, extra] of cases) {
+      const o = { runDir, run: path.basename(runDir), bootstrap: { B: 0, seed: 1 }, where: parseWhere(spec), ...extra };
+      const { cols, objs } = await both(o);
+      expect(cols, spec.join(" ")).toEqual(objs);
+      expect((cols as ReportModel).where, spec.join(" ")).toBeDefined();
+    }
+    const m = (await both({ runDir: multi, run: "multi", bootstrap: { B: 0, seed: 1 }, where: parseWhere(["attack=important"]), source: { kind: "judge", judge_id: "j2" } })).cols as ReportModel;
+    expect(m.paper_table!.rows.some((r) => r.utility.reason === "unattacked_outside_where")).toBe(true);
+    // with human labels: objects (the human frame is the whole run)
+    expect(await buildReportModelColumns({ runDir: multi, humanFile: humanMulti, where: parseWhere(["suite=banking"]), bootstrap: { B: 0, seed: 1 } })).toBeNull();
+    fs.rmSync(path.join(withFile, "committee.jsonl"));
   });
 
   it("one judge: its disagreements with the benchmark; human labels with the calibrated estimate go to objects", async () => {

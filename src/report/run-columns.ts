@@ -1,0 +1,46 @@
+/**
+ * The run as the report's column path (`./model-columns.ts`) reads it, `--where` included: the rows the filter keeps
+ * (`restrictColumns` of ../store/where-columns.ts, the selection `restrictRun` makes on objects) and the committee
+ * file's lines of those rows (`restrictCommitteeColumns`), so `report --where` keeps a million-trajectory run as
+ * columns too (issue 26 point 3: on objects it read the whole run as objects first).
+ */
+import type { ColumnRun, ColumnRunOptions } from "../store/columns.js";
+import { readColumnRun } from "../store/columns.js";
+import { restrictColumns, whereRowFields } from "../store/where-columns.js";
+import type { WhereFilter, WhereStatement } from "../store/where.js";
+import { readCommitteeColumns, restrictCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
+import { unattackedLeftOut } from "../agree/where-unattacked.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+
+/** What {@link readReportColumns} returns. */
+export interface ReportColumns {
+  /** the run's rows (with `--where`: the kept ones as slots 0 .. kept-1) and their current verdicts */
+  run: ColumnRun;
+  /** the committee file's lines of those rows, null without a file */
+  cf: CommitteeColumns | null;
+  /** `--where`: its statement and its warnings (a value that matched nothing); null without a filter */
+  where: { statement: WhereStatement; warnings: string[] } | null;
+  /** `--where`: the unattacked trajectories the filter leaves out (`unattackedLeftOut` over every row of the run) */
+  leftOut: ReturnType<typeof unattackedLeftOut<Partial<TrajectoryIndexRow>>>;
+}
+
+/**
+ * Read the run as columns with `fields` (and, with a filter, every field `--where` can name), then keep the rows
+ * `where` keeps; the committee file read against the whole run and restricted to those rows.
+ * @param runName named in the filter's messages (`trajectories of run X`).
+ * @throws UsageError as `restrictRun` when the filter keeps nothing; the read's errors.
+ */
+export async function readReportColumns(
+  runDir: string,
+  runName: string,
+  fields: readonly string[],
+  where: WhereFilter | null | undefined,
+  opts: Omit<ColumnRunOptions, "rowFields">,
+): Promise<ReportColumns> {
+  const read = await readColumnRun(runDir, { ...opts, rowFields: whereRowFields(fields, where) });
+  const cf = await readCommitteeColumns(runDir, read);
+  if (!where) return { run: read, cf, where: null, leftOut: null };
+  const kept = restrictColumns(read, where, runName);
+  const leftOut = unattackedLeftOut<Partial<TrajectoryIndexRow>>({ *[Symbol.iterator]() { for (let s = 0; s < read.nRows; s++) yield read.rows[read.rowCode[s]]; } }, where);
+  return { run: kept.run, cf: cf ? restrictCommitteeColumns(cf, kept.slotMap) : null, where: { statement: kept.statement, warnings: kept.warnings }, leftOut };
+}
