@@ -1,6 +1,6 @@
 /**
  * `buildReportModel`: the report's data from a run, from columns (`./model-columns.ts`) where they serve, else from
- * objects (`buildReportModelObjects` of `./data.ts`: `--where`, the calibrated estimate, an odd committee file).
+ * objects (`buildReportModelObjects` of `./data.ts`: `--where`, an odd committee file).
  */
 import { buildReportModelObjects, type ReportModel, type ReportOptions } from "./data.js";
 import { buildReportModelColumns } from "./model-columns.js";
@@ -16,7 +16,7 @@ import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   let m = o.where ? null : await buildReportModelColumns(o);
   if (!m) {
-    if (!o.where) o.step?.("reading the run again as objects (the calibrated estimate, or a committee file not one line per trajectory)");
+    if (!o.where) o.step?.("reading the run again as objects (a committee file not one line per trajectory)");
     // --where has no column form in the report yet (issue 26): said as a step, its read can take minutes at 1M
     else o.step?.("reading the run as objects (--where)");
     m = await buildReportModelObjects(o);

@@ -4,8 +4,8 @@
  * (`committeeReportColumns`, `referenceAgreementColumns`, `buildObservationsColumns`, `paperTableColumns`, and
  * `./slots.ts`), costs summed as the verdict records are read, the human comparison over the verdicts of the
  * human-labelled trajectories only, and the disagreement list as slots (only the listed ones made objects).
- * Not here (the caller takes the object path): `--where`, and the calibrated estimate (human labels with a paper
- * table), whose population is built from objects.
+ * The calibrated estimate (human labels with a paper table) from the same columns (./calibrated-columns.ts).
+ * Not here (the caller takes the object path): `--where`, and a committee file not one line per trajectory.
  */
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
@@ -29,8 +29,9 @@ import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, type
 import { committeeColumns, committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../committee/report-columns.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
-import { EstimateError, resolveSource, type EstimateSource } from "../estimate/run.js";
-import type { PaperTable } from "../estimate/table.js";
+import { EstimateError, resolveSource, type EstimateReport, type EstimateSource } from "../estimate/run.js";
+import type { PaperTable, TableOptions } from "../estimate/table.js";
+import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.js";
 import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -82,7 +83,7 @@ function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInp
 
 /**
  * The report's data from a run read as columns (module docstring).
- * @returns the model, or null when the report needs the object path (the calibrated estimate; a committee file
+ * @returns the model, or null when the report needs the object path (a committee file
  *   whose lines are not one per trajectory of the run): the caller builds it from objects.
  * @throws as `buildReportModelObjects`.
  */
@@ -106,7 +107,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
   const hi = humanInput(o.humanFile);
-  const colRun = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
+  // with human labels, the calibrated estimate's fields too (./calibrated-columns.ts)
+  const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
+  const colRun = await readColumnRun(o.runDir, { rowFields, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
   const cf = await readCommitteeColumns(o.runDir, colRun);
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
@@ -125,7 +128,6 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     if (!(e instanceof EstimateError) || o.source) throw e;
     paper_table_reason = e.message;
   }
-  if (o.humanFile && tableSource) return null;
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
@@ -179,7 +181,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   warnings.push(...cli.warnings(warnings));
 
   step("the paper table");
-  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0) : null;
+  // with human labels, the table's calibrated estimate over the same columns (./calibrated-columns.ts)
+  const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(colRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where }, warnings) : undefined;
+  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, calibrated) : null;
   const utility = utilityTable(rowRecords(colRun), "condition");
 
   let items: ReportItem[] = [];
@@ -248,11 +252,13 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
 }
 
 /** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */
-function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>): PaperTable {
-  if (source.kind === "judge") return paperTableColumns(run, colRun, source);
+function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>, calibrated?: EstimateReport): PaperTable {
+  if (source.kind === "judge") return paperTableColumns(run, colRun, source, { calibrated });
   const none = new Uint32Array(colRun.ids.size);
   const cc = committeeColumns(colRun, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);
-  return paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, source);
+  // the calibrated estimate handed on to `paperTableFrom` with the options (as `committeeTableColumns` does)
+  const opts: TableOptions = { calibrated };
+  return paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, source, opts);
 }
 
 /** Committee slots as the committee-file columns `committeeAsColumnRun` reads (one line per row slot, in order). */
