@@ -402,7 +402,7 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
   const frame = checkSampleFrame(labelFile, o.humanFile, allRows, data.rowsWithIds(domain), warnings, undefined, o.run);
   const sampled = frame.population;
   const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, N, inRun, o, warnings, frame.refusal?.startsWith("several_sample_designs"));
-  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, N, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), allRows.filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
+  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, N, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), Array.from({ length: N }, (_, u) => rowOf(u)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
 
   const inDomainMark = new Uint8Array(N);
   for (const u of domain) inDomainMark[u] = 1;

@@ -21,7 +21,7 @@ const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "tas
  * rows: a trajectory not in the run, a repeated (annotator, trajectory) with another label, an unknown label, a
  * content hash other than the run's.
  */
-function writeRun(name: string, n: number): { dir: string; plain: string; design: string } {
+function writeRun(name: string, n: number): { dir: string; plain: string; design: string; part: string } {
   let seed = 7;
   const rnd = (k: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % k;
   const rows: Array<Record<string, unknown>> = [];
@@ -102,7 +102,10 @@ function writeRun(name: string, n: number): { dir: string; plain: string; design
   const designFile = path.join(tmp, `${name}-design.jsonl`);
   fs.writeFileSync(plainFile, plain.join("\n") + "\n");
   fs.writeFileSync(designFile, design.join("\n") + "\n");
-  return { dir, plain: plainFile, design: designFile };
+  // strata that cover part of the run only (suite s2 has none): the strata-total check refuses the design
+  const partFile = path.join(tmp, `${name}-part.jsonl`);
+  fs.writeFileSync(partFile, design.filter((l) => !l.includes('"suite=s2"')).join("\n") + "\n");
+  return { dir, plain: plainFile, design: designFile, part: partFile };
 }
 
 /** The report of the object path and of the column path, each as JSON text, or the error each threw. */
@@ -124,7 +127,7 @@ async function both(dir: string, humanFile: string, o: Partial<EstimateOptions>)
 }
 
 describe("estimate --human on columns (issue 26 point 3): the same report as on objects", () => {
-  const { dir, plain, design } = writeRun("run", 1200);
+  const { dir, plain, design, part } = writeRun("run", 1200);
   const cases: Array<[string, Partial<EstimateOptions>]> = [
     ["one judge", { source: { kind: "judge", judge_id: "gpt" } }],
     ["the other judge, asr_goal only", { source: { kind: "judge", judge_id: "signature" }, rate: "asr_goal" }],
@@ -140,13 +143,14 @@ describe("estimate --human on columns (issue 26 point 3): the same report as on 
     ["--by a field no trajectory has", { source: { kind: "judge", judge_id: "gpt" }, by: ["metadata.nothing"] }],
   ];
   for (const [what, o] of cases)
-    for (const [kind, file] of [["no design", plain], ["strata", design]] as const)
+    for (const [kind, file] of [["no design", plain], ["strata", design], ["strata of part of the run", part]] as const)
       it(`${what} (${kind})`, async () => {
         const [want, got] = await both(dir, file, o);
         expect(got).toBe(want);
         const refused = ["--where keeping none", "several judges and no choice", "an unknown judge", "--by a field no trajectory has"].includes(what);
         expect(want.startsWith("threw")).toBe(refused);
-        if (!refused) expect(want).toContain('"not_in_run":1');
+        if (!refused && kind !== "strata of part of the run") expect(want).toContain('"not_in_run":1');
+        if (!refused && kind === "strata of part of the run") expect(want).toContain("its strata hold 800 trajectories, the run 1200");
         if (!refused) expect(want).toContain('"content_changed_since_sample":');
       });
 });
