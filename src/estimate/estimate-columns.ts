@@ -19,6 +19,7 @@ import { committeeColumns } from "../committee/report-columns.js";
 import { readCommitteeColumns, rep0ByJudge, checkCommitteeColumns } from "../committee/file-columns.js";
 import { storedCommittee, type StoredCommittee } from "../committee/members.js";
 import { populationRows } from "../agree/human-columns.js";
+import { REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import { ColumnIndex } from "../store/column-index.js";
 import { sourceHealth } from "./caveats.js";
 import type { EstimateData, UnitLabel } from "./estimate-data.js";
@@ -28,12 +29,13 @@ import type { EstimateSource } from "./source.js";
 const BY_ALIASES: Record<string, string> = { model: "agent_model" };
 
 /**
- * The index fields the estimate reads: attacked, the sampling strata's fields, every `--where` field (the filter
+ * The index fields the estimate reads: attacked, judge health's (the reference), the sampling strata's fields, every `--where` field (the filter
  * and a sample's recorded filter), agent_model and condition (groups, pooled warnings), run_folder, and the top
  * field of each `--by` (`surface`: the `surfaces` map and `metadata`).
  */
 export function estimateRowFields(by: readonly string[] = []): string[] {
-  const fields = new Set<string>(["attacked", ...STRATUM_FIELDS, ...Object.values(WHERE_FIELDS), "agent_model", "condition", RUN_FOLDER_FIELD]);
+  // REFERENCE_ROW_FIELDS: judge health's (reference, run_error, attack: denies_reference_goal, a broken judge's mark)
+  const fields = new Set<string>(["attacked", ...REFERENCE_ROW_FIELDS, ...STRATUM_FIELDS, ...Object.values(WHERE_FIELDS), "agent_model", "condition", RUN_FOLDER_FIELD]);
   for (const f of by) {
     if (f === "surface") {
       fields.add("surfaces");

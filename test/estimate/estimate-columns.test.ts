@@ -41,6 +41,8 @@ function writeRun(name: string, n: number): { dir: string; plain: string; design
       ...(attacked ? { attack: ["important_instructions", "tool_knowledge"][rnd(2)] } : {}),
       ...(rnd(3) ? { surfaces: { a: ["email", "file"][rnd(2)] } } : {}),
       metadata: { lane: `l${rnd(3)}`, duration: i / 7 },
+      // the benchmark's verdict: judge health's denies_reference_goal reads it (a broken judge's caveat)
+      ...(rnd(4) ? { reference: { security: rnd(3) === 0, utility: rnd(2) === 0 } } : {}),
       content_sha256: `c${i}`,
     };
     rows.push(row);
@@ -81,17 +83,20 @@ function writeRun(name: string, n: number): { dir: string; plain: string; design
   for (const r of rows.slice(0, n)) suiteN.set(r.suite as string, (suiteN.get(r.suite as string) ?? 0) + 1);
   const plain: string[] = [];
   const design: string[] = [];
+  const given = new Map<string, string>(); // (trajectory, annotator) -> label: the repeated row below repeats it
   for (let k = 0; k < Math.min(n, 260); k++) {
     const r = rows[(k * 37) % n];
     for (const annotator of k % 3 ? ["a1"] : ["a1", "a2"]) {
-      const line = { trajectory_id: r.id, annotator, label: LABELS[rnd(6)], ...(k < 3 ? { content_sha256: "other" } : k < 20 ? { content_sha256: r.content_sha256 } : {}) };
+      const label = LABELS[rnd(6)];
+      given.set(`${r.id} ${annotator}`, label);
+      const line = { trajectory_id: r.id, annotator, label, ...(k < 3 ? { content_sha256: "other" } : k < 20 ? { content_sha256: r.content_sha256 } : {}) };
       plain.push(JSON.stringify(line));
       design.push(JSON.stringify({ ...line, stratum: `suite=${r.suite}`, stratum_size: suiteN.get(r.suite as string) }));
     }
   }
   for (const hostile of [
     { trajectory_id: "no/such/trajectory", annotator: "a1", label: "unaffected", stratum: "suite=s0", stratum_size: suiteN.get("s0") },
-    { trajectory_id: rows[37].id, annotator: "a1", label: "full_compliance", stratum: `suite=${rows[37].suite}`, stratum_size: suiteN.get(rows[37].suite as string) },
+    { trajectory_id: rows[37].id, annotator: "a1", label: given.get(`${rows[37].id} a1`)!, stratum: `suite=${rows[37].suite}`, stratum_size: suiteN.get(rows[37].suite as string) },
     { trajectory_id: rows[74].id, annotator: "a3", label: "bogus", stratum: `suite=${rows[74].suite}`, stratum_size: suiteN.get(rows[74].suite as string) },
   ]) {
     const { stratum: _s, stratum_size: _n, ...bare } = hostile;
