@@ -7,8 +7,8 @@ import { terminalWidth } from "./terminal-width.js";
 import { withStoppedJudges } from "./stopped-exit.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
-import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
-import { readLeanRun } from "../store/lean-read.js";
+import { estimateOver, estimateRun, EstimateError, formatEstimate, formatTable, resolveSource, tableCsv, tableLatex, type EstimateReport } from "../estimate/index.js";
+import { columnEstimateData, estimateRowFields } from "../estimate/estimate-columns.js";
 import { readColumnRun, type ColumnRun } from "../store/columns.js";
 import { restrictColumns, whereRowFields } from "../store/where-columns.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
@@ -16,14 +16,14 @@ import { RUN_FOLDER_FIELD, runFolderWarnings } from "../run/pooled-folders.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
-import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-file.js";
+import { HumanLabelsError, labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
-import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
+import { whereLine, type WhereStatement } from "../store/where.js";
 import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
-import { readStoredCommittee } from "../committee/members.js";
-import { readCommitteeColumns } from "../committee/file-columns.js";
+import { storedCommittee, type StoredCommittee } from "../committee/members.js";
+import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { committeeSourceColumns, committeeTableColumns } from "../report/committee-table.js";
 import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
 import { withChoiceCoverage } from "./choice-coverage.js";
@@ -165,62 +165,72 @@ async function estimateRunOrUsage(opts: Parameters<typeof estimateRun>[0]): Prom
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
-  const where = whereOf(o as { where?: string[] });
-  // no --human: the run read as columns, --where on its row slots (a judge, or a committee computed per row slot: issue 26)
-  if (!o.human) return req.kind === "judge" ? writeTableColumns(runDir, o, req) : writeTableCommitteeColumns(runDir, o, req);
-  let humanLabels;
+  let human: TableHuman | undefined;
   try {
-    humanLabels = o.human ? readHumanLabels(o.human as string) : undefined;
+    human = o.human ? { labels: readHumanLabels(o.human as string), minSampled } : undefined;
   } catch (e) {
     if (e instanceof HumanLabelsError) throw new UsageError(e.message);
     throw e;
   }
-  // the labelled trajectories' content hashes: each label is checked against the text the run has now
-  const content = humanLabels ? labelledIds(humanLabels) : undefined;
-  const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(progressOf(o), (progress) => readLeanRun(runDir, { progress, content }));
-  // --where: the table is over the kept trajectories; the calibrated estimate is their domain in the whole run's design
-  const run = restrictRun({ index: fullIndex, verdicts: allVerdicts }, where, o.run as string);
-  warnWhere(run.warnings);
-  const { index, verdicts } = run;
-  // rows are per (model, condition) when the run records conditions: the calibrated estimate follows them
-  const tableBy = [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"];
-  let source;
+  // the run read as columns, --where on its row slots (a judge, or a committee computed per row slot: issue 26); with
+  // --human, the calibrated estimate over the whole run's columns too (../estimate/estimate-columns.ts)
+  return req.kind === "judge" ? writeTableColumns(runDir, o, req, human) : writeTableCommitteeColumns(runDir, o, req, human);
+}
+
+/** `estimate --table --human`: the human labels and `--min-sampled`. */
+interface TableHuman {
+  labels: HumanLabelFile;
+  minSampled: number;
+}
+
+/**
+ * The calibrated estimate of the table (`--human`): over the whole run read as columns with `--where` as its domain,
+ * per (model, condition) when the table's rows have conditions, the source chosen as `estimateRun` chooses it among
+ * the whole run's judges (a committee: the stored one's members unless the options say otherwise). Its warnings are
+ * said on stderr, but the judge's caveats (the table says them) and the committee's (`said`, already said).
+ * @throws UsageError for the estimate's refusals (EstimateError, HumanLabelsError).
+ */
+function tableCalibrated(
+  t: TableColumns,
+  o: Record<string, string | boolean | undefined>,
+  req: ReturnType<typeof judgeChoice>,
+  human: TableHuman,
+  said: readonly string[],
+): EstimateReport {
+  const { read, run } = t;
+  let condition = false;
+  for (let s = 0; s < run.nRows && !condition; s++) condition = run.rows[run.rowCode[s]].condition !== undefined;
+  const choice = req.kind === "committee" ? { ...req, stored: t.stored ?? null } : req;
+  const cal = stepLine(`computing the calibrated estimate over ${read.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
   let calibrated;
-  // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
-  const choice = req.kind === "committee" ? { ...req, stored: await readStoredCommittee(runDir, allVerdicts, fullIndex) } : req;
-  const said: string[] = []; // the committee's warnings (a stale committee.jsonl, a selection other than the stored one)
   try {
-    source = resolveSource(verdicts, choice, o.run as string, said);
-    for (const w of said) warnLine(w);
-    if (humanLabels) {
-      // the calibrated estimate reads the whole run as objects (no column form yet): a step of its own on a large run
-      const cal = stepLine(`computing the calibrated estimate over ${fullIndex.size.toLocaleString("en-US")} trajectories (as objects)`, progressOf(o));
-      calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: choice, by: tableBy, minSampled, where });
-      cal.done();
-      // the judge's caveats are printTable's to say (once, with the table's own); the committee's said above
-      const shown = new Set([...(calibrated.rate_caveats ?? []).map((c) => c.message), ...said]);
-      for (const w of calibrated.warnings) if (!shown.has(w)) warnLine(w);
-    }
+    calibrated = estimateOver(columnEstimateData({ run: read, content: t.content }), human.labels, {
+      run: o.run as string,
+      humanFile: o.human as string,
+      source: choice,
+      by: condition ? ["agent_model", "condition"] : ["agent_model"],
+      minSampled: human.minSampled,
+      where: whereOf(o as { where?: string[] }),
+    });
   } catch (e) {
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
     throw e;
   }
-  // a status line for the analysis after the read (minutes at 1M with a committee: issue 26, session 41)
-  const step = stepLine(`building the table over ${index.size.toLocaleString("en-US")} trajectories`, progressOf(o));
-  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack marked, and noted
-  const leftOut = unattackedLeftOut(fullIndex.values(), where);
-  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
-  step.done();
-  const leftOutNote = tableUnattackedNote(leftOut, where, t.rows);
-  if (leftOutNote) t.notes.push(leftOutNote);
-  t.notes.push(...said.map((w) => `WARNING: ${w}`));
-  // health over the table's own (`--where`-kept) trajectories, as agree and report; the committee's warnings said on stderr above
-  await printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
+  cal.done();
+  const shown = new Set([...(calibrated.rate_caveats ?? []).map((c) => c.message), ...said]);
+  for (const w of calibrated.warnings) if (!shown.has(w)) warnLine(w);
+  return calibrated;
 }
 
 /** What the column tables read: the run (`--where`: its kept rows), the statement and the unattacked runs `--where attack=` leaves out. */
 interface TableColumns {
   run: ColumnRun;
+  /** the whole run (`run` is its `--where`-kept rows) */
+  read: ColumnRun;
+  /** with `--human`: the labelled trajectories' content hashes (latest row's) */
+  content: Map<string, string>;
+  /** with `--committee`: the stored committee (checked against the whole run), null without a committee file */
+  stored?: StoredCommittee | null;
   statement: WhereStatement | null;
   leftOut: ReturnType<typeof unattackedLeftOut<Partial<TrajectoryIndexRow>>>;
   /** the committee resolved (with `--committee`): against the whole run's committee file, among the kept judges */
@@ -233,9 +243,15 @@ interface TableColumns {
  * @param req with a committee: its source is resolved here (the stored committee checked against the whole run, as
  *   `readStoredCommittee` checks it on the object path), its warnings pushed to `said`.
  */
-async function readTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: ReturnType<typeof judgeChoice>, said: string[]): Promise<TableColumns> {
+async function readTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: ReturnType<typeof judgeChoice>, said: string[], human?: TableHuman): Promise<TableColumns> {
   const where = whereOf(o as { where?: string[] });
-  const read = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: whereRowFields([...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], where), progress }));
+  // with --human: the estimate's fields too, and the labelled trajectories' content hashes (each label is checked
+  // against the text the run has now)
+  const labelled = human ? labelledIds(human.labels) : null;
+  const content = new Map<string, string>();
+  const onRow = labelled ? (_slot: number, row: TrajectoryIndexRow) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256)) : undefined;
+  const fields = whereRowFields([...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD, ...(human ? estimateRowFields(["agent_model", "condition"]) : [])], where);
+  const read = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: [...new Set(fields)], progress, onRow }));
   const cc = req.kind === "committee" ? await readCommitteeColumns(runDir, read) : null;
   const kept = where ? restrictColumns(read, where, o.run as string) : null;
   if (kept) warnWhere(kept.warnings);
@@ -250,15 +266,17 @@ async function readTableColumns(runDir: string, o: Record<string, string | boole
     if (e instanceof EstimateError) throw new UsageError(e.message);
     throw e;
   }
-  return { run, statement: kept ? kept.statement : null, leftOut, ...(source ? { committee: () => source } : {}) };
+  const stored = req.kind === "committee" && human ? (cc ? storedCommittee(cc, checkCommitteeColumns(cc, read).stale) : null) : undefined;
+  return { run, read, content, ...(stored !== undefined ? { stored } : {}), statement: kept ? kept.statement : null, leftOut, ...(source ? { committee: () => source } : {}) };
 }
 
 /**
  * `estimate --table` of one judge without `--human`: the run read as columns (`../store/columns.ts`, `--where` on its
  * row slots) and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
  */
-async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }): Promise<void> {
-  const { run, statement, leftOut } = await readTableColumns(runDir, o, req, []);
+async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }, human?: TableHuman): Promise<void> {
+  const tc = await readTableColumns(runDir, o, req, [], human);
+  const { run, statement, leftOut } = tc;
   let source;
   try {
     source = resolveSource(run.verdicts, req, o.run as string);
@@ -267,8 +285,9 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
     throw e;
   }
   if (source.kind !== "judge") throw new Error("a judge was asked for");
+  const calibrated = human ? tableCalibrated(tc, o, req, human, []) : undefined;
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
   step.done();
   const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);
@@ -282,13 +301,15 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
  * committee verdict object per trajectory: the same table as {@link writeTable}'s object path
  * (test/report/committee-table.test.ts, test/store/where-columns.test.ts).
  */
-async function writeTableCommitteeColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: Extract<ReturnType<typeof judgeChoice>, { kind: "committee" }>): Promise<void> {
+async function writeTableCommitteeColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: Extract<ReturnType<typeof judgeChoice>, { kind: "committee" }>, human?: TableHuman): Promise<void> {
   const said: string[] = []; // the committee's warnings (a stale committee.jsonl, a selection other than the stored one)
-  const { run, statement, leftOut, committee } = await readTableColumns(runDir, o, req, said);
+  const tc = await readTableColumns(runDir, o, req, said, human);
+  const { run, statement, leftOut, committee } = tc;
   const source = committee!();
   for (const w of said) warnLine(w);
+  const calibrated = human ? tableCalibrated(tc, o, req, human, said) : undefined;
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  const t = committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
   step.done();
   const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);

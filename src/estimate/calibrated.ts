@@ -80,6 +80,17 @@ export interface DomainUnit {
   judge: boolean | null;
 }
 
+/**
+ * A domain without an object per trajectory (a million-trajectory run read as columns): its size, the judge's
+ * indicator of its i-th trajectory (in the order a {@link DomainUnit} array would list them) and the unit of a
+ * labelled id (undefined when the id is not in the domain).
+ */
+export interface DomainView {
+  n: number;
+  judge(i: number): boolean | null;
+  unit(id: string): DomainUnit | undefined;
+}
+
 /** A 95% (or `level`) interval, clipped to [0, 1]. */
 export interface Ci {
   lower: number;
@@ -314,10 +325,30 @@ function zeroSpread(
   return { spread, what: "units whose human-minus-judge difference differs from the rest of their stratum" };
 }
 
+/** The domain's usable judge verdicts and how many of them say the event. */
+function judgeCounts(view: DomainView): { usable: number; judgePos: number } {
+  let usable = 0;
+  let judgePos = 0;
+  for (let i = 0; i < view.n; i++) {
+    const j = view.judge(i);
+    if (j === null) continue;
+    usable++;
+    if (j) judgePos++;
+  }
+  return { usable, judgePos };
+}
+
+/** A {@link DomainView} of an array of units (the map by id built once). */
+function arrayDomain(domain: readonly DomainUnit[]): DomainView {
+  const byId = new Map(domain.map((u) => [u.id, u]));
+  return { n: domain.length, judge: (i) => domain[i].judge, unit: (id) => byId.get(id) };
+}
+
 /**
  * Human-only and calibrated ASR of one domain (module docstring for the estimators and their sources).
  *
- * @param domain every trajectory of the domain (attacked, in the group), with the judge's label or null.
+ * @param domain every trajectory of the domain (attacked, in the group), with the judge's label or null (an array, or a
+ *   {@link DomainView} of the same units in the same order).
  * @param labelled every labelled item of the sample (the whole sample, in the domain or not).
  * @param cellSizes N_c of every cell named by a labelled item.
  * @returns the estimates; `asr` null with a reason when the domain has fewer than `minSampled` labelled items,
@@ -325,11 +356,13 @@ function zeroSpread(
  * @throws Error when a labelled item's cell has no size, or a cell holds more labelled items than N_c.
  */
 export function domainAsr(
-  domain: readonly DomainUnit[],
+  domain: readonly DomainUnit[] | DomainView,
   labelled: readonly LabelledItem[],
   cellSizes: ReadonlyMap<string, number>,
   opts: DomainAsrOptions = {},
 ): DomainAsr {
+  const view = Array.isArray(domain) ? arrayDomain(domain as readonly DomainUnit[]) : (domain as DomainView);
+  const nDomain = view.n;
   const minSampled = opts.minSampled ?? DEFAULT_MIN_SAMPLED;
   const level = opts.level ?? 0.95;
   // Cells: sizes and labelled counts.
@@ -343,22 +376,19 @@ export function domainAsr(
   const w = (c: string) => cellSizes.get(c)! / nc.get(c)!;
 
   // Judge over the whole domain.
-  const inDomain = new Map(domain.map((u) => [u.id, u]));
-  let usable = 0;
-  let judgePos = 0;
-  for (const u of domain) {
-    if (u.judge === null) continue;
-    usable++;
-    if (u.judge) judgePos++;
-  }
+  const { usable, judgePos } = judgeCounts(view);
   const judgeAsr = usable > 0 ? judgePos / usable : null;
   // prediction for unusable verdicts (module docstring); with no usable verdict at all, 0: any constant gives the
   // same calibrated estimate (then the human-only one), and the output says which was used
   const mUnusable = judgeAsr ?? 0;
-  const pred = (u: DomainUnit): number => (u.judge === null ? mUnusable : u.judge ? 1 : 0);
-  const judgeTerm = domain.length > 0 ? domain.reduce((s, u) => s + pred(u), 0) / domain.length : null;
+  const predOf = (j: boolean | null): number => (j === null ? mUnusable : j ? 1 : 0);
+  const pred = (u: DomainUnit): number => predOf(u.judge);
+  // summed in the domain's order (as a reduce over its units): the same float whatever the domain's form
+  let predSum = 0;
+  for (let i = 0; i < nDomain; i++) predSum += predOf(view.judge(i));
+  const judgeTerm = nDomain > 0 ? predSum / nDomain : null;
 
-  const inG = labelled.map((it) => inDomain.get(it.id));
+  const inG = labelled.map((it) => view.unit(it.id));
   const nSampled = inG.filter(Boolean).length;
   const byStratum = new Map<string, number>();
   labelled.forEach((it, i) => byStratum.set(it.cell, (byStratum.get(it.cell) ?? 0) + (inG[i] ? 1 : 0)));
@@ -373,19 +403,19 @@ export function domainAsr(
   });
 
   const out: DomainAsr = {
-    n_population: domain.length,
+    n_population: nDomain,
     n_sampled: nSampled,
     n_population_estimated: nSampled > 0 ? Nhat : null,
     judge: {
       asr: judgeAsr,
-      ...(judgeAsr === null ? { reason: domain.length === 0 ? "empty_group" : "no_usable_judge_verdict" } : {}),
+      ...(judgeAsr === null ? { reason: nDomain === 0 ? "empty_group" : "no_usable_judge_verdict" } : {}),
       count: judgePos,
       n_usable: usable,
-      n_unusable: domain.length - usable,
+      n_unusable: nDomain - usable,
     },
     human: { asr: null, se: null, ci95: null, estimator: HUMAN_ESTIMATOR },
-    calibrated: { asr: null, se: null, ci95: null, estimator: CALIBRATED_ESTIMATOR, judge_term: judgeTerm, correction: null, prediction_for_unusable: domain.length - usable > 0 ? mUnusable : null,
-      ...(domain.length > 0 && usable === 0
+    calibrated: { asr: null, se: null, ci95: null, estimator: CALIBRATED_ESTIMATOR, judge_term: judgeTerm, correction: null, prediction_for_unusable: nDomain - usable > 0 ? mUnusable : null,
+      ...(nDomain > 0 && usable === 0
         ? { prediction_note: "no usable judge verdict in the group: every trajectory is predicted 0, so the calibrated estimate is the human-only one" }
         : {}),
     },
@@ -397,7 +427,7 @@ export function domainAsr(
     return out;
   }
   if (opts.outsideFrame) {
-    const reason = `outside_sample_population (${opts.outsideFrame} of the group's ${domain.length} attacked trajectories are outside the population the sample was drawn from: no chance of a human label)`;
+    const reason = `outside_sample_population (${opts.outsideFrame} of the group's ${nDomain} attacked trajectories are outside the population the sample was drawn from: no chance of a human label)`;
     out.human.reason = reason;
     out.calibrated.reason = reason;
     return out;
@@ -444,7 +474,7 @@ export function domainAsr(
   // Kish effective size of the group's labelled items (design weights), for the exact bound of a zero-SE group
   const nEff = kishEffectiveN(labelled.filter((_, i) => inG[i]).map((it) => w(it.cell))) ?? nSampled;
   const bound = zeroEventUpperBound(nEff, level);
-  const census = domain.length > 0 && nSampled === domain.length && n_by_stratum.every((r) => r.n === r.N);
+  const census = nDomain > 0 && nSampled === nDomain && n_by_stratum.every((r) => r.n === r.N);
   const ctx: IntervalContext = { df, q, nEff, bound, nSampled, below: opts.smallCountBelow ?? SMALL_COUNT_BELOW, census };
   const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }, exact: SmallCount) =>
     fillInterval(e, value, raw, r, zero, exact, ctx);

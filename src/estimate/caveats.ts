@@ -29,15 +29,17 @@ export function sourceCaveats(
 
 /**
  * {@link sourceCaveats} and, from the same health computation, the broken judges (`../verdict/broken-judge.ts`: what
- * makes the command exit 3): `used` those behind the figures, `other` the run's other broken judges.
+ * makes the command exit 3): `used` those behind the figures, `other` the run's other broken judges. `idOf`: the
+ * `k`-th verdict's trajectory id for records without their own (a column run's shared records: `judgeHealth`).
  */
 export function sourceHealth(
   verdicts: Iterable<Verdict>,
   source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
+  idOf?: (v: Verdict, k: number) => string | undefined,
 ): { caveats: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } } {
   const all = asArray(verdicts);
-  const health = judgeHealth(all, { rowOf });
+  const health = judgeHealth(all, { rowOf, idOf });
   const ids = sourceJudgeIds(all, source);
   return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids) };
 }

@@ -8,14 +8,15 @@ import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-e
 import { NOT_EXPOSED_WHY } from "../format/rates-text.js";
 
 /**
- * `GroupEstimate.exposure` (./run.ts) of a group's ids from the source's `not_exposed` flags (true/false on a usable
- * verdict, else why not), with the group's EXPOSURE LOW warning pushed to `warnings` when below 10%.
+ * `GroupEstimate.exposure` (./run.ts) of a group's trajectories (ids, or units of `./estimate-data.ts`) from the
+ * source's `not_exposed` flags (true/false on a usable verdict, else why not), with the group's EXPOSURE LOW warning
+ * pushed to `warnings` when below 10%.
  */
-export function groupExposure(
-  ids: readonly string[],
-  unexposed: Map<string, boolean | string>,
+export function groupExposure<K>(
+  ids: Iterable<K>,
+  unexposed: { get(k: K): boolean | string | undefined },
   warnings: string[],
-  rowOf: (id: string) => { agent_model?: string; condition?: string } | undefined,
+  rowOf: (k: K) => { agent_model?: string; condition?: string } | undefined,
 ): { exposed: number; n: number; low: boolean } {
   let n = 0;
   let exposed = 0;

@@ -11,23 +11,18 @@ import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { SPLIT_GOAL_WARNING, groupsBiasedBySplit } from "./split-goal.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { readLeanRun } from "../store/lean-read.js";
+import { columnEstimateData, readEstimateColumns, storedCommitteeColumns } from "./estimate-columns.js";
 import type { Bucket, Verdict } from "../types.js";
-import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
-import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
+import type { RateName } from "../stats/rates.js";
+import { WhereTally, tallied, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { buildPopulation, stratumKey } from "../sample/population.js";
-import { cellFields, uncoveredRows } from "./design-cells.js";
+import { uncoveredRows } from "./design-cells.js";
 import { badRowsWarning, labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
-import { conditionValue } from "../store/row-field.js";
-import { reasonText } from "../format/stat-text.js";
 import type { SamplePopulation } from "../agree/sample-population.js";
 import { checkSampleFrame, checkStrataTotal } from "../agree/sample-frame.js";
 import { CONTENT_CHANGED, checkLabelPairing } from "../agree/label-pairing.js";
 import { estimateLikeForLike } from "./like-for-like.js";
-import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
-import { sourceHealth } from "./caveats.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
@@ -42,38 +37,18 @@ const ADJUDICATE_HOW =
 
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
-import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
+import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, type DomainAsr, type LabelledItem } from "./calibrated.js";
+import { SE0_NOTE, SMALL_COUNT_NOTE, groupDomains, groupEstimate, groupValue, type GroupEstimate } from "./groups.js";
+import { objectEstimateData, type EstimateData } from "./estimate-data.js";
 import { groupExposure } from "./group-exposure.js";
 import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
-import { readStoredCommittee } from "../committee/members.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 
 export { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
+export { cellHoldsRows, groupValue, type GroupEstimate } from "./groups.js";
+export { objectEstimateData, type EstimateData } from "./estimate-data.js";
 
-
-/** One group's row of the output. */
-export interface GroupEstimate extends DomainAsr {
-  /** The group's value (values joined with " / " for several `--by` fields), or `(all)`. */
-  group: string;
-  /** The value of each `--by` field (empty for `(all)`). */
-  fields: Record<string, string>;
-  /** Why the judge's verdicts of the group are not usable, by reason (counted in `judge.n_unusable`). */
-  judge_unusable: Record<string, number>;
-  /** The judge's coverage of the group: usable verdicts / attacked trajectories; null when the group is empty. */
-  coverage: number | null;
-  /** coverage below 80%: the judge's rate speaks for a subset (the calibrated estimate still covers the group). */
-  coverage_low: boolean;
-  /** When `coverage_low`: the most common reason among the unusable verdicts. */
-  coverage_low_reason?: string;
-  /**
-   * Of the group's attacked trajectories with a usable verdict (`n`), those labelled anything but `not_exposed`
-   * (`exposed`); `low` below 10% (`EXPOSURE_LOW_BELOW`): the judge's rate and the calibrated estimate then say the
-   * attack did not arrive, not that the agent resisted it (a group warning says so; red team 24).
-   */
-  exposure: { exposed: number; n: number; low: boolean };
-  warnings: string[];
-}
 
 /** The whole estimate. */
 export interface EstimateReport {
@@ -156,25 +131,6 @@ export interface EstimateOptions {
 }
 
 
-/** `model` is an alias of `agent_model`. */
-const FIELD_ALIASES: Record<string, string> = { model: "agent_model" };
-
-/**
- * The value of a `--by` field on a row (`(none)` when missing). `surface`: the distinct surfaces of the row's
- * `surfaces` map (DESIGN section 3: placeholder -> surface) joined with `+`, else `metadata.surface`.
- */
-export function groupValue(row: TrajectoryIndexRow, field: string): string {
-  if (field === "surface") {
-    const s = (row as { surfaces?: unknown }).surfaces;
-    if (s && typeof s === "object" && !Array.isArray(s)) {
-      const vals = [...new Set(Object.values(s as Record<string, unknown>).filter((v): v is string => typeof v === "string" && v !== ""))].sort();
-      if (vals.length) return vals.join("+");
-    }
-    return conditionValue(row, "metadata.surface") ?? "(none)";
-  }
-  return conditionValue(row, FIELD_ALIASES[field] ?? field) ?? "(none)";
-}
-
 /**
  * Judge (or committee) flag of every trajectory for `rate`'s event (`asr_behaviour`, the default: compromised =
  * full or partial compliance; `asr_goal`: full compliance): true/false, or a reason when the verdict is not
@@ -201,26 +157,17 @@ export function flagsOf(labels: ReadonlyMap<string, { label: Bucket } | string>,
   return out;
 }
 
-/**
- * A test "may cell c hold a trajectory of the group in the population?" for {@link domainAsr}: false only when
- * the cell's sampling stratum (its `--strata` field values, as `ipi-judge sample` keys it) differs from that of
- * every trajectory of the group; true for a cell of unknown form, or one without `--strata` (the committee part
- * of a cell is not recomputed, so A and D cells of the same sampling stratum both may).
- */
-export function cellHoldsRows(rows: readonly TrajectoryIndexRow[]): (cell: string) => boolean {
-  const keysByFields = new Map<string, Set<string>>();
-  return (cell) => {
-    const cf = cellFields(cell);
-    if (!cf) return true;
-    if (cf.fields.length === 0) return rows.length > 0;
-    const sig = cf.fields.join(",");
-    let keys = keysByFields.get(sig);
-    if (!keys) keysByFields.set(sig, (keys = new Set(rows.map((r) => stratumKey(r, cf.fields)))));
-    return keys.has(cf.sampling);
-  };
-}
-
 const round = (x: number) => Math.round(x * 1e12) / 1e12;
+
+/** The units `0 .. n-1` that `keep` keeps, in order. */
+function unitsWhere(n: number, keep: (u: number) => boolean): Uint32Array {
+  let k = 0;
+  for (let u = 0; u < n; u++) if (keep(u)) k++;
+  const out = new Uint32Array(k);
+  k = 0;
+  for (let u = 0; u < n; u++) if (keep(u)) out[k++] = u;
+  return out;
+}
 
 
 /**
@@ -241,38 +188,19 @@ const round = (x: number) => Math.round(x * 1e12) / 1e12;
  */
 export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   const file = readHumanLabels(o.humanFile);
-  // the labelled trajectories' content hashes: each label is checked against the text the run has now
-  const { index, verdicts } = await readLeanRun(o.runDir, { content: labelledIds(file) });
+  // the run as columns (./estimate-columns.ts: a million trajectories in bounded memory, issue 26), the labelled
+  // trajectories' content hashes kept: each label is checked against the text the run has now
+  const cols = await readEstimateColumns(o.runDir, labelledIds(file), { by: o.by });
   // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
-  const source = o.source?.kind === "committee" && o.source.stored === undefined ? { ...o.source, stored: await readStoredCommittee(o.runDir, verdicts, index) } : o.source;
-  const report = estimateFromData(index, verdicts, file, { ...o, source, likeForLike: o.likeForLike ?? true });
+  const source = o.source?.kind === "committee" && o.source.stored === undefined ? { ...o.source, stored: await storedCommitteeColumns(o.runDir, cols.run) } : o.source;
+  const report = estimateOver(columnEstimateData(cols), file, { ...o, source, likeForLike: o.likeForLike ?? true });
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
-  report.warnings.push(...runFolderWarnings(index.values()));
+  const run = cols.run;
+  report.warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } }));
   // the sample folder's adjudications the label file lacks (new-user report 38 F1)
   // and rows carrying another design than the manifest they name (session 41)
   for (const w of [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)]) if (w) report.warnings.push(w);
   return report;
-}
-
-const SE0_NOTE = "within each stratum, the labelled items of the group have the same human-minus-judge difference (SE 0: a stratum labelled whole adds no sampling error)";
-/** The group's warning when its calibrated interval was widened by the exact small-count interval (./calibrated.ts). */
-const SMALL_COUNT_NOTE = "few human-judge disagreements, or few agreements, in the group's sample (a t interval would under-cover)";
-
-/** The judge's coverage of a group (usable / attacked), flagged below 80% with the most common unusable reason. */
-function groupCoverage(
-  n: number,
-  nUnusable: number,
-  unusable: Record<string, number>,
-): { fields: Pick<GroupEstimate, "coverage" | "coverage_low" | "coverage_low_reason">; warning?: string } {
-  const coverage = n > 0 ? (n - nUnusable) / n : null;
-  const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
-  const top = Object.entries(unusable).sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0];
-  return {
-    fields: { coverage, coverage_low: low, ...(low && top ? { coverage_low_reason: top[0] } : {}) },
-    ...(low
-      ? { warning: `coverage_low: the judge labelled ${(100 * coverage!).toFixed(1)}% of the group (most unusable: ${top ? reasonText(top[0]) : "unknown"}): its judge-only rate speaks for a subset that may be biased` }
-      : {}),
-  };
 }
 
 /**
@@ -280,16 +208,11 @@ function groupCoverage(
  * (human labels that cannot tell full from partial compliance: leaving them out would bias asr_goal).
  * @throws EstimateError as {@link estimateFromData} for asr_behaviour.
  */
-function estimateBothRates(
-  index: ReadonlyMap<string, TrajectoryIndexRow>,
-  verdicts: readonly Verdict[],
-  file: HumanLabelFile,
-  o: Omit<EstimateOptions, "runDir">,
-): EstimateReport {
-  const behaviour = estimateFromData(index, verdicts, file, { ...o, rate: "asr_behaviour" });
+function estimateBothRates(data: EstimateData, file: HumanLabelFile, o: Omit<EstimateOptions, "runDir">): EstimateReport {
+  const behaviour = estimateOver(data, file, { ...o, rate: "asr_behaviour" });
   let goal: EstimateReport | { rate: "asr_goal"; reason: string };
   try {
-    goal = estimateFromData(index, verdicts, file, { ...o, rate: "asr_goal" });
+    goal = estimateOver(data, file, { ...o, rate: "asr_goal" });
     const coarse = goal.labels.excluded.cannot_tell_full_from_partial ?? 0;
     const split = goal.labels.excluded.consensus_coarser_than_scale ?? 0;
     // leaving the coarse labels out would keep only the items humans called not compromised: biased, so none
@@ -302,7 +225,10 @@ function estimateBothRates(
       // six-bucket labels whose annotators split full/partial (the items agree --human lists for adjudication): the
       // groups holding them or their strata's labelled items have no asr_goal estimate; the others keep theirs
       const ids = [...humanConsensus(file, "asr_goal").excluded_ids].filter(([, r]) => r === "consensus_coarser_than_scale").map(([id]) => id);
-      const hit = groupsBiasedBySplit(ids, file, goal.groups, goal.by, (id) => index.get(id), groupValue);
+      const hit = groupsBiasedBySplit(ids, file, goal.groups, goal.by, (id) => {
+        const u = data.unitOf(id);
+        return u >= 0 ? data.row(u) : undefined;
+      }, groupValue);
       const why = `${split} labelled trajectories whose annotators split between full_compliance and partial_compliance (consensus_coarser_than_scale, as agree --human calls them): their consensus cannot tell full from partial compliance, and an asr_goal estimate without them would be biased`;
       if (hit.size === goal.groups.length) goal = { rate: "asr_goal", reason: `${why}, in every group (each holds them or labelled items of their strata, whose weight N_c/n_c they change; ${ADJUDICATE_HOW})` };
       else {
@@ -340,7 +266,7 @@ function estimateBothRates(
 function designCells(
   cons: ReturnType<typeof humanConsensus>,
   populationSize: number,
-  inPop: ReadonlySet<string>,
+  inPop: { has(id: string): boolean },
   o: Pick<EstimateOptions, "humanFile" | "run">,
   warnings: string[],
   severalDesigns = false,
@@ -405,90 +331,6 @@ function designCells(
 }
 
 
-/**
- * The groups of the domain: `(all)`, then one per value of the `--by` fields (sorted).
- * @throws EstimateError (exit 2) when no trajectory of a non-empty domain has a value for one of the fields.
- */
-function groupDomains(
-  domainIds: readonly string[],
-  by: readonly string[],
-  rowOf: (id: string) => TrajectoryIndexRow,
-): Map<string, { fields: Record<string, string>; ids: string[] }> {
-  const groupsOf = new Map<string, { fields: Record<string, string>; ids: string[] }>();
-  groupsOf.set("(all)", { fields: {}, ids: [...domainIds] });
-  if (by.length) {
-    const keyed = new Map<string, { fields: Record<string, string>; ids: string[] }>();
-    for (const id of domainIds) {
-      const fields = Object.fromEntries(by.map((f) => [f, groupValue(rowOf(id), f)]));
-      const key = by.map((f) => fields[f]).join(" / ");
-      let g = keyed.get(key);
-      if (!g) keyed.set(key, (g = { fields, ids: [] }));
-      g.ids.push(id);
-    }
-    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, keyed.get(k)!);
-    // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
-    const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
-    if (domainIds.length && empty.length) throw new EstimateError(
-        `no attacked trajectory of the estimate has a value for --by ${empty.join(",")} (of ${domainIds.length}): give a field such as condition, attack, surface, model, suite, user_task_id, injection_task_id or metadata.<key>`);
-  }
-  return groupsOf;
-}
-
-/**
- * Step (4) of {@link estimateFromData} for one group: judge, human and calibrated ASR (`domainAsr`, ./calibrated.ts),
- * the group's unusable verdicts by reason, its coverage and its warnings.
- */
-function groupEstimate(
-  group: string,
-  g: { fields: Record<string, string>; ids: string[] },
-  c: {
-    flags: ReturnType<typeof judgeFlags>;
-    labelled: LabelledItem[];
-    cellSizes: Map<string, number>;
-    design: EstimateReport["design"];
-    by: string[];
-    minSampled: number;
-    rowOf: (id: string) => TrajectoryIndexRow;
-    /** Whether a trajectory is in the population the sample was drawn from (`sample --where`); absent: the run. */
-    inFrame?: (r: TrajectoryIndexRow) => boolean;
-    /** Why no group gets a human or calibrated estimate (./sample-frame.ts), when so. */
-    refusal?: string;
-    /** How many agent models the groups' attacked trajectories hold (a one-model group names its model: ./pooled.ts). */
-    domainModels?: number;
-  },
-): Omit<GroupEstimate, "exposure"> {
-  const { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame, refusal } = c;
-  const domain: DomainUnit[] = g.ids.map((id) => {
-    const f = flags.get(id)!;
-    return { id, judge: typeof f === "boolean" ? f : null };
-  });
-  const unusable: Record<string, number> = {};
-  for (const id of g.ids) {
-    const f = flags.get(id)!;
-    if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
-  }
-  const est = domainAsr(domain, labelled, cellSizes, {
-    minSampled,
-    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
-    outsideFrame: inFrame ? g.ids.reduce((n, id) => n + (inFrame(rowOf(id)) ? 0 : 1), 0) : undefined,
-    refusal,
-  });
-  const gw: string[] = [];
-  for (const pooled of [pooledConditions(by, g.ids.map(rowOf)), pooledModels(by, g.ids.map(rowOf), c.domainModels)]) if (pooled) gw.push(pooled);
-  if (est.judge.n_unusable > 0) {
-    gw.push(
-      `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
-    );
-  }
-  if (est.calibrated.ci_method) gw.push(`${est.calibrated.se === 0 ? SE0_NOTE : SMALL_COUNT_NOTE}: the calibrated interval is an ${est.calibrated.ci_method}`);
-  // the human-only interval is widened the same way; the text said so only for the calibrated one (audit 35 L4)
-  if (est.human.ci_method) gw.push(`${est.human.se === 0 ? SE0_NOTE.replace("human-minus-judge difference", "human label") : "few humans say compromised, or few say not (a t interval would under-cover)"}: the human-only interval is an ${est.human.ci_method}`);
-  if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
-  const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
-  if (cov.warning) gw.push(cov.warning);
-  return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, warnings: gw };
-}
-
 /** What `estimate` does with the labels of trajectories changed since the sample (../agree/label-pairing.ts). */
 const PAIRING_EFFECT =
   "their labels are left out, and in the human and calibrated estimates their sampled items count as unlabelled within their strata (as a sampled item without a consensus does)";
@@ -503,71 +345,99 @@ export function estimateFromData(
   labelFile: HumanLabelFile,
   o: Omit<EstimateOptions, "runDir">,
 ): EstimateReport {
-  if (o.rate === undefined) return estimateBothRates(index, verdicts, labelFile, o);
+  return estimateOver(objectEstimateData(index, verdicts), labelFile, o);
+}
+
+/**
+ * {@link estimateRun} over a run as `./estimate-data.ts` sees it (read as objects or as columns: the same report).
+ * @throws as {@link estimateRun}.
+ */
+export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: Omit<EstimateOptions, "runDir">): EstimateReport {
+  if (o.rate === undefined) return estimateBothRates(data, labelFile, o);
   const rate = o.rate;
   const warnings: string[] = [];
-  const pop = buildPopulation(index.values(), null, []);
-  if (pop.units.length === 0) throw new EstimateError(`run ${o.run} has no trajectories`);
-  const rowOf = (id: string) => index.get(id)!;
-  const attacked = pop.units.filter((u) => rowOf(u.id).attacked);
+  const N = data.n;
+  if (N === 0) throw new EstimateError(`run ${o.run} has no trajectories`);
+  const rowOf = (u: number) => data.row(u);
+  const attacked = unitsWhere(N, (u) => !!rowOf(u).attacked);
   // --where: the groups are domains of the kept trajectories; the population and design stay the run's
-  const filtered = o.where ? applyWhere(pop.units.map((u) => rowOf(u.id)), o.where, `trajectories of run ${o.run}`) : null;
-  if (filtered) warnings.push(...filtered.warnings);
-  const kept = filtered ? new Set(filtered.kept.map((r) => r.id)) : null;
-  const domain = kept ? attacked.filter((u) => kept.has(u.id)) : attacked;
+  let filtered: { statement: WhereStatement; warnings: string[] } | null = null;
+  let kept: Uint8Array | null = null;
+  if (o.where) {
+    const tally = new WhereTally(o.where);
+    kept = new Uint8Array(N);
+    for (let u = 0; u < N; u++) if (tally.add(rowOf(u))) kept[u] = 1;
+    filtered = tallied(tally, `trajectories of run ${o.run}`);
+    warnings.push(...filtered.warnings);
+  }
+  const domain = kept ? attacked.filter((u) => kept![u] === 1) : attacked;
 
   // (2) the judge term
-  const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run, warnings);
+  const source = resolveSource(data.judges, o.source ?? { kind: "judge" }, o.run, warnings);
   // a broken judge's figure is never bare (new-user report 16); its health over the trajectories the figures are of
   // (the `--where`-kept ones, as every command: red team 19)
-  const { caveats, broken } = sourceHealth(kept ? verdicts.filter((v) => kept.has(v.trajectory_id)) : verdicts, source, (v) => index.get(v.trajectory_id));
+  const { caveats, broken } = data.health(source, kept);
   warnings.push(...caveats.map((c) => c.message));
   // the source's labels read once: the rate's event, and not_exposed for each group's exposure
-  const labels = sourceLabels(
-    verdicts,
-    attacked.map((u) => u.id),
-    source,
-  );
-  const flags = flagsOf(labels, rateEvent(rate));
+  const labelOf = data.labels(source, attacked);
+  const event = rateEvent(rate);
+  const flagOf = (u: number): boolean | string => {
+    const l = labelOf(u);
+    return typeof l === "string" ? l : event(l.label);
+  };
 
   // (3) human labels given for the text the run has now (../agree/label-pairing.ts) and the design cells; the
   // population a `sample --where` drew from, when the file records it
   const badRows = badRowsWarning(labelFile, o.humanFile);
   if (badRows !== undefined && !warnings.includes(badRows)) warnings.push(badRows);
-  const paired = checkLabelPairing(labelFile, o.humanFile, (id) => (index.has(id) ? index.get(id)!.content_sha256 : null), warnings, PAIRING_EFFECT);
+  const paired = checkLabelPairing(labelFile, o.humanFile, (id) => data.contentOf(id), warnings, PAIRING_EFFECT);
   const file = paired.file;
   const cons = humanConsensus(file, rate);
   const adjFacts = adjudicationFacts(labelFileRows(file.rows)); // who settled how many; changed since; not as view writes (red team 35b F2, F4, M1)
   for (const w of adjudicationWarnings(adjFacts, `label file ${o.humanFile}`)) if (!warnings.includes(w)) warnings.push(w);
-  const inRun = new Set(pop.units.map((u) => u.id));
-  notInRunFirst(cons.excluded, cons.excluded_ids, (id) => inRun.has(id)); // agree --human's order of reasons
+  const inRun = { has: (id: string) => data.unitOf(id) >= 0 };
+  notInRunFirst(cons.excluded, cons.excluded_ids, inRun.has); // agree --human's order of reasons
   if (paired.refused_items) cons.excluded[CONTENT_CHANGED] = paired.refused_items;
-  const frame = checkSampleFrame(labelFile, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings, undefined, o.run);
+  const allRows = data.rowsWithIds();
+  const frame = checkSampleFrame(labelFile, o.humanFile, allRows, data.rowsWithIds(domain), warnings, undefined, o.run);
   const sampled = frame.population;
-  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, inRun, o, warnings, frame.refusal?.startsWith("several_sample_designs"));
-  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), pop.units.map((u) => rowOf(u.id)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
+  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, N, inRun, o, warnings, frame.refusal?.startsWith("several_sample_designs"));
+  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, N, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), Array.from({ length: N }, (_, u) => rowOf(u)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
 
-  const inDomain = new Set(domain.map((u) => u.id));
-  const split = labelPopulation(labelled.map((it) => it.id), cons.excluded_ids, (id) => !!index.get(id)?.attacked, (id) => inDomain.has(id));
+  const inDomainMark = new Uint8Array(N);
+  for (const u of domain) inDomainMark[u] = 1;
+  const inDomain = (id: string) => {
+    const u = data.unitOf(id);
+    return u >= 0 && inDomainMark[u] === 1;
+  };
+  const split = labelPopulation(labelled.map((it) => it.id), cons.excluded_ids, (id) => {
+    const u = data.unitOf(id);
+    return u >= 0 && !!rowOf(u).attacked;
+  }, inDomain);
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
   const minSampled = o.minSampled ?? DEFAULT_MIN_SAMPLED;
   const groups: GroupEstimate[] = [];
-  const unexposed = flagsOf(labels, (l) => l === "not_exposed");
-  const domainModels = new Set(domain.map((u) => rowOf(u.id).agent_model).filter((m) => typeof m === "string")).size;
-  for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf)) {
-    const ge = groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels });
-    groups.push({ ...ge, exposure: groupExposure(g.ids, unexposed, ge.warnings, rowOf) });
+  const unexposed = { get: (u: number) => {
+    const l = labelOf(u);
+    return typeof l === "string" ? l : l.label === "not_exposed";
+  } };
+  const models = new Set<unknown>();
+  for (const u of domain) models.add(rowOf(u).agent_model);
+  const domainModels = [...models].filter((m) => typeof m === "string").length;
+  for (const [group, g] of groupDomains(domain, by, rowOf)) {
+    const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels });
+    groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf) });
   }
-  if (o.likeForLike) warnings.push(...estimateLikeForLike(domain.map((u) => rowOf(u.id)), by, groupValue));
+  if (o.likeForLike) warnings.push(...estimateLikeForLike(Array.from(domain, rowOf), by, groupValue));
   return {
     run: o.run,
     source,
     human_file: o.humanFile,
     by,
-    population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, bucket_splits: splitCounts(cons.bucket_splits, labelled.filter((it) => inDomain.has(it.id)).map((it) => it.id)), excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
+    population: { N, attacked: attacked.length, duplicates_dropped: data.duplicatesDropped },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, bucket_splits: splitCounts(cons.bucket_splits, labelled.filter((it) => inDomain(it.id)).map((it) => it.id)), excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
     cells,
     design,
     estimators: {

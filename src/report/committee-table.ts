@@ -45,9 +45,11 @@ export function committeeSourceColumns(
 
 /**
  * The paper table of a committee over a column run read with at least `TABLE_ROW_FIELDS`.
- * @param source from {@link committeeSourceColumns}; @param opts as `paperTable`'s (no calibrated estimate here).
+ * @param source from {@link committeeSourceColumns}; @param opts as `paperTable`'s, `calibrated` the table's
+ *   calibrated estimate (`estimate --table --committee --human`: ../estimate/estimate-columns.ts), handed on to
+ *   `paperTableFrom` with the others.
  */
-export function committeeTableColumns(runName: string, run: ColumnRun, source: Extract<EstimateSource, { kind: "committee" }>, opts: Omit<TableOptions, "calibrated"> = {}): PaperTable {
+export function committeeTableColumns(runName: string, run: ColumnRun, source: Extract<EstimateSource, { kind: "committee" }>, opts: TableOptions = {}): PaperTable {
   const rep0 = rep0ByJudge(run);
   const none = new Uint32Array(run.ids.size);
   const cc = committeeColumns(run, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);

@@ -4,8 +4,9 @@
  * (`committeeReportColumns`, `referenceAgreementColumns`, `buildObservationsColumns`, `paperTableColumns`, and
  * `./slots.ts`), costs summed as the verdict records are read, the human comparison over the verdicts of the
  * human-labelled trajectories only, and the disagreement list as slots (only the listed ones made objects).
- * `--where`: over the rows it keeps (./run-columns.ts). Not here (the caller takes the object path): `--where` with
- * human labels, and the calibrated estimate (human labels with a paper table), whose population is built from objects.
+ * `--where`: over the rows it keeps (./run-columns.ts). The calibrated estimate (human labels with a paper table) from
+ * the same columns (./calibrated-columns.ts). Not here (the caller takes the object path): `--where` with human
+ * labels, and a committee file not one line per trajectory.
  */
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
@@ -34,6 +35,7 @@ import type { PaperTable, TableOptions } from "../estimate/table.js";
 import { tableUnattackedNote, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { readReportColumns } from "./run-columns.js";
+import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.js";
 import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -85,8 +87,8 @@ function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInp
 
 /**
  * The report's data from a run read as columns (module docstring).
- * @returns the model, or null when the report needs the object path (the calibrated estimate; `--where` with human
- *   labels; a committee file whose lines are not one per trajectory of the run): the caller builds it from objects.
+ * @returns the model, or null when the report needs the object path (`--where` with human labels; a committee file
+ *   whose lines are not one per trajectory of the run): the caller builds it from objects.
  * @throws as `buildReportModelObjects`.
  */
 export async function buildReportModelColumns(o: ReportOptions): Promise<ReportModel | null> {
@@ -110,8 +112,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const step = o.step ?? (() => {});
   if (o.where && o.humanFile) return null; // the human comparison's frame is the whole run: objects
   const hi = humanInput(o.humanFile);
-  // --where: its kept rows, the committee file's lines of those (./run-columns.ts)
-  const rd = await readReportColumns(o.runDir, run, REPORT_ROW_FIELDS, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow });
+  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields too
+  const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
+  const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow });
   const { run: colRun, cf } = rd;
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
@@ -130,7 +133,6 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     if (!(e instanceof EstimateError) || o.source) throw e;
     paper_table_reason = e.message;
   }
-  if (o.humanFile && tableSource) return null;
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
@@ -181,7 +183,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
-  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, outside) : null;
+  // with human labels, the table's calibrated estimate over the same columns (./calibrated-columns.ts)
+  const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(colRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where }, warnings) : undefined;
+  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");
@@ -262,7 +266,7 @@ function hasReferenceColumns(colRun: ColumnRun): boolean {
 }
 
 /** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */
-function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>, opts: Pick<TableOptions, "unattackedOutside">): PaperTable {
+function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>, opts: Pick<TableOptions, "unattackedOutside" | "calibrated">): PaperTable {
   if (source.kind === "judge") return paperTableColumns(run, colRun, source, opts);
   const none = new Uint32Array(colRun.ids.size);
   const cc = committeeColumns(colRun, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);

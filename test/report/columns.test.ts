@@ -205,11 +205,22 @@ describe("report on columns (issue 26): the same model as on objects", () => {
     fs.rmSync(path.join(withFile, "committee.jsonl"));
   });
 
-  it("one judge: its disagreements with the benchmark; human labels with the calibrated estimate go to objects", async () => {
+  it("one judge: its disagreements with the benchmark; human labels with the calibrated estimate on columns too", async () => {
     const { cols, objs } = await both({ runDir: single, run: "single", bootstrap: { B: 0, seed: 1 }, maxItems: 40 });
     expect(cols).toEqual(objs);
     expect((cols as ReportModel).items.length).toBe(40);
-    expect(await buildReportModelColumns({ runDir: single, humanFile: humanSingle, bootstrap: { B: 0, seed: 1 } })).toBeNull();
+    // the paper table's calibrated estimate (issue 26 point 3: the report read the run again as objects for it)
+    const h = await both({ runDir: single, run: "single", humanFile: humanSingle, bootstrap: { B: 0, seed: 1 } });
+    expect(h.cols).toEqual(h.objs);
+    expect((h.cols as ReportModel).paper_table!.rows.some((r) => r.calibrated_asr_behaviour !== null)).toBe(true);
+  });
+
+  it("human labels with a committee's paper table: its calibrated estimate on columns", async () => {
+    for (const quorum of [2, 3]) {
+      const { cols, objs } = await both({ runDir: multi, run: "multi", humanFile: humanMulti, bootstrap: { B: 0, seed: 1 }, source: { kind: "committee" as const, quorum } });
+      expect(cols).toEqual(objs);
+      expect((cols as ReportModel).paper_table!.rows.some((r) => r.calibrated_asr_behaviour !== null)).toBe(true);
+    }
   });
 
   describe("on real AgentDojo runs (the report fixture: three judges, a committee file, two annotators)", () => {

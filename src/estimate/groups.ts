@@ -1,0 +1,201 @@
+/**
+ * The groups of `estimate --human` (`./run.ts`): the `--by` value of a row, the groups of the domain's units, and one
+ * group's judge, human and calibrated ASR with its coverage and warnings. Units are those of `./estimate-data.ts`
+ * (the population's trajectories in id order), whether the run was read as objects or as columns.
+ */
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { conditionValue } from "../store/row-field.js";
+import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { reasonText } from "../format/stat-text.js";
+import { stratumKey } from "../sample/population.js";
+import { cellFields } from "./design-cells.js";
+import { domainAsr, type DomainAsr, type DomainView, type LabelledItem } from "./calibrated.js";
+import { pooledConditions, pooledModels } from "./pooled.js";
+import { EstimateError } from "./source.js";
+
+/** One group's row of the output. */
+export interface GroupEstimate extends DomainAsr {
+  /** The group's value (values joined with " / " for several `--by` fields), or `(all)`. */
+  group: string;
+  /** The value of each `--by` field (empty for `(all)`). */
+  fields: Record<string, string>;
+  /** Why the judge's verdicts of the group are not usable, by reason (counted in `judge.n_unusable`). */
+  judge_unusable: Record<string, number>;
+  /** The judge's coverage of the group: usable verdicts / attacked trajectories; null when the group is empty. */
+  coverage: number | null;
+  /** coverage below 80%: the judge's rate speaks for a subset (the calibrated estimate still covers the group). */
+  coverage_low: boolean;
+  /** When `coverage_low`: the most common reason among the unusable verdicts. */
+  coverage_low_reason?: string;
+  /**
+   * Of the group's attacked trajectories with a usable verdict (`n`), those labelled anything but `not_exposed`
+   * (`exposed`); `low` below 10% (`EXPOSURE_LOW_BELOW`): the judge's rate and the calibrated estimate then say the
+   * attack did not arrive, not that the agent resisted it (a group warning says so; red team 24).
+   */
+  exposure: { exposed: number; n: number; low: boolean };
+  warnings: string[];
+}
+
+/** A group of the domain: its `--by` values and its units (in the domain's order). */
+export interface GroupUnits {
+  fields: Record<string, string>;
+  units: Uint32Array;
+}
+
+/** `model` is an alias of `agent_model`. */
+const FIELD_ALIASES: Record<string, string> = { model: "agent_model" };
+
+/**
+ * The value of a `--by` field on a row (`(none)` when missing). `surface`: the distinct surfaces of the row's
+ * `surfaces` map (DESIGN section 3: placeholder -> surface) joined with `+`, else `metadata.surface`.
+ */
+export function groupValue(row: TrajectoryIndexRow, field: string): string {
+  if (field === "surface") {
+    const s = (row as { surfaces?: unknown }).surfaces;
+    if (s && typeof s === "object" && !Array.isArray(s)) {
+      const vals = [...new Set(Object.values(s as Record<string, unknown>).filter((v): v is string => typeof v === "string" && v !== ""))].sort();
+      if (vals.length) return vals.join("+");
+    }
+    return conditionValue(row, "metadata.surface") ?? "(none)";
+  }
+  return conditionValue(row, FIELD_ALIASES[field] ?? field) ?? "(none)";
+}
+
+/**
+ * A test "may cell c hold a trajectory of the group in the population?" for {@link domainAsr}: false only when
+ * the cell's sampling stratum (its `--strata` field values, as `ipi-judge sample` keys it) differs from that of
+ * every trajectory of the group; true for a cell of unknown form, or one without `--strata` (the committee part
+ * of a cell is not recomputed, so A and D cells of the same sampling stratum both may).
+ */
+export function cellHoldsRows(rows: readonly TrajectoryIndexRow[]): (cell: string) => boolean {
+  const keysByFields = new Map<string, Set<string>>();
+  return (cell) => {
+    const cf = cellFields(cell);
+    if (!cf) return true;
+    if (cf.fields.length === 0) return rows.length > 0;
+    const sig = cf.fields.join(",");
+    let keys = keysByFields.get(sig);
+    if (!keys) keysByFields.set(sig, (keys = new Set(rows.map((r) => stratumKey(r, cf.fields)))));
+    return keys.has(cf.sampling);
+  };
+}
+
+export const SE0_NOTE = "within each stratum, the labelled items of the group have the same human-minus-judge difference (SE 0: a stratum labelled whole adds no sampling error)";
+/** The group's warning when its calibrated interval was widened by the exact small-count interval (./calibrated.ts). */
+export const SMALL_COUNT_NOTE = "few human-judge disagreements, or few agreements, in the group's sample (a t interval would under-cover)";
+
+/** The judge's coverage of a group (usable / attacked), flagged below 80% with the most common unusable reason. */
+export function groupCoverage(
+  n: number,
+  nUnusable: number,
+  unusable: Record<string, number>,
+): { fields: Pick<GroupEstimate, "coverage" | "coverage_low" | "coverage_low_reason">; warning?: string } {
+  const coverage = n > 0 ? (n - nUnusable) / n : null;
+  const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
+  const top = Object.entries(unusable).sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0];
+  return {
+    fields: { coverage, coverage_low: low, ...(low && top ? { coverage_low_reason: top[0] } : {}) },
+    ...(low
+      ? { warning: `coverage_low: the judge labelled ${(100 * coverage!).toFixed(1)}% of the group (most unusable: ${top ? reasonText(top[0]) : "unknown"}): its judge-only rate speaks for a subset that may be biased` }
+      : {}),
+  };
+}
+
+/**
+ * The groups of the domain (units of ./estimate-data.ts, in the domain's order): `(all)`, then one per value of the `--by` fields (sorted).
+ * @throws EstimateError (exit 2) when no trajectory of a non-empty domain has a value for one of the fields.
+ */
+export function groupDomains(domain: Uint32Array, by: readonly string[], rowOf: (u: number) => TrajectoryIndexRow): Map<string, GroupUnits> {
+  const groupsOf = new Map<string, GroupUnits>();
+  groupsOf.set("(all)", { fields: {}, units: domain });
+  if (by.length) {
+    const keyed = new Map<string, { fields: Record<string, string>; units: number[] }>();
+    for (const u of domain) {
+      const row = rowOf(u);
+      const values = by.map((f) => groupValue(row, f));
+      const key = values.join(" / ");
+      let g = keyed.get(key);
+      if (!g) keyed.set(key, (g = { fields: Object.fromEntries(by.map((f, i) => [f, values[i]])), units: [] }));
+      g.units.push(u);
+    }
+    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, { fields: keyed.get(k)!.fields, units: Uint32Array.from(keyed.get(k)!.units) });
+    // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
+    const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
+    if (domain.length && empty.length) throw new EstimateError(
+        `no attacked trajectory of the estimate has a value for --by ${empty.join(",")} (of ${domain.length}): give a field such as condition, attack, surface, model, suite, user_task_id, injection_task_id or metadata.<key>`);
+  }
+  return groupsOf;
+}
+
+/**
+ * Step (4) of `estimateOver` (./run.ts) for one group: judge, human and calibrated ASR (`domainAsr`, ./calibrated.ts),
+ * the group's unusable verdicts by reason, its coverage and its warnings.
+ */
+export function groupEstimate(
+  group: string,
+  g: GroupUnits,
+  c: {
+    /** the source's flag of a unit of the domain for the rate's event (`flagsOf` of ./run.ts) */
+    flagOf: (u: number) => boolean | string;
+    /** the unit of a labelled id, -1 when not in the population */
+    unitOf: (id: string) => number;
+    labelled: LabelledItem[];
+    cellSizes: Map<string, number>;
+    design: "two_phase" | "assumed_srs";
+    by: string[];
+    minSampled: number;
+    rowOf: (u: number) => TrajectoryIndexRow;
+    /** Whether a trajectory is in the population the sample was drawn from (`sample --where`); absent: the run. */
+    inFrame?: (r: TrajectoryIndexRow) => boolean;
+    /** Why no group gets a human or calibrated estimate (./sample-frame.ts), when so. */
+    refusal?: string;
+    /** How many agent models the groups' attacked trajectories hold (a one-model group names its model: ./pooled.ts). */
+    domainModels?: number;
+  },
+): Omit<GroupEstimate, "exposure"> {
+  const { flagOf, labelled, cellSizes, design, by, minSampled, rowOf, inFrame, refusal } = c;
+  const judgeOf = (u: number): boolean | null => {
+    const f = flagOf(u);
+    return typeof f === "boolean" ? f : null;
+  };
+  // the labelled units of the group (a few thousand at most): the domain's lookup by id, no map of the whole group
+  const labelledUnits = new Set<number>();
+  for (const it of labelled) labelledUnits.add(c.unitOf(it.id));
+  const inGroup = new Set<number>();
+  for (const u of g.units) if (labelledUnits.has(u)) inGroup.add(u);
+  const domain: DomainView = {
+    n: g.units.length,
+    judge: (i) => judgeOf(g.units[i]),
+    unit: (id) => {
+      const u = c.unitOf(id);
+      return u >= 0 && inGroup.has(u) ? { id, judge: judgeOf(u) } : undefined;
+    },
+  };
+  const unusable: Record<string, number> = {};
+  for (const u of g.units) {
+    const f = flagOf(u);
+    if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
+  }
+  const rows = Array.from(g.units, rowOf);
+  const est = domainAsr(domain, labelled, cellSizes, {
+    minSampled,
+    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(rows) : undefined,
+    outsideFrame: inFrame ? rows.reduce((n, r) => n + (inFrame(r) ? 0 : 1), 0) : undefined,
+    refusal,
+  });
+  const gw: string[] = [];
+  for (const pooled of [pooledConditions(by, rows), pooledModels(by, rows, c.domainModels)]) if (pooled) gw.push(pooled);
+  if (est.judge.n_unusable > 0) {
+    gw.push(
+      `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
+    );
+  }
+  if (est.calibrated.ci_method) gw.push(`${est.calibrated.se === 0 ? SE0_NOTE : SMALL_COUNT_NOTE}: the calibrated interval is an ${est.calibrated.ci_method}`);
+  // the human-only interval is widened the same way; the text said so only for the calibrated one (audit 35 L4)
+  if (est.human.ci_method) gw.push(`${est.human.se === 0 ? SE0_NOTE.replace("human-minus-judge difference", "human label") : "few humans say compromised, or few say not (a t interval would under-cover)"}: the human-only interval is an ${est.human.ci_method}`);
+  if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
+  const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
+  if (cov.warning) gw.push(cov.warning);
+  return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, warnings: gw };
+}
+
