@@ -191,6 +191,7 @@ describe("report on columns (issue 26): the same model as on objects", () => {
       [withFile, ["suite=slack"], { maxItems: 400 }],
       [withFile, ["attack=tool_knowledge", "surface=tool_output"], { source: { kind: "judge", judge_id: "signature" } }],
       [single, ["condition=spotlight"], { maxItems: 40 }],
+      [multi, ["attacked=true"], { source: { kind: "judge", judge_id: "j2" } }], // the attacked runs without naming each attack (new user 44)
     ];
     for (const [runDir, spec, extra] of cases) {
       const o = { runDir, run: path.basename(runDir), bootstrap: { B: 0, seed: 1 }, where: parseWhere(spec), ...extra };
