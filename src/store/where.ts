@@ -70,10 +70,19 @@ export interface WhereFilter {
 /** The fields a filter reads (a trajectory, or a run's index row, which has `surface`). */
 export type WhereRecord = Partial<Record<(typeof WHERE_FIELDS)[WhereField], unknown>>;
 
+/** The filter field a `FIELD=VALUE` text names (a canonical name or an alias, any case), or undefined. */
+function fieldOfClause(text: string): WhereField | undefined {
+  const eq = text.indexOf("=");
+  if (eq <= 0) return undefined;
+  const name = text.slice(0, eq).trim().toLowerCase();
+  return (Object.hasOwn(WHERE_FIELDS, name) ? name : Object.hasOwn(ALIASES, name) ? ALIASES[name] : undefined) as WhereField | undefined;
+}
+
 /**
  * Parse `--where` option values (`FIELD=VALUE[,VALUE]`, repeatable).
  * @returns the filter, or null when none is given.
- * @throws UsageError naming the option for a malformed clause, an unknown field (listing the fields), or an empty value.
+ * @throws UsageError naming the option for a malformed clause, an unknown field (listing the fields), an empty value,
+ *   or a value that is itself a clause of a known field (`model=a,attack=b`: one --where per field).
  */
 export function parseWhere(specs: readonly string[] | string | undefined): WhereFilter | null {
   const list = specs === undefined ? [] : typeof specs === "string" ? [specs] : [...specs];
@@ -82,11 +91,18 @@ export function parseWhere(specs: readonly string[] | string | undefined): Where
   for (const spec of list) {
     const eq = spec.indexOf("=");
     if (eq <= 0) throw new UsageError(`--where "${spec}": expected FIELD=VALUE[,VALUE] (fields: ${whereFieldsText()})`);
-    const name = spec.slice(0, eq).trim().toLowerCase();
-    const field = (Object.hasOwn(WHERE_FIELDS, name) ? name : ALIASES[name]) as WhereField | undefined;
+    const field = fieldOfClause(spec);
     if (!field) throw new UsageError(`--where "${spec}": unknown field "${spec.slice(0, eq).trim()}" (fields: ${whereFieldsText()})`);
     const values = [...new Set(spec.slice(eq + 1).split(",").map((v) => v.trim()))];
     if (values.some((v) => v === "")) throw new UsageError(`--where "${spec}": empty value (give ${field}=VALUE[,VALUE]; ${WHERE_NONE} matches runs without a ${field})`);
+    const other = values.find((v) => fieldOfClause(v) !== undefined);
+    if (other !== undefined) {
+      // `model=a,attack=b` reads as model in {a, "attack=b"}: it kept every attack of model a (new user 45, item 1)
+      const rest = values.filter((v) => v !== other && fieldOfClause(v) === undefined);
+      throw new UsageError(
+        `--where "${spec}": the value "${other}" names another field; the values of one --where are alternatives of one field, so give one --where per field (e.g. --where ${field}=${rest.join(",") || "VALUE"} --where ${other})`,
+      );
+    }
     clauses.push({ field, values });
   }
   return { clauses, text: clauses.map((c) => `${c.field}=${c.values.join(",")}`).join(" ") };

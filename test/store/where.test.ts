@@ -33,6 +33,24 @@ describe("parseWhere", () => {
     expect(() => parseWhere(["attack"])).toThrow(/expected FIELD=VALUE/);
     expect(() => parseWhere(["attack=a,"])).toThrow(/empty value/);
   });
+  it("refuses a value that is itself a clause of a known field (two fields in one --where: new user 45)", () => {
+    // read as model in {gpt-4o, "attack=important_instructions"}, it kept every attack of gpt-4o
+    expect(() => parseWhere(["model=gpt-4o-2024-05-13,attack=important_instructions"])).toThrow(
+      new UsageError(
+        '--where "model=gpt-4o-2024-05-13,attack=important_instructions": the value "attack=important_instructions" names another field; the values of one --where are alternatives of one field, so give one --where per field (e.g. --where model=gpt-4o-2024-05-13 --where attack=important_instructions)',
+      ),
+    );
+    // aliases and any case count as fields; a value with = that names no field is still a value
+    expect(() => parseWhere(["suite=banking,Defense=tool_filter"])).toThrow(/the value "Defense=tool_filter" names another field/);
+    expect(() => parseWhere(["attacked=true, suite=banking"])).toThrow(/--where attacked=true --where suite=banking\)/);
+    expect(parseWhere(["condition=a=b"])!.clauses).toEqual([{ field: "condition", values: ["a=b"] }]);
+  });
+  it("takes no field from Object.prototype's names", () => {
+    for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty"]) {
+      expect(() => parseWhere([`${name}=x`])).toThrow(`unknown field "${name}"`);
+      expect(parseWhere([`suite=${name}=x`])!.clauses).toEqual([{ field: "suite", values: [`${name}=x`] }]);
+    }
+  });
 });
 
 describe("matchesWhere / applyWhere / restrictRun", () => {
