@@ -59,14 +59,25 @@ export async function plan(file: string, format: InputFormat | undefined, max: n
   let sampled = 0;
   let first: Buffer | undefined;
   let firstParses = true;
+  let lineNo = 0;
+  // the sampled lines that are not JSON (the first one's line and parser message): a file none of whose lines is
+  // JSON is said to be that, not "has no `messages`" (new user 45)
+  let notJson = 0;
+  let firstBad: { line: number; why: string } | undefined;
   try {
     for await (const { bytes, tooLong } of rawLines(file, { maxLineBytes: max })) {
+      lineNo++;
       if (tooLong === undefined && isBlank(bytes)) continue;
       sampled++;
       if (hasMessages(bytes, tooLong !== undefined)) return { as: "chat-jsonl" };
+      const parsed = tooLong === undefined ? parseJson(Buffer.from(bytes).toString("utf8")) : undefined;
+      if (parsed !== undefined && !parsed.ok) {
+        notJson++;
+        firstBad ??= { line: lineNo, why: parsed.message };
+      }
       if (first === undefined) {
         first = Buffer.from(bytes.subarray(0, 512));
-        firstParses = tooLong === undefined && parseJson(Buffer.from(bytes).toString("utf8")).ok;
+        firstParses = parsed?.ok === true;
       }
       if (sampled >= DETECT_SAMPLE_LINES) break;
     }
@@ -79,6 +90,16 @@ export async function plan(file: string, format: InputFormat | undefined, max: n
   if (first !== undefined && !firstParses) {
     const whole = oneDocumentError(file, max);
     if (whole) return { as: "error", error: whole };
+  }
+  if (firstBad !== undefined && notJson === sampled) {
+    // the hint of another encoding says why; the parser's message would echo the undecoded bytes (NULs, U+FFFD)
+    const hint = first === undefined ? "" : encodingHint(first);
+    const why = hint ? "" : sampled === 1 ? ` (${firstBad.why})` : ` (line ${firstBad.line}: ${firstBad.why})`;
+    const which = sampled === 1 ? "its only non-blank line is not JSON" : `none of its ${sampled < DETECT_SAMPLE_LINES ? "" : "first "}${sampled} non-blank lines is JSON`;
+    return {
+      as: "error",
+      error: ingestError("invalid_json", file, `${which}${why}: not a JSON Lines trajectory file${hint}`, { line: firstBad.line }),
+    };
   }
   const which =
     sampled === 1

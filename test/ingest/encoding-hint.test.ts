@@ -57,8 +57,9 @@ describe("the hint reaches the error of each format", () => {
     for await (const it of readTrajectories([dir]) as AsyncIterable<IngestItem>) {
       if (it.kind === "error") got[path.basename(it.error.path)] = `${it.error.kind}: ${it.error.message}`;
     }
-    expect(got["bom.jsonl"]).toMatch(/^unknown_format: .*UTF-16 byte-order mark/);
-    expect(got["le.jsonl"]).toMatch(/^unknown_format: .*every other byte is 0/);
+    // not JSON as UTF-8 at all: invalid_json (was unknown_format, "has no messages"), the hint kept (new user 45)
+    expect(got["bom.jsonl"]).toMatch(/^invalid_json: .*lines is JSON: not a JSON Lines trajectory file; the bytes start with a UTF-16 byte-order mark/);
+    expect(got["le.jsonl"]).toMatch(/^invalid_json: .*lines is JSON: not a JSON Lines trajectory file; every other byte is 0/);
     expect(got["cr.jsonl"]).toMatch(/^invalid_json: .*CR alone/);
     expect(got["run.json"]).toMatch(/^invalid_utf8: .*UTF-16 byte-order mark/);
   });

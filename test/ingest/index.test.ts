@@ -192,6 +192,21 @@ describe("format detection from a sample of lines", () => {
     expect(r[0].kind === "error" && r[0].error.message).toContain("its only non-blank line has no `messages`");
   });
 
+  it("a .jsonl none of whose sampled lines is JSON is invalid_json naming the first bad line, not 'has no messages' (new user 45)", async () => {
+    const one = await put("detect/notjson1.jsonl", "not json\n");
+    const r1 = await readAll([one]);
+    expect(summary(r1)).toEqual(["invalid_json notjson1.jsonl:1"]);
+    expect(r1[0].kind === "error" && r1[0].error.message).toMatch(/notjson1\.jsonl:1: its only non-blank line is not JSON \(.+\): not a JSON Lines trajectory file$/);
+    const several = await put("detect/notjson3.jsonl", "\n\na b\nc\n\n{d\n");
+    const r3 = await readAll([several]);
+    expect(summary(r3)).toEqual(["invalid_json notjson3.jsonl:3"]);
+    expect(r3[0].kind === "error" && r3[0].error.message).toMatch(/notjson3\.jsonl:3: none of its 3 non-blank lines is JSON \(line 3: .+\): not a JSON Lines trajectory file$/);
+    // one JSON line without messages among bad ones: still "has no messages" (it is JSON Lines of something else)
+    const mixed = await put("detect/mixed.jsonl", '{"path": "x"}\nnope\n');
+    const rm = await readAll([mixed]);
+    expect(summary(rm)).toEqual(["unknown_format mixed.jsonl"]);
+  });
+
   it("a file of another extension names the --format option", async () => {
     const p = await put("detect/data.txt", line("T") + "\n");
     const items = await readAll([p]);
