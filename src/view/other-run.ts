@@ -168,6 +168,42 @@ class OtherColumns {
  */
 export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: string): number; size: number }; progress?: ReadProgress } = {}): Promise<OtherRun> {
   const c = new OtherColumns(opts.main);
+  // read in a function of its own: its closures' state (the scan's per-row health codes, the stale keys, the
+  // record check's lists) is let go when it returns, not held by the closures returned here
+  const { judges, warnings, staleByJudge, superseded, counted } = readOther(runDir, c, opts.progress);
+  await checkCommittee(runDir, c, warnings);
+  const name = path.basename(runDir);
+  let banners: Promise<ViewJudgeHealth> | undefined;
+  return {
+    name,
+    judges,
+    warnings,
+    labelsOf: (id) => {
+      const s = c.rowSlot(id);
+      return s === -1 ? undefined : c.pair(s)[0];
+    },
+    judgeHealth: () =>
+      (banners ??= superseded || !counted
+        ? loadViewRun(runDir, { name }).then((whole) => viewJudgeHealth(whole))
+        : judgeBanners(runDir, counted, staleByJudge, (id, judge, repeat) => {
+            const s = c.rowSlot(id);
+            return s !== -1 && c.has(s, c.combo(judge, repeat, false));
+          })),
+  };
+}
+
+/** What reading the other run's journals gives besides its columns. */
+interface OtherRead {
+  judges: string[];
+  warnings: string[];
+  staleByJudge: Record<string, number>;
+  /** a verdict was replaced by a later line: `counted` does not hold */
+  superseded: boolean;
+  counted: JudgeHealth[] | undefined;
+}
+
+/** Read the other run's index and verdicts into `c` with `loadViewRun`'s rules (module docstring). */
+function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | undefined): OtherRead {
   const tfile = path.join(runDir, "trajectories.jsonl");
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
   const gone = removedIds(runDir);
@@ -180,7 +216,7 @@ export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: s
     c.state[s] = INDEXED;
     c.content[s] = contentCode(r.content_sha256);
     health.row(s, r);
-  }, tskip.bad, opts.progress);
+  }, tskip.bad, progress);
   tskip.end(tlines);
   const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
@@ -225,7 +261,7 @@ export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: s
       if (v.repeat === 0) c.setRep0(s, v.judge_id, v.label ?? null, v.status);
     },
     vskip.bad,
-    opts.progress,
+    progress,
   );
   vskip.end(vlines);
   noteRemovedLeftOut(runDir, gone);
@@ -239,26 +275,7 @@ export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: s
   warnings.push(...takeJournalWarnings());
   c.content = new Float64Array(0);
   if (orphans) warnings.push(orphansWarning(orphans));
-  await checkCommittee(runDir, c, warnings);
-  const counted: JudgeHealth[] | undefined = health.result();
-  const name = path.basename(runDir);
-  let banners: Promise<ViewJudgeHealth> | undefined;
-  return {
-    name,
-    judges: [...judges].sort(),
-    warnings,
-    labelsOf: (id) => {
-      const s = c.rowSlot(id);
-      return s === -1 ? undefined : c.pair(s)[0];
-    },
-    judgeHealth: () =>
-      (banners ??= superseded || !counted
-        ? loadViewRun(runDir, { name }).then((whole) => viewJudgeHealth(whole))
-        : judgeBanners(runDir, counted, staleByJudge, (id, judge, repeat) => {
-            const s = c.rowSlot(id);
-            return s !== -1 && c.has(s, c.combo(judge, repeat, false));
-          })),
-  };
+  return { judges: [...judges].sort(), warnings, staleByJudge, superseded, counted: health.result() };
 }
 
 /** The committee file's staleness check against the other run's repeat-0 votes (loadViewRun's `loadCommittee`): its warning. */

@@ -356,6 +356,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     opts.progress,
   );
   vskip.end(vlines);
+  rowContent.length = 0; // 8 bytes a row, held by the scan's closure while the view serves otherwise
   noteRemovedLeftOut(runDir, gone);
   const said = new StaleVerdicts();
   const staleByJudge: Record<string, number> = {};
@@ -384,6 +385,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   };
   const committee = await loadCommittee(runDir, cols, nIndexed, warnings);
   const index = new IndexByOffset(tfile, cols);
+  const counted = health.result();
   // the --human file's labels and the sample's, each read again when its file changes (./human-layers.ts)
   const humans = new HumanLayers(cols, index, warnings, opts.humanFile);
   return {
@@ -399,7 +401,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     ids: cols.ids,
     index,
     stale: staleByJudge,
-    health: health.result(),
+    health: counted,
     committee,
     warnings,
   };
