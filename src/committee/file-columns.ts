@@ -116,13 +116,14 @@ export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): Com
  * @param judges the judges with a repeat-0 verdict in the run (any order).
  * @param rep0 `has(judge, slot)`: the judge has a repeat-0 verdict there; `vote(judge, slot)`: its vote (`voteOf`),
  *   null for none and for slot -1; `rows`, when given: slots from it on have no index row (a verdict's only), not
- *   looked for in the file (`committee` writes a line per index row; `checkCommitteeFile`'s `index`).
+ *   looked for in the file (`committee` writes a line per index row; `checkCommitteeFile`'s `index`); `indexed`, when
+ *   given: whether a slot has an index row, for slots not numbered index rows first (the view's other run).
  */
 export function checkCommitteeSlots(
   cf: CommitteeColumns,
   nSlots: number,
   judges: readonly string[],
-  rep0: { has: (judge: string, slot: number) => boolean; vote: (judge: string, slot: number) => string | null; rows?: number },
+  rep0: { has: (judge: string, slot: number) => boolean; vote: (judge: string, slot: number) => string | null; rows?: number; indexed?: (slot: number) => boolean },
 ): CommitteeFileCheck {
   const stale: string[] = [];
   const notes: string[] = [];
@@ -163,7 +164,7 @@ export function checkCommitteeSlots(
   }
   staleVotes(stale, name, changed, noVerdict);
   let missing = 0;
-  for (let s = 0, end = Math.min(nSlots, rep0.rows ?? nSlots); s < end; s++) if (!inFile[s] && cf.judges.some((j) => rep0.has(j, s))) missing++;
+  for (let s = 0, end = Math.min(nSlots, rep0.rows ?? nSlots); s < end; s++) if (!inFile[s] && (!rep0.indexed || rep0.indexed(s)) && cf.judges.some((j) => rep0.has(j, s))) missing++;
   if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
   return { stale, notes };
 }

@@ -5,12 +5,14 @@
  */
 import path from "node:path";
 import { loadViewRun, type ViewRun } from "./run-data.js";
+import { loadOtherRun } from "./other-run.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { loadTrajectory } from "./item.js";
 import { SampleStore } from "./annotations.js";
 import { startViewServer, type ViewServer } from "./server.js";
 
 export { loadViewRun, type ViewRun, type ViewRow } from "./run-data.js";
+export { loadOtherRun, type OtherRun } from "./other-run.js";
 export { checkedListQuery, listPage, parseListQuery, facets } from "./query.js";
 export { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 export { itemView } from "./item.js";
@@ -46,7 +48,8 @@ export interface OpenViewOptions {
  */
 export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer; run: ViewRun; warnings: string[] }> {
   const run = await loadViewRun(o.runDir, { humanFile: o.humanFile, progress: o.progress });
-  const other = o.otherDir ? await loadViewRun(o.otherDir, { progress: o.progress }) : undefined;
+  // of the other run only what the pages show of it, its ids in the run's id table (./other-run.ts)
+  const other = o.otherDir ? await loadOtherRun(o.otherDir, { main: run.ids, progress: o.progress }) : undefined;
   const sourceRoot = path.resolve(o.sourceRoot ?? process.cwd());
   const sample = o.sampleDir ? new SampleStore(o.sampleDir, (id) => loadTrajectory(run, id, sourceRoot)) : undefined;
   // labels imported from a filled tasks.csv or Label Studio are in the --human file: adjudicated too (new-user report 31, L4)

@@ -11,6 +11,7 @@ import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
 import { recordedInputs, type SiblingCache } from "../sample/recover.js";
 import { readLine, refsOf, type ViewRow, type ViewRun } from "./run-data.js";
+import type { OtherRun } from "./other-run.js";
 import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
 import { siblingFiles } from "./sibling-files.js";
 
@@ -92,7 +93,7 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
  * up exactly (a raw id holding bidi controls is found too). Every text of it (row fields, document, verdicts, quotes) comes with bidi controls as markers.
  * @returns null when the run has no such trajectory.
  */
-export async function itemView(run: ViewRun, shownId: string, sourceRoot: string, other?: ViewRun): Promise<ItemView | null> {
+export async function itemView(run: ViewRun, shownId: string, sourceRoot: string, other?: OtherRun): Promise<ItemView | null> {
   // the list serves ids as shown (`showBidiControlsExactly`, one to one): a link back carries that form, turned back
   // exactly; never the raw lookup first, which took the typed text "⟨U+202E⟩" for a real U+202E (red team 30 M1)
   const row = run.byId.get(restoreBidiControls(shownId));
@@ -151,8 +152,8 @@ export async function itemView(run: ViewRun, shownId: string, sourceRoot: string
   const out: ItemView = { row: visibleRow(plain), verdicts: withVisibleBidi(shown), quotes: withVisibleBidi(quotes), doc };
   if ("error" in loaded) out.error = loaded.error;
   else if (layoutError) out.error = layoutError;
-  const o = other?.byId.get(id);
-  if (other && o) out.other = { run: other.name, labels: o.labels };
+  const labels = other?.labelsOf(id);
+  if (other && labels) out.other = { run: other.name, labels };
   return out;
 }
 

@@ -99,14 +99,31 @@ export async function viewJudgeHealth(run: ViewRun): Promise<ViewJudgeHealth> {
   };
   // counted while the load read the verdicts (./scan-health.ts), else read again here (a verdict was superseded)
   const health = run.health ?? judgeHealth(currentVerdicts(run), { rowOf });
+  return judgeBanners(run.dir, health, run.stale, (id, judge, repeat) => hasVerdict(run, run.byId.get(id), judge, repeat));
+}
+
+/**
+ * The banners and crashes of a run from its judges' health (`judgeHealth` over its current verdicts), its
+ * errors.jsonl and its verdicts left out as stale (module docstring); the view's main run and its other run
+ * (./other-run.ts) both come here.
+ * @param runDir the run folder (its errors.jsonl is read). @param health per judge, in judge id order.
+ * @param stale per judge, its verdicts left out as made on an older text. @param hasVerdict whether the run holds a
+ *   current verdict of a trajectory id, judge and repeat (a crash judged since is no longer a crash).
+ */
+export async function judgeBanners(
+  runDir: string,
+  health: JudgeHealth[],
+  stale: Record<string, number> | undefined,
+  hasVerdict: (id: string, judge: string, repeat: number) => boolean,
+): Promise<ViewJudgeHealth> {
   const crashes = new Map<string, Array<{ judge_id: string; repeat: number; message: string }>>();
   const crashCount = new Map<string, number>();
-  const errors: IngestError[] = fs.existsSync(path.join(run.dir, "errors.jsonl")) ? await readErrors(run.dir) : [];
+  const errors: IngestError[] = fs.existsSync(path.join(runDir, "errors.jsonl")) ? await readErrors(runDir) : [];
   for (const e of errors) {
     if (e.kind !== "judge_crash" || typeof e.trajectory_id !== "string") continue;
     const repeat = typeof e.repeat === "number" ? e.repeat : 0;
     for (const judge of crashedItems([e], true).keys()) {
-      if (hasVerdict(run, run.byId.get(e.trajectory_id), judge, repeat)) continue; // judged since: no longer a crash
+      if (hasVerdict(e.trajectory_id, judge, repeat)) continue; // judged since: no longer a crash
       const list = crashes.get(e.trajectory_id) ?? [];
       if (list.some((c) => c.judge_id === judge && c.repeat === repeat)) continue;
       list.push({ judge_id: judge, repeat, message: e.message });
@@ -115,7 +132,7 @@ export async function viewJudgeHealth(run: ViewRun): Promise<ViewJudgeHealth> {
     }
   }
   const judges = new Set([...health.map((h) => h.judge_id), ...crashCount.keys()]);
-  const banners = [...judges].sort().map((j) => banner(j, health.find((h) => h.judge_id === j), crashCount.get(j) ?? 0, run.stale?.[j] ?? 0));
+  const banners = [...judges].sort().map((j) => banner(j, health.find((h) => h.judge_id === j), crashCount.get(j) ?? 0, stale?.[j] ?? 0));
   return { banners, crashes };
 }
 

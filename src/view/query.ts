@@ -7,6 +7,7 @@
 import { binaryOf, BUCKETS } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
 import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
+import type { OtherRun } from "./other-run.js";
 import { showBidiControlsExactly } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 import { NO_VALUE } from "../stats/no-value.js";
@@ -109,7 +110,7 @@ const OTHER_PARAMS = ["committee", "disagree", "vs", "status", "q", "diff", "bin
  * answer there.
  * @throws ListQueryError (the server's 400) as {@link parseListQuery}, and for the above.
  */
-export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: ViewRun): ListQuery {
+export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: OtherRun): ListQuery {
   const q = parseListQuery(sp);
   const fields: readonly string[] = FIELDS;
   for (const k of new Set(sp.keys()))
@@ -170,16 +171,16 @@ function disagrees(row: ViewRow, disagree: string, label: string | null | undefi
 }
 
 /** A rater's label of a row: `j:<judge>`, `committee`, `o:<judge>` (the other run, looked up by id). */
-export function raterLabel(row: ViewRow, rater: string, other?: ViewRun): string | null | undefined {
+export function raterLabel(row: ViewRow, rater: string, other?: OtherRun): string | null | undefined {
   if (rater === "committee") return row.committee ? row.committee.label : undefined;
   if (rater.startsWith("j:")) {
     const j = rater.slice(2);
     return Object.hasOwn(row.labels, j) ? row.labels[j] : undefined;
   }
   if (rater.startsWith("o:") && other) {
-    const o = other.byId.get(row.id);
+    const labels = other.labelsOf(row.id);
     const j = rater.slice(2);
-    return o && Object.hasOwn(o.labels, j) ? o.labels[j] : undefined;
+    return labels && Object.hasOwn(labels, j) ? labels[j] : undefined;
   }
   return undefined;
 }
@@ -207,7 +208,7 @@ export function humanConsensusBinary(humans: Record<string, string> | undefined)
 }
 
 /** Whether the row passes every filter of `q` (except paging). */
-export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRun): boolean {
+export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: OtherRun): boolean {
   for (const f of FIELDS) {
     const want = q.fields[f];
     // the facets show bidi controls as markers: a filter value may carry them
@@ -252,7 +253,7 @@ export type ListItem = Omit<ViewRow, "refs" | "search"> & { diff?: [string | nul
  * One page of the filtered list, its rows' text with bidi controls as markers (src/view/item.ts `visibleRow`).
  * @returns `total` (rows passing the filters), `offset`, and up to `limit` rows from `offset`.
  */
-export function listPage(run: ViewRun, q: ListQuery, other?: ViewRun): { total: number; offset: number; rows: ListItem[] } {
+export function listPage(run: ViewRun, q: ListQuery, other?: OtherRun): { total: number; offset: number; rows: ListItem[] } {
   let total = 0;
   const rows: ListItem[] = [];
   for (const row of run.rows) {

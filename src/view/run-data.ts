@@ -56,6 +56,8 @@ export interface ViewRun {
    * verdict was superseded during the read (./judge-health.ts counts them again then).
    */
   health?: JudgeHealth[];
+  /** The rows' id table (a loaded run's): the other run of `view --other` shares its slots (./other-run.ts). */
+  ids?: { slotOf(id: string): number; readonly size: number };
   /** Whether the committee column comes from a current `committee.jsonl`; why not otherwise. */
   committee: { source: "file"; judges: string[] } | { source: null; reason: string };
   warnings: string[];
@@ -354,6 +356,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     opts.progress,
   );
   vskip.end(vlines);
+  rowContent.length = 0; // 8 bytes a row, held by the scan's closure while the view serves otherwise
   noteRemovedLeftOut(runDir, gone);
   const said = new StaleVerdicts();
   const staleByJudge: Record<string, number> = {};
@@ -370,7 +373,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   for (let s = nIndexed; s < cols.size; s++) orphans.push(s);
   const first = orphans.map((s) => firstStart(refStore, cols.refs[s]));
   const tail = orphans.map((s, i) => [s, first[i]] as const).sort((x, y) => x[1] - y[1]).map((x) => x[0]);
-  if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
+  if (orphans.length) warnings.push(orphansWarning(orphans.length));
   const rows = new ColumnRows(cols, nIndexed, tail);
   const slotOf = (id: string) => cols.ids.slotOf(id);
   const byId: ViewRun["byId"] = {
@@ -382,6 +385,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   };
   const committee = await loadCommittee(runDir, cols, nIndexed, warnings);
   const index = new IndexByOffset(tfile, cols);
+  const counted = health.result();
   // the --human file's labels and the sample's, each read again when its file changes (./human-layers.ts)
   const humans = new HumanLayers(cols, index, warnings, opts.humanFile);
   return {
@@ -394,12 +398,23 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     setSampleHumans: (by) => humans.setSample(by),
     refreshHumanFile: () => humans.refreshFile(),
     judges: [...judges].sort(),
+    ids: cols.ids,
     index,
     stale: staleByJudge,
-    health: health.result(),
+    health: counted,
     committee,
     warnings,
   };
+}
+
+/** The load's warning for `n` trajectories with verdicts but no index row (the main run's and the other run's). */
+export function orphansWarning(n: number): string {
+  return `${n} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`;
+}
+
+/** Why a run's committee column is not shown: its file's staleness problems (`checkCommitteeSlots`). */
+export function staleCommitteeReason(stale: readonly string[]): string {
+  return `committee.jsonl is stale, not shown: ${stale.join("; ")} (run ipi-judge committee again)`;
 }
 
 /**
@@ -451,7 +466,7 @@ async function loadCommittee(runDir: string, cols: RowColumns, nIndexed: number,
     },
   });
   if (check.stale.length) {
-    const reason = `committee.jsonl is stale, not shown: ${check.stale.join("; ")} (run ipi-judge committee again)`;
+    const reason = staleCommitteeReason(check.stale);
     warnings.push(reason);
     return { source: null, reason };
   }

@@ -65,8 +65,12 @@ export class ScanHealth {
     this.by = null;
   }
 
-  /** The figures in judge id order, flags set; undefined when the tally was dropped. */
+  /**
+   * The figures in judge id order, flags set; undefined when the tally was dropped. The tally is then over: the
+   * per-row codes are let go (4 bytes a row; the view's loaders keep their scan's closures alive while they serve).
+   */
   result(): JudgeHealth[] | undefined {
+    this.rowCode = new Int32Array(0);
     if (!this.by) return undefined;
     return [...this.by.values()].sort((a, b) => a.judge_id.localeCompare(b.judge_id)).map((h) => withFlags(h));
   }

@@ -27,6 +27,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViewRun } from "./run-data.js";
+import type { OtherRun } from "./other-run.js";
 import { pairedSampleLabels } from "./sample-humans.js";
 import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
@@ -58,7 +59,8 @@ const MAX_BODY = 256 * 1024;
 /** What the server serves. */
 export interface ViewServerOptions {
   run: ViewRun;
-  other?: ViewRun;
+  /** The run shown side by side (`--other`): its labels by id, judges, health (./other-run.ts). */
+  other?: OtherRun;
   sample?: SampleStore;
   /** Serve only the annotation pages (no judge labels, no run browsing): for annotators. */
   blind?: boolean;
@@ -179,13 +181,17 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
 }
 
 /** Per run: its judges' health, computed at the first request that needs it (./judge-health.ts). */
-const healthOf = new WeakMap<ViewRun, Promise<ViewJudgeHealth>>();
+const healthOf = new WeakMap<ViewRun | OtherRun, Promise<ViewJudgeHealth>>();
 
-/** The judges' health of a run (the server's or the other one; none for a run given as plain row objects, in tests). */
-function judgeHealthOf(run: ViewRun): Promise<ViewJudgeHealth> {
+/**
+ * The judges' health of a run (the server's, or the other one: `OtherRun.judgeHealth`; none for a run given as plain
+ * row objects, in tests).
+ */
+function judgeHealthOf(run: ViewRun | OtherRun): Promise<ViewJudgeHealth> {
   let h = healthOf.get(run);
   if (!h) {
-    h = (run.refStore ? viewJudgeHealth(run) : Promise.resolve({ banners: [], crashes: new Map() })).catch((e: Error) => {
+    const computed = "labelsOf" in run ? run.judgeHealth() : run.refStore ? viewJudgeHealth(run) : Promise.resolve({ banners: [], crashes: new Map() });
+    h = computed.catch((e: Error) => {
       // the pages still load, and say that the judges' health is not shown (never a silent absence)
       process.stderr.write(`ipi-judge: view: the judges' health of run ${run.name} could not be computed: ${e?.stack ?? e}\n`);
       return { banners: [], crashes: new Map(), error: `the judges' health of run ${run.name} could not be computed (${e?.message ?? e}): no judge's warnings are shown` };

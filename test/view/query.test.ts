@@ -5,11 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { checkedListQuery, ListQueryError } from "../../src/view/query.js";
 import type { ViewRun } from "../../src/view/run-data.js";
+import type { OtherRun } from "../../src/view/other-run.js";
 
 const run = (committee: boolean): ViewRun =>
   ({ name: "r", judges: ["claude", "gpt"], committee: committee ? { source: "file", judges: ["claude", "gpt"] } : { source: null, reason: "no committee.jsonl" } }) as unknown as ViewRun;
-const other = { name: "o", judges: ["llama"] } as unknown as ViewRun;
-const err = (qs: string, r = run(true), o?: ViewRun) => {
+const other = { name: "o", judges: ["llama"] } as unknown as OtherRun;
+const err = (qs: string, r = run(true), o?: OtherRun) => {
   try {
     checkedListQuery(new URLSearchParams(qs), r, o);
   } catch (e) {

@@ -1,0 +1,304 @@
+/**
+ * The second run of `ipi-judge view --other DIR`, held as only what the view shows of it: its name, judges and
+ * warnings, the judges' health (banners), and each trajectory's repeat-0 labels by id (the list's `o:<judge>`
+ * columns and filters, the item page's other-run block). Issue 26: loaded as a whole `ViewRun` (./run-data.ts), the
+ * 1M-trajectory run twice peaked at 673 MB; here a trajectory of the other run costs a few fixed-width bytes.
+ *
+ * Read the way `loadViewRun` reads a run, with its rules and words: the same skipped lines, removed trajectories,
+ * verdicts on an older text left out (and counted per judge), a later verdict of the same trajectory, judge and
+ * repeat replacing the earlier (the labels then in the storage order of the current verdicts, as its recompute
+ * gives them), the orphans' warning, the committee file's staleness check (its warning; the committee column is not
+ * shown for the other run). Per slot: a state byte (no row / index row / verdicts only), a code into the distinct
+ * (labels, status) pairs, and one bit per (judge, repeat) that has a current verdict there (the stale rule and
+ * the crash notes ask it). Slots are the main run's id table's, so an id of both runs is stored once; ids only in
+ * the other run get slots after them in a small table of their own.
+ *
+ * The judges' health is counted during the one read (./scan-health.ts). When a verdict was superseded during it,
+ * the count does not hold and `loadViewRun` counts it over the current verdicts: the other run is then loaded
+ * whole when its health is first asked (the memory of before, for that rare run), and dropped after.
+ */
+import path from "node:path";
+import type { Verdict } from "../types.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
+import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
+import { noteRemovedLeftOut, removedIds } from "../store/removed-ids.js";
+import { contentCode } from "../store/content-code.js";
+import { StaleVerdicts } from "../store/stale-verdicts.js";
+import type { ReadProgress } from "../store/lean-read.js";
+import { IdTable } from "../store/id-table.js";
+import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
+import type { JudgeHealth } from "../verdict/health.js";
+import { Codes } from "./row-columns.js";
+import { ScanHealth } from "./scan-health.js";
+import { loadViewRun, orphansWarning, scanJsonlLines, staleCommitteeReason } from "./run-data.js";
+import { judgeBanners, viewJudgeHealth, type ViewJudgeHealth } from "./judge-health.js";
+
+/** What the view reads of the other run. */
+export interface OtherRun {
+  name: string;
+  /** Its judges (sorted): the `o:<judge>` raters. */
+  judges: string[];
+  warnings: string[];
+  /** The repeat-0 labels (judge id -> label, null: none) of a trajectory; undefined when the run has no row of it. */
+  labelsOf(id: string): Record<string, string | null> | undefined;
+  /** Its judges' banners and crashes (./judge-health.ts), computed at the first call. @throws as `viewJudgeHealth`. */
+  judgeHealth(): Promise<ViewJudgeHealth>;
+}
+
+/** Per slot: no row of the id, an index row, verdicts without an index row (an orphan). */
+const NONE = 0;
+const INDEXED = 1;
+const ORPHAN = 2;
+
+type Pair = [Record<string, string | null>, Record<string, string>];
+
+/** The other run's per-slot columns (module docstring). */
+class OtherColumns {
+  cap: number;
+  state: Uint8Array;
+  vote: Uint32Array;
+  /** per slot: its index row's content code (-1: none); dropped after the load */
+  content: Float64Array;
+  /** `words` 32-bit words per slot: bit c set when (judge, repeat) combination c has a current verdict */
+  present: Uint32Array;
+  words = 1;
+  readonly pairs = new Codes<Pair>();
+  readonly empty: number;
+  private readonly combos = new Map<string, number>();
+  private readonly extra = new IdTable();
+
+  constructor(private readonly main: { slotOf(id: string): number; size: number } | undefined) {
+    this.cap = (main?.size ?? 0) + 1024;
+    this.state = new Uint8Array(this.cap);
+    this.vote = new Uint32Array(this.cap);
+    this.content = new Float64Array(this.cap).fill(-1);
+    this.present = new Uint32Array(this.cap);
+    this.empty = this.pairs.code([{}, {}]);
+    this.vote.fill(this.empty);
+  }
+
+  /** Number of slots in use (the main run's, then the other run's own ids). */
+  get size(): number {
+    return (this.main?.size ?? 0) + this.extra.size;
+  }
+
+  /** The slot of `id` (added to the other run's own table when `add` and the main run does not hold it), or -1. */
+  slot(id: string, add: boolean): number {
+    const m = this.main ? this.main.slotOf(id) : -1;
+    if (m !== -1) return m;
+    const base = this.main?.size ?? 0;
+    const e = this.extra.slotOf(id);
+    if (e !== -1 || !add) return e === -1 ? -1 : base + e;
+    const s = base + this.extra.add(id);
+    if (s >= this.cap) this.grow();
+    return s;
+  }
+
+  /** The slot of an id the other run has a row of (index or verdicts), or -1. */
+  rowSlot(id: string): number {
+    const s = this.slot(id, false);
+    return s !== -1 && this.state[s] !== NONE ? s : -1;
+  }
+
+  /** The code of a (judge, repeat) combination; -1 when unseen and not `add`. */
+  combo(judge: string, repeat: number, add: boolean): number {
+    const k = `${repeat}\u0000${judge}`;
+    let c = this.combos.get(k);
+    if (c === undefined) {
+      if (!add) return -1;
+      c = this.combos.size;
+      this.combos.set(k, c);
+      if (c >= this.words * 32) this.widen();
+    }
+    return c;
+  }
+
+  has(s: number, c: number): boolean {
+    return c >= 0 && ((this.present[s * this.words + (c >>> 5)] >>> (c & 31)) & 1) === 1;
+  }
+
+  mark(s: number, c: number): void {
+    this.present[s * this.words + (c >>> 5)] |= 1 << (c & 31);
+  }
+
+  pair(s: number): Pair {
+    return this.pairs.values[this.vote[s]]!;
+  }
+
+  /** Set judge `j`'s repeat-0 label and status of slot `s`, moved after the others (the storage order of the current verdicts). */
+  setRep0(s: number, j: string, label: string | null, status: string): void {
+    const [l, st] = this.pair(s);
+    const { [j]: _l, ...restL } = l;
+    const { [j]: _s, ...restS } = st;
+    this.vote[s] = this.pairs.code([
+      { ...restL, [j]: label },
+      { ...restS, [j]: status },
+    ]);
+  }
+
+  private grow(): void {
+    const cap = this.cap * 2;
+    const g = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, n: number, fill: number): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.fill(fill);
+      b.set(a);
+      return b;
+    };
+    this.state = g(this.state, cap, NONE);
+    this.vote = g(this.vote, cap, this.empty);
+    this.content = g(this.content, this.content.length ? cap : 0, -1);
+    this.present = g(this.present, cap * this.words, 0);
+    this.cap = cap;
+  }
+
+  private widen(): void {
+    const w = this.words + 1;
+    const b = new Uint32Array(this.cap * w);
+    for (let s = 0; s < this.cap; s++) for (let i = 0; i < this.words; i++) b[s * w + i] = this.present[s * this.words + i];
+    this.present = b;
+    this.words = w;
+  }
+}
+
+/**
+ * Load the other run of `view --other` (module docstring).
+ * @param runDir `<labels-dir>/<run>`. @param opts.main the main run's id table (`ViewRun.ids`): ids of both runs
+ *   share its slots; without it every id gets a slot of the other run's own. @param opts.progress the read's progress.
+ * @returns the other run as the view reads it. @throws as `loadViewRun` (unreadable files).
+ */
+export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: string): number; size: number }; progress?: ReadProgress } = {}): Promise<OtherRun> {
+  const c = new OtherColumns(opts.main);
+  // read in a function of its own: its closures' state (the scan's per-row health codes, the stale keys, the
+  // record check's lists) is let go when it returns, not held by the closures returned here
+  const { judges, warnings, staleByJudge, superseded, counted } = readOther(runDir, c, opts.progress);
+  await checkCommittee(runDir, c, warnings);
+  const name = path.basename(runDir);
+  let banners: Promise<ViewJudgeHealth> | undefined;
+  return {
+    name,
+    judges,
+    warnings,
+    labelsOf: (id) => {
+      const s = c.rowSlot(id);
+      return s === -1 ? undefined : c.pair(s)[0];
+    },
+    judgeHealth: () =>
+      (banners ??= superseded || !counted
+        ? loadViewRun(runDir, { name }).then((whole) => viewJudgeHealth(whole))
+        : judgeBanners(runDir, counted, staleByJudge, (id, judge, repeat) => {
+            const s = c.rowSlot(id);
+            return s !== -1 && c.has(s, c.combo(judge, repeat, false));
+          })),
+  };
+}
+
+/** What reading the other run's journals gives besides its columns. */
+interface OtherRead {
+  judges: string[];
+  warnings: string[];
+  staleByJudge: Record<string, number>;
+  /** a verdict was replaced by a later line: `counted` does not hold */
+  superseded: boolean;
+  counted: JudgeHealth[] | undefined;
+}
+
+/** Read the other run's index and verdicts into `c` with `loadViewRun`'s rules (module docstring). */
+function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | undefined): OtherRead {
+  const tfile = path.join(runDir, "trajectories.jsonl");
+  const tskip = journalSkips(tfile, NOT_INDEX_ROW);
+  const gone = removedIds(runDir);
+  const health = new ScanHealth();
+  const tlines = scanJsonlLines(tfile, (o, _ref, line) => {
+    if (!isIndexRecord(o)) return tskip.bad(line);
+    const r = o as unknown as TrajectoryIndexRow;
+    if (gone.has(r.id)) return;
+    const s = c.slot(r.id, true);
+    c.state[s] = INDEXED;
+    c.content[s] = contentCode(r.content_sha256);
+    health.row(s, r);
+  }, tskip.bad, progress);
+  tskip.end(tlines);
+  const warnings: string[] = [];
+  const vfile = path.join(runDir, "verdicts.jsonl");
+  const judges = new Set<string>();
+  const stale = new Map<string, { judge: string; id: string }>();
+  let orphans = 0;
+  let superseded = false;
+  const vskip = journalSkips(vfile, NOT_VERDICT);
+  const vcheck = verdictRecordCheck(vfile);
+  const vlines = scanJsonlLines(
+    vfile,
+    (o, _ref, line) => {
+      // loadViewRun's rules (./run-data.ts), in its order
+      if (!vcheck(o, line)) return vskip.bad(line);
+      const v = o as unknown as Verdict;
+      if (gone.has(v.trajectory_id)) return;
+      judges.add(v.judge_id);
+      const known = c.slot(v.trajectory_id, false);
+      const code = contentCode(v.content_sha256);
+      const isStale = known !== -1 && c.state[known] === INDEXED && code !== -1 && c.content[known] !== -1 && c.content[known] !== code;
+      if (isStale || stale.size) {
+        const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+        stale.delete(k);
+        if (isStale) {
+          if (!c.has(known, c.combo(v.judge_id, v.repeat, false))) stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
+          return;
+        }
+      }
+      const s = c.slot(v.trajectory_id, true);
+      if (c.state[s] === NONE) {
+        c.state[s] = ORPHAN;
+        orphans++;
+      }
+      const cb = c.combo(v.judge_id, v.repeat, true);
+      if (c.has(s, cb)) {
+        superseded = true;
+        health.superseded();
+      } else {
+        c.mark(s, cb);
+        health.add(v, s);
+      }
+      if (v.repeat === 0) c.setRep0(s, v.judge_id, v.label ?? null, v.status);
+    },
+    vskip.bad,
+    progress,
+  );
+  vskip.end(vlines);
+  noteRemovedLeftOut(runDir, gone);
+  const said = new StaleVerdicts();
+  const staleByJudge: Record<string, number> = {};
+  for (const x of stale.values()) {
+    said.add(x.judge, x.id);
+    staleByJudge[x.judge] = (staleByJudge[x.judge] ?? 0) + 1;
+  }
+  said.note(runDir);
+  warnings.push(...takeJournalWarnings());
+  c.content = new Float64Array(0);
+  if (orphans) warnings.push(orphansWarning(orphans));
+  return { judges: [...judges].sort(), warnings, staleByJudge, superseded, counted: health.result() };
+}
+
+/** The committee file's staleness check against the other run's repeat-0 votes (loadViewRun's `loadCommittee`): its warning. */
+async function checkCommittee(runDir: string, c: OtherColumns, warnings: string[]): Promise<void> {
+  const cf = await readCommitteeColumns(runDir, { ids: { slotOf: (id) => c.rowSlot(id) } });
+  if (!cf) return;
+  const judges = new Set<string>();
+  const seen = new Set<number>();
+  for (let s = 0; s < c.size; s++) {
+    if (seen.has(c.vote[s])) continue;
+    seen.add(c.vote[s]);
+    for (const j of Object.keys(c.pair(s)[1])) judges.add(j);
+  }
+  const check = checkCommitteeSlots(cf, c.size, [...judges], {
+    indexed: (s) => c.state[s] === INDEXED,
+    has: (j, s) => s >= 0 && Object.hasOwn(c.pair(s)[1], j),
+    vote: (j, s) => {
+      if (s < 0) return null;
+      const [labels, status] = c.pair(s);
+      if (!Object.hasOwn(status, j)) return null;
+      const label = labels[j] ?? null;
+      return status[j] === "ok" && label ? label : null;
+    },
+  });
+  if (check.stale.length) warnings.push(staleCommitteeReason(check.stale));
+}
