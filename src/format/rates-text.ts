@@ -36,15 +36,16 @@ export function blockedByText(r: Pick<AttackRates, "blocked_attempts_by" | "bloc
 }
 
 /**
- * `coverage 100.0% (360/360)`; below the threshold `coverage 20.1% (87/433) LOW: the rates are over a subset
+ * `coverage 100.0% (360 labelled of 360 attacked)`; below the threshold `coverage 20.1% (87 labelled of 433 attacked) LOW: the rates are over a subset
  * (most unlabelled: injection_text_unknown 346)`, and when the group's runs carry the benchmark's own verdict what
  * it says of the labelled subset (`referenceSubsetText` of ./reference-text.ts).
  * @param saidAt where an output that already printed the LOW clause for this group said it (e.g. "see the warning
- *   above"): then `coverage 20.1% (87/433) LOW (see the warning above)`, the clause once per group, not twice.
+ *   above"): then `coverage 20.1% (87 labelled of 433 attacked) LOW (see the warning above)`, the clause once per group, not twice.
  */
 export function coverageText(r: AttackRates, saidAt?: string): string {
   if (r.coverage === null) return "coverage undefined (no attacked trajectory)";
-  const base = `coverage ${pctText(r.coverage)} (${r.labelled}/${r.attacked})`;
+  // both counts named (new user 44 item 9): the rates beside it are over the labelled, other counts over all attacked
+  const base = `coverage ${pctText(r.coverage)} (${r.labelled} labelled of ${r.attacked} attacked)`;
   if (!r.coverage_low) return base;
   if (saidAt) return `${base} LOW (${saidAt})`;
   const crash = r.coverage_low_reason === "judge_crash" ? " (the judge crashed on them: errors.jsonl kind judge_crash; the same command judges them again)" : "";

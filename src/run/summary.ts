@@ -29,12 +29,12 @@ import { judgeEntries } from "../format/judge-order.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 
 /**
- * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
+ * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87 labelled of 433 attacked) LOW ...`:
  * the exposure rate as the other rates are shown (count/n, Wilson interval, its coverage), never a bare share.
  */
 export function exposureText(j: Pick<JudgeSummary, "exposure">): string {
   const e = j.exposure;
-  const cov = e.coverage === null ? "coverage undefined (no attacked trajectory)" : `coverage ${pctText(e.coverage)} (${e.n}/${e.attacked})`;
+  const cov = e.coverage === null ? "coverage undefined (no attacked trajectory)" : `coverage ${pctText(e.coverage)} (${e.n} labelled of ${e.attacked} attacked)`;
   const low = e.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: over the same labelled subset as the rates, which may be biased)` : "";
   return `exposure rate ${rateFigureText(e)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed; ${cov}${low})`;
 }
