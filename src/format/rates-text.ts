@@ -111,11 +111,12 @@ export function exposureLowText(r: AttackRates, lead = "; EXPOSURE LOW: "): stri
  * The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...; exposure ...` (and
  * {@link disputedText}, {@link exposureLowText}). `exposure: false` leaves the exposure figure out (a line that
  * gives the exposure rate with its interval beside it), `exposureLow: false` the EXPOSURE LOW text (a line that puts
- * it after that rate).
+ * it after that rate). `coverageSaidAt`: where the output gave this group's LOW coverage clause already (a row over
+ * the same runs as a line above it: {@link coverageText}'s `saidAt`).
  */
-export function ratesText(r: AttackRates, opts: { exposure?: boolean; exposureLow?: boolean } = {}): string {
+export function ratesText(r: AttackRates, opts: { exposure?: boolean; exposureLow?: boolean; coverageSaidAt?: string } = {}): string {
   // the figure unmarked: an EXPOSURE LOW group's text follows (exposureLowText)
   const exposure = opts.exposure === false ? "" : `; ${exposureFigureText({ labelled: r.labelled, not_exposed: r.not_exposed, exposure_low: false })}`;
   const low = opts.exposureLow === false ? "" : exposureLowText(r);
-  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}${exposure}${disputedText(r)}${low}`;
+  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r, opts.coverageSaidAt)}${exposure}${disputedText(r)}${low}`;
 }

@@ -75,7 +75,11 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
       "(2 attacked runs record none): the labelled subset is not representative (the rate over all lies outside its 95% interval), and these rates speak for the labelled runs, not for the group";
     const overall = rows.find((l) => l.includes("attack success over the 10 attacked"))!;
     expect(overall).toContain(`coverage 40.0% (4 labelled of 10 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 6; ${said})`);
-    expect(rows.find((l) => l.startsWith("    qwen3-max "))).toContain(said);
+    // the one model's row is over the same runs as the overall line: it points there, not the clause again (new user 44 item 11)
+    const model = rows.find((l) => l.startsWith("    qwen3-max "))!;
+    expect(model).toContain("coverage 40.0% (4 labelled of 10 attacked) LOW (as on the judge's overall line above)");
+    expect(model).not.toContain(said);
+    expect(label.stdout.split(said).length - 1).toBe(1);
     // the tool_description surface: the one run without a verdict there
     expect(rows.find((l) => l.startsWith("    tool_description:"))).toContain("(4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (1 attacked run records none): the labelled subset is not representative");
     // the tool_output surface: nothing labelled, no verdict: nothing said
