@@ -6,6 +6,7 @@
  */
 import { textTable, type ColumnAlign } from "../format/text-table.js";
 import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
+import { fewInCategory, type FewInCategory } from "../stats/few-in-category.js";
 import {
   bootstrapItems,
   bootstrapKappa,
@@ -81,6 +82,12 @@ export interface TwoRaterComparison {
    * only: AC1 and PABAK then say nothing about discrimination (`../stats/one-category.ts`, review 16).
    */
   one_category?: OneCategory;
+  /**
+   * Set on a 2 x 2 table (two categories) whose kappa is defined and rests on a category a rater used 1-4 times: one
+   * label the other way moves it far (`../stats/few-in-category.ts`; new user 44, as `agree --reference` says it).
+   * A q x q table (the six buckets) is not flagged: see that module.
+   */
+  few_in_category?: FewInCategory;
   /** Rows = first rater, columns = second rater, over `categories`. */
   confusion: { rows: string; cols: string; categories: Category[]; table: number[][] };
 }
@@ -150,6 +157,11 @@ export function compareTwoRatersTable(
     ...(one ? { one_category: one } : {}),
     confusion: { rows: opts.names?.[0] ?? "a", cols: opts.names?.[1] ?? "b", categories: [...categories], table: cm.table },
   };
+  // a 2 x 2 kappa on a category used 1-4 times (not one used never: `one`, nor 0 by construction: `note`)
+  const few = categories.length === 2 && kappa.value !== null && !one && note === undefined
+    ? fewInCategory(cm.table, { rater: opts.names?.[0] ?? "a", reference: opts.names?.[1] ?? "b", yes: String(categories[0]), no: String(categories[1]), counts: "named here (the table: --json confusion)" })
+    : null;
+  if (few) out.few_in_category = few;
   if (opts.weights) {
     const wk: KappaReport = cohenKappa(cm.table, { weights: opts.weights });
     if (boot && cm.n > 0) wk.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed, weights: opts.weights });
@@ -424,6 +436,7 @@ export function formatTwoRater(c: TwoRaterComparison, indent = "  ", counts?: { 
       (c.pabak.prevalence_index !== null && c.pabak.prevalence_index !== undefined ? ` (prevalence index ${f3(c.pabak.prevalence_index)}, bias index ${f3(c.pabak.bias_index)})` : ""),
   );
   if (c.one_category) lines.push(`${indent}AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}`);
+  if (c.few_in_category) lines.push(`${indent}FEW ITEMS: ${c.few_in_category.text}`);
   return lines;
 }
 

@@ -53,8 +53,11 @@ export class SourceFold {
   /**
    * The warning when the counted rows come from several formats or source folders, else null.
    * @param what the figures' name ("the figures").
+   * @param counted what the counted rows are, named before the per-folder counts (new user 44 item 9b: `runs_base:
+   *   322` here beside label's `runs_base 351`, all the runs, read as a contradiction), after their total, e.g. "runs
+   *   compared, attacked with a benchmark security verdict and no agent error"; absent: the counts say "runs" only.
    */
-  warning(what: string): string | null {
+  warning(what: string, counted?: string): string | null {
     const folders = new Map<string, { n: number; suites: Set<string>; formats: Set<string> }>();
     const formats = new Map<string, number>();
     for (const [k, n] of this.counts) {
@@ -69,7 +72,8 @@ export class SourceFold {
     const parts: string[] = [];
     if (folders.size > 1) {
       const list = [...folders].sort(([a], [b]) => a.localeCompare(b)).map(([d, f]) => `${d}: ${f.n} runs, ${f.suites.size} suite${f.suites.size === 1 ? "" : "s"} (${cut([...f.suites].sort())})`);
-      parts.push(`${folders.size} source folders (${list.join("; ")})`);
+      const total = [...folders.values()].reduce((a, f) => a + f.n, 0);
+      parts.push(`${folders.size} source folders (${counted ? `${total} ${counted}; ` : ""}${list.join("; ")})`);
     }
     if (formats.size > 1) parts.push(`${formats.size} input formats (${[...formats].sort(([a], [b]) => a.localeCompare(b)).map(([f, n]) => `${f} ${n}`).join(", ")})`);
     // one figure per folder: by suite when no suite is in two folders (different benchmarks name their suites apart)

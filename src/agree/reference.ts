@@ -519,6 +519,9 @@ function referenceAllText(a: ReferenceAgreement): string {
 export function formatReferenceAgreement(a: ReferenceAgreement): string {
   a = shownStrings(a); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const ex = Object.entries(a.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  // the same caveat under the second table is pointed to, not printed again (new user 44 item 11)
+  const saidUnder = new Map<string, string>();
+  const once = (text: string, rate: string) => (saidUnder.has(text) ? `as under ${saidUnder.get(text)} above` : (saidUnder.set(text, rate), text));
   const block = (c: BinaryComparison, title: string) => {
     const [[tp, fp], [fn, tn]] = c.confusion.table;
     return [
@@ -527,7 +530,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
         (c.kappa_note ? ` (0 by construction: ${reasonText(c.kappa_note)}; no interval)` : c.kappa === null ? "" : `, 95% Wald CI ${ciText(c.kappa_ci95, c.kappa_ci95_reason)}`) +
         `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
         `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}` +
-        (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}` : "") +
+        (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${once(c.one_category.text, c.rate)}` : "") +
         (c.few_in_category ? `\n  FEW ITEMS: ${c.few_in_category.text}` : ""),
       // the counts under their headers, whatever the field's name and the counts' size (../format/text-table.ts)
       ...textTable(

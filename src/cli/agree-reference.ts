@@ -196,7 +196,7 @@ export async function agreeReference(
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const unexposed = pooledExposureLowWarnings(src.usedRepeat0(o.reference), judges);
   // runs read from several folders or formats (two benchmarks labelled into one run): one kappa over both checkers
-  const mixedSources = src.sources.warning(`the figures${where ? " (of the trajectories --where keeps)" : ""}`);
+  const mixedSources = src.sources.warning(`the figures${where ? " (of the trajectories --where keeps)" : ""}`, `runs compared, attacked with a benchmark ${o.reference} verdict and no agent error`);
   const rest = [...(mixedSources ? [mixedSources] : []), ...(dos ? [dos] : []), ...unexposed, ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
   // with --reference security this output is the check the flags advise: said so, not "check with" itself (nu19)

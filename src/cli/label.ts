@@ -1,5 +1,6 @@
 import { reasonsText } from "../run/rejudge.js";
 import { warnLine } from "./warn.js";
+import { sameScreen, stderrForm } from "./said-below.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import os from "node:os";
@@ -352,7 +353,10 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
 function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>, created: { run: boolean; labels: boolean }): void {
   // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
-  for (const w of res.summary.warnings) warnLine(w);
+  // a warning the text summary prints in full is said once on one screen: cut short on stderr (./said-below.ts)
+  const summaryText = o.json ? null : formatSummary(res.summary, res.thisRun.where);
+  const below = summaryText !== null && sameScreen() ? summaryText : null;
+  for (const w of res.summary.warnings) warnLine(stderrForm(w, below));
   // on stderr too, as every other command says it (the figures on stdout leave those trajectories out)
   if (res.summary.inputs_removed) warnLine(res.summary.inputs_removed.message);
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run (./empty-input.ts)
@@ -379,7 +383,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
         `INTERRUPTED: the figures below are partial: they cover only the run's ${res.summary.trajectories} trajectories so far ` +
           `(a model, suite or condition may be missing or under-counted); the same command resumes the run\n`,
       );
-    process.stdout.write(formatSummary(res.summary, res.thisRun.where) + "\n");
+    process.stdout.write(summaryText + "\n");
     process.stdout.write(invocationText(res, o));
   }
   for (const [id, what] of Object.entries(res.adaptations ?? {}))

@@ -43,14 +43,15 @@ export const DEFAULT_PROGRESS_INTERVAL_S = 30;
 const MAX_PROGRESS_INTERVAL_S = 86_400;
 
 /**
- * Add `--progress <auto|bar|lines|off>` and `--progress-interval <seconds>` to a command: the same options and help
- * on every command that can run long.
+ * Add `--progress [auto|bar|lines|off]` and `--progress-interval <seconds>` to a command: the same options and help
+ * on every command that can run long. A bare `--progress` (commander gives `true`) means `auto` (new user 44 item
+ * 12: it was refused as "argument missing"), see {@link progressOf}.
  */
 export function addProgressOptions(cmd: Command): Command {
   return cmd
     .option(
-      "--progress <mode>",
-      "progress on stderr: auto (a bar rewritten in place when stderr is a terminal, plain lines otherwise: logs, CI, nohup), bar, lines, or off; never on stdout (--json output stays pure JSON). Default: auto, or the environment variable IPI_JUDGE_PROGRESS",
+      "--progress [mode]",
+      "progress on stderr: auto (a bar rewritten in place when stderr is a terminal, plain lines otherwise: logs, CI, nohup), bar, lines, or off; never on stdout (--json output stays pure JSON). A bare --progress is auto (and overrides IPI_JUDGE_PROGRESS). Default: auto, or the environment variable IPI_JUDGE_PROGRESS",
     )
     .option(
       "--progress-interval <seconds>",
@@ -62,8 +63,10 @@ export function addProgressOptions(cmd: Command): Command {
  * The progress settings of a command's flags. `--progress`, else the environment variable `IPI_JUDGE_PROGRESS`
  * (a CI job or a test harness sets it once), else `auto`. `auto` is `bar` when stderr is a terminal and `lines` otherwise;
  * `--json` does not change it (progress goes to stderr only, and a `--json` run in CI or under nohup is the one whose
- * log most needs the lines). A flag left undefined (a command without the options) counts as its default.
- * @param o the parsed flags (`progress`, `progressInterval`)
+ * log most needs the lines). A flag left undefined (a command without the options) counts as its default. A bare
+ * `--progress` (`progress: true`) is `auto`: the user asks to see progress, which at a terminal is the bar and in a
+ * log the lines; it overrides `IPI_JUDGE_PROGRESS` as any `--progress` does.
+ * @param o the parsed flags (`progress`: a mode, or `true` for a bare `--progress`; `progressInterval`)
  * @param isTTY whether stderr is a terminal (default: process.stderr's)
  * @param env the environment (default: process.env)
  * @throws UsageError for an unknown mode (naming the flag or the variable) or an interval that is not a decimal number of seconds > 0 and at most a day.
@@ -74,9 +77,12 @@ export function progressOf(
   env: NodeJS.ProcessEnv = process.env,
 ): ProgressSettings {
   const fromEnv = o.progress === undefined && !!env.IPI_JUDGE_PROGRESS;
-  const choice = o.progress !== undefined ? String(o.progress) : fromEnv ? String(env.IPI_JUDGE_PROGRESS) : "auto";
-  if (!(PROGRESS_CHOICES as readonly string[]).includes(choice))
-    throw new UsageError(`${fromEnv ? "IPI_JUDGE_PROGRESS" : "--progress"} must be one of ${PROGRESS_CHOICES.join(", ")}, not "${choice}"`);
+  const choice = o.progress === true ? "auto" : o.progress !== undefined ? String(o.progress) : fromEnv ? String(env.IPI_JUDGE_PROGRESS) : "auto";
+  if (!(PROGRESS_CHOICES as readonly string[]).includes(choice)) {
+    // a bare --progress before a path takes the path as its mode (commander's optional value): say how to write it
+    const hint = fromEnv ? "" : ` (a bare --progress means auto, but it takes the word after it as its mode: write --progress after the paths, or --progress auto)`;
+    throw new UsageError(`${fromEnv ? "IPI_JUDGE_PROGRESS" : "--progress"} must be one of ${PROGRESS_CHOICES.join(", ")}, not "${choice}"${hint}`);
+  }
   let seconds = DEFAULT_PROGRESS_INTERVAL_S;
   if (o.progressInterval !== undefined) {
     // decimal only, as --max-cost: Number() would also take "0x10", "1e3" and " 5 "

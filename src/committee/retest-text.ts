@@ -21,6 +21,8 @@ export function retestLines(retest: readonly JudgeRetest[], unattackedLeftOut: n
     if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
     for (const p of t.pairs) {
       L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${kappaCell(p.six.kappa)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${kappaCell(p.binary.kappa)}`);
+      // a binary kappa on a category used 1-4 times (../stats/few-in-category.ts), as every 2 x 2 kappa says it
+      if (p.binary.few_in_category) L.push(`      FEW ITEMS (binary): ${p.binary.few_in_category.text}`);
       if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
     }
     const fs = t.across_six.fleiss;

@@ -52,6 +52,8 @@ export interface RowCoverage {
   share: number | null;
   /** share below {@link ROW_COVERAGE_LOW_BELOW}. */
   low: boolean;
+  /** What `used` and `available` count, in words (the same text on every row: `./row-coverage.ts`). */
+  population?: string;
 }
 
 /** A compact percentile bootstrap interval. */

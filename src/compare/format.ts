@@ -93,7 +93,10 @@ function headerLines(r: CompareResult): string[] {
 }
 
 /**
- * `; runs used 3 of 30 (10.0%) LOW (...)`: the row's share of its model's attacked runs under its condition
+ * `; attacked runs in the compared cells 3 of 30 (10.0%, labelled or not) LOW (...)`: the row's share of its model's
+ * attacked runs under its condition, named for what it counts beside the coverage (labelled of attacked) and the
+ * rates (count of labelled): new user 44 item 9 read "runs used 367 of 367 (100.0%)" beside rates over 86 as if
+ * every run counted
  * (`like_for_like`, ./row-coverage.ts), "" when not computed. `kind`: a row of the per-model rows that lost cells
  * (named in the header), another per-model row, or a rate of the pooled figures (over the cells every condition
  * covers, said in the header: no warning of its own).
@@ -102,7 +105,7 @@ function runsUsedText(c: AsrCell, kind: "dropped" | "row" | "pooled"): string {
   const l = c.like_for_like;
   if (!l) return "";
   const why = kind === "pooled" ? "like for like, pooled: header" : kind === "dropped" ? `like for like${l.low ? ": see the warning above" : ""}; the cells left out: header` : "like for like: see the warning above";
-  return `; runs used ${rowCoverageCounts(l)}${l.low ? ` LOW (${why})` : kind === "dropped" ? ` (${why})` : ""}`;
+  return `; attacked runs in the compared cells ${rowCoverageCounts(l, "labelled or not")}${l.low ? ` LOW (${why})` : kind === "dropped" ? ` (${why})` : ""}`;
 }
 
 /** The rows per model and condition (rates, utility), then the unattacked models' utility and its note. */

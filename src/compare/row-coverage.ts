@@ -19,6 +19,12 @@ interface Counted {
   weight?: number;
 }
 
+/**
+ * What `like_for_like.used` and `.available` count, in every row's JSON (new user 44 item 9: beside the rates over the
+ * labelled runs, a count of all attacked runs must say so).
+ */
+export const ROW_COVERAGE_POPULATION = "attacked runs (labelled or not) of the model under the condition: used = in the cells compared, available = all of them in the run";
+
 function tally(xs: Iterable<Counted>): Map<string, number> {
   const out = new Map<string, number>();
   const add = (k: string, w: number) => out.set(k, (out.get(k) ?? 0) + w);
@@ -43,13 +49,14 @@ export function setRowCoverage(cells: AsrCell[], all: Iterable<Counted>, used: I
     const available = a.get(k) ?? 0;
     const n = u.get(k) ?? 0;
     const share = available > 0 ? n / available : null;
-    c.like_for_like = { used: n, available, share, low: share !== null && share < ROW_COVERAGE_LOW_BELOW };
+    c.like_for_like = { used: n, available, share, low: share !== null && share < ROW_COVERAGE_LOW_BELOW, population: ROW_COVERAGE_POPULATION };
   }
 }
 
-/** `3 of 30 (10.0%)`. */
-export function rowCoverageCounts(r: RowCoverage): string {
-  return `${r.used} of ${r.available}${r.share === null ? "" : ` (${(100 * r.share).toFixed(1)}%)`}`;
+/** `3 of 30 (10.0%)`, or with `note` `3 of 30 (10.0%, labelled or not)`. */
+export function rowCoverageCounts(r: RowCoverage, note?: string): string {
+  const inside = [r.share === null ? "" : `${(100 * r.share).toFixed(1)}%`, note ?? ""].filter(Boolean).join(", ");
+  return `${r.used} of ${r.available}${inside ? ` (${inside})` : ""}`;
 }
 
 /**

@@ -36,15 +36,16 @@ export function blockedByText(r: Pick<AttackRates, "blocked_attempts_by" | "bloc
 }
 
 /**
- * `coverage 100.0% (360/360)`; below the threshold `coverage 20.1% (87/433) LOW: the rates are over a subset
+ * `coverage 100.0% (360 labelled of 360 attacked)`; below the threshold `coverage 20.1% (87 labelled of 433 attacked) LOW: the rates are over a subset
  * (most unlabelled: injection_text_unknown 346)`, and when the group's runs carry the benchmark's own verdict what
  * it says of the labelled subset (`referenceSubsetText` of ./reference-text.ts).
  * @param saidAt where an output that already printed the LOW clause for this group said it (e.g. "see the warning
- *   above"): then `coverage 20.1% (87/433) LOW (see the warning above)`, the clause once per group, not twice.
+ *   above"): then `coverage 20.1% (87 labelled of 433 attacked) LOW (see the warning above)`, the clause once per group, not twice.
  */
 export function coverageText(r: AttackRates, saidAt?: string): string {
   if (r.coverage === null) return "coverage undefined (no attacked trajectory)";
-  const base = `coverage ${pctText(r.coverage)} (${r.labelled}/${r.attacked})`;
+  // both counts named (new user 44 item 9): the rates beside it are over the labelled, other counts over all attacked
+  const base = `coverage ${pctText(r.coverage)} (${r.labelled} labelled of ${r.attacked} attacked)`;
   if (!r.coverage_low) return base;
   if (saidAt) return `${base} LOW (${saidAt})`;
   const crash = r.coverage_low_reason === "judge_crash" ? " (the judge crashed on them: errors.jsonl kind judge_crash; the same command judges them again)" : "";
@@ -110,11 +111,12 @@ export function exposureLowText(r: AttackRates, lead = "; EXPOSURE LOW: "): stri
  * The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...; exposure ...` (and
  * {@link disputedText}, {@link exposureLowText}). `exposure: false` leaves the exposure figure out (a line that
  * gives the exposure rate with its interval beside it), `exposureLow: false` the EXPOSURE LOW text (a line that puts
- * it after that rate).
+ * it after that rate). `coverageSaidAt`: where the output gave this group's LOW coverage clause already (a row over
+ * the same runs as a line above it: {@link coverageText}'s `saidAt`).
  */
-export function ratesText(r: AttackRates, opts: { exposure?: boolean; exposureLow?: boolean } = {}): string {
+export function ratesText(r: AttackRates, opts: { exposure?: boolean; exposureLow?: boolean; coverageSaidAt?: string } = {}): string {
   // the figure unmarked: an EXPOSURE LOW group's text follows (exposureLowText)
   const exposure = opts.exposure === false ? "" : `; ${exposureFigureText({ labelled: r.labelled, not_exposed: r.not_exposed, exposure_low: false })}`;
   const low = opts.exposureLow === false ? "" : exposureLowText(r);
-  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}${exposure}${disputedText(r)}${low}`;
+  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r, opts.coverageSaidAt)}${exposure}${disputedText(r)}${low}`;
 }

@@ -224,7 +224,7 @@ export function fieldValue(
   meta: Json,
   field: MappableField,
   map: Readonly<Record<string, MappableField>>,
-): { key: string; value: string | boolean; coercedFrom?: string; ambiguous?: boolean } | undefined {
+): { key: string; value: string | boolean; coercedFrom?: string; ambiguous?: boolean; shown?: string } | undefined {
   const keys = [...Object.keys(map).filter((k) => map[k] === field), ...FIELD_ALIASES[field]];
   for (const key of keys) {
     const v = lookup(r, meta, key);
@@ -232,7 +232,7 @@ export function fieldValue(
       // strings such as "false" / "yes" read where unambiguous (./booleans.ts); the caller says so
       const b = readBool(v);
       if (b && "value" in b) return { key, value: b.value, ...(b.coerced && typeof v === "string" ? { coercedFrom: v } : {}) };
-      if (b && "ambiguous" in b) return { key, value: b.ambiguous, ambiguous: true };
+      if (b && "ambiguous" in b) return { key, value: b.ambiguous, ambiguous: true, shown: b.shown };
     } else if (nonEmpty(v)) return { key, value: v };
     else if (typeof v === "number" && Number.isFinite(v) && field !== "run_error") return { key, value: String(v) };
   }
@@ -442,9 +442,9 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
       boolWarnings.push({
         kind: "boolean_ambiguous",
         scope: src.path,
-        message: `${src.path}: "${v.key}" given as ${JSON.stringify(v.value)}, which does not read as true or false: the benchmark's ${k} verdict is left unknown (not guessed)`,
+        message: `${src.path}: "${v.key}" given as ${v.shown ?? JSON.stringify(v.value)}, which does not read as true or false: the benchmark's ${k} verdict is left unknown (not guessed)`,
         item: `${src.path}:${src.line}`,
-        variant: `${v.key}=${JSON.stringify(v.value)}`,
+        variant: `${v.key}=${v.shown ?? JSON.stringify(v.value)}`,
       });
       continue;
     }

@@ -21,7 +21,7 @@ import { explicitEmptyCondition, fieldConflict, fieldValue, MAX_METADATA_DEPTH, 
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
-import { checkSchema, injectionsProblem, joinProblems, shortValue } from "./schema.js";
+import { checkSchema, givenValue, injectionsProblem, joinProblems } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
@@ -489,7 +489,7 @@ function applyMetadataFields(
  */
 function scorerWarning(field: "security" | "utility", scorer: string, b: { unreadable: unknown } | undefined, scores: Json, file: string, item: string): ItemWarning {
   if (b !== undefined) {
-    const shown = shortValue(b.unreadable);
+    const shown = givenValue(b.unreadable);
     return {
       kind: `unreadable_${field}_score`,
       scope: file,

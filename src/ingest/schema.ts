@@ -46,8 +46,13 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
-/** A value as a message names it: compact JSON (or its string form when it has none), cut to 60 characters. */
+/**
+ * A value as a message names it: compact JSON (or its string form when it has none), cut to 60 characters. A number
+ * JSON cannot write (`1e400` reads as Infinity in `JSON.parse`, whose JSON form would be `null`) is named by
+ * {@link numberText}, never shown as `null` or as a string.
+ */
 export function shortValue(v: unknown): string {
+  if (typeof v === "number" && !Number.isFinite(v)) return numberText(v);
   let s: string;
   try {
     s = JSON.stringify(v) ?? String(v);
@@ -129,4 +134,28 @@ export function injectionsProblem(value: unknown, field: string): string | undef
     if (typeof v !== "string") return `${field}.${k}: must be string (got ${jsonType(v)})`;
   }
   return undefined;
+}
+
+/**
+ * A number as a message names what the input held. A finite number is written as JS writes it (`0.5`, `2`); an
+ * infinite one can only come from a JSON number too large for a double (`1e400`: `JSON.parse` reads it as Infinity,
+ * and the text it was written as is gone by then), so it is named that way, not as the string `"Infinity"`
+ * (red team 44 F9).
+ * @returns `0.5`, or `a number too large to represent (1e400 or so: read as Infinity)`; `NaN` (no JSON text gives it) as `NaN`.
+ */
+export function numberText(v: number): string {
+  if (Number.isNaN(v)) return "NaN";
+  if (!Number.isFinite(v)) return `a number too large to represent (such as 1e400: read as ${v > 0 ? "" : "-"}Infinity)`;
+  return String(v);
+}
+
+/**
+ * A value an input field was given, as a warning names it: a string quoted (`"maybe"`), a number as the number it
+ * was (`the number 0.5`, or {@link numberText}'s words for one too large), anything else as {@link shortValue}.
+ * @param v the field's value as `JSON.parse` gave it.
+ */
+export function givenValue(v: unknown): string {
+  if (typeof v === "number") return Number.isFinite(v) ? `the number ${numberText(v)}` : numberText(v);
+  if (typeof v === "string") return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}...` : v);
+  return shortValue(v);
 }

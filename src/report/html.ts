@@ -442,7 +442,7 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   // one (or why not), as the overall and per-model rows say it
   const lowHtml = low.length
     ? `<div class="warn">coverage_low (labelled / attacked below 80%: the rates speak for a subset that may be biased); cells marked LOW in the charts:<ul>${low
-        .map((x) => `<li>${escapeHtml(x.model)} ${escapeHtml(x.field)}=${escapeHtml(x.condition)} coverage ${pct(x.coverage)}${x.labelled !== undefined ? ` (${x.labelled}/${x.attacked})` : ""}${x.coverage_low_reason ? `, most unlabelled: ${escapeHtml(x.coverage_low_reason)}` : ""}${escapeHtml(conditionReferenceText(x))}</li>`)
+        .map((x) => `<li>${escapeHtml(x.model)} ${escapeHtml(x.field)}=${escapeHtml(x.condition)} coverage ${pct(x.coverage)}${x.labelled !== undefined ? ` (${x.labelled} labelled of ${x.attacked} attacked)` : ""}${x.coverage_low_reason ? `, most unlabelled: ${escapeHtml(x.coverage_low_reason)}` : ""}${escapeHtml(conditionReferenceText(x))}</li>`)
         .join("")}</ul></div>`
     : "";
   const leftOut = left.length

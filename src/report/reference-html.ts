@@ -21,7 +21,7 @@ export function referenceSubsetHtml(rows: readonly AsrRow[], byCondition: boolea
   const said = rows
     .map((r) => ({ r, text: referenceSubsetText(r) }))
     .filter((x) => x.text !== "")
-    .map(({ r, text }) => `<li>${escapeHtml(r.rater)} on ${escapeHtml(r.model)}${byCondition ? ` | ${escapeHtml(r.condition)}` : ""} (coverage ${escapeHtml(pctText(r.coverage))}, ${int(r.labelled)}/${int(r.attacked)}): ${escapeHtml(text.replace(/^; /, ""))}</li>`);
+    .map(({ r, text }) => `<li>${escapeHtml(r.rater)} on ${escapeHtml(r.model)}${byCondition ? ` | ${escapeHtml(r.condition)}` : ""} (coverage ${escapeHtml(pctText(r.coverage))}, ${int(r.labelled)} labelled of ${int(r.attacked)} attacked): ${escapeHtml(text.replace(/^; /, ""))}</li>`);
   if (!said.length) return "";
   return `<div class="warn">coverage_low rows read by the benchmark's own verdict (how far the labelled runs differ from every attacked run with a verdict):<ul>${said.join("")}</ul></div>`;
 }

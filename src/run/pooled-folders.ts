@@ -40,7 +40,7 @@ export class RunFolderFold {
 
   /**
    * One warning per (model, condition) whose rows come from two or more run folders, e.g. `agent model qwen3-max,
-   * condition no_defense: the run pools runs from several run folders (runs_base 351, debug_run 55, ...) under
+   * condition no_defense: the run pools runs from several run folders (runs per folder, attacked or not: runs_base 351, debug_run 55, ...) under
    * /corpus/vigil: their condition and model are the same, only the folder tells them apart, so every figure of
    * this model and condition pools them; ...`. Folders are named relative to their common parent. [] when none.
    */
@@ -57,8 +57,10 @@ export class RunFolderFold {
       const shown = sorted.slice(0, FOLDERS_SHOWN).map(([f, n]) => `${path.relative(root, f) || "."} ${n}`);
       if (sorted.length > FOLDERS_SHOWN) shown.push(`and ${sorted.length - FOLDERS_SHOWN} more folders, ${live.slice(FOLDERS_SHOWN).reduce((a, [, n]) => a + n, 0)} runs`);
       const named = shown.join(", ");
+      // the counts name their population (new user 44 item 9b: these, all the runs, beside agree's counts of the
+      // runs it compared, read as a contradiction)
       out.push(
-        `agent model ${model}, condition ${condition}: the run ${POOLED_FOLDERS_MARK} (${named}, under ${root}): ` +
+        `agent model ${model}, condition ${condition}: the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: ${named}, under ${root}): ` +
           `their model and condition are the same (only the folder differs), so every figure of this model and condition pools them ` +
           `(a debug run or a rerun counted with the base runs); label each folder as its own --run, or give each its own --condition, to keep them apart`,
       );

@@ -16,7 +16,7 @@ import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateF
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
 import { POOLED_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
-import { exposureLowText, rateFigureText, ratesText as ratesTextOf } from "../format/rates-text.js";
+import { coverageText, exposureLowText, rateFigureText, ratesText as ratesTextOf } from "../format/rates-text.js";
 import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
@@ -29,12 +29,12 @@ import { judgeEntries } from "../format/judge-order.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 
 /**
- * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
+ * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87 labelled of 433 attacked) LOW ...`:
  * the exposure rate as the other rates are shown (count/n, Wilson interval, its coverage), never a bare share.
  */
 export function exposureText(j: Pick<JudgeSummary, "exposure">): string {
   const e = j.exposure;
-  const cov = e.coverage === null ? "coverage undefined (no attacked trajectory)" : `coverage ${pctText(e.coverage)} (${e.n}/${e.attacked})`;
+  const cov = e.coverage === null ? "coverage undefined (no attacked trajectory)" : `coverage ${pctText(e.coverage)} (${e.n} labelled of ${e.attacked} attacked)`;
   const low = e.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: over the same labelled subset as the rates, which may be biased)` : "";
   return `exposure rate ${rateFigureText(e)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed; ${cov}${low})`;
 }
@@ -433,7 +433,11 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     const pooledAll = conds.length > 1 ? `, pooled over every agent model and all ${conds.length} conditions (${conds.join(", ")}; one rate per model and condition below)` : "";
     // a broken judge's rates (e.g. every claim downgraded: 0% by construction) are never printed bare (new-user report 16)
     const mark = rateCaveatMarker(j.rate_caveat ? [j.rate_caveat] : []);
-    const ratesText = (x: Parameters<typeof ratesTextOf>[0], opts?: Parameters<typeof ratesTextOf>[1]) => ratesTextOf(x, opts) + mark;
+    // a row over the same runs as the judge's overall line (one model, one surface) points to its LOW coverage
+    // clause there, not the ~400 characters again (new user 44 item 11: VIGIL's clause three times in one summary)
+    const overallCoverage = coverageText(j.rates);
+    const ratesText = (x: Parameters<typeof ratesTextOf>[0], opts?: Parameters<typeof ratesTextOf>[1]) =>
+      ratesTextOf(x, { ...(x !== j.rates && x.coverage_low && coverageText(x) === overallCoverage ? { coverageSaidAt: "as on the judge's overall line above" } : {}), ...opts }) + mark;
     lines.push(
       `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
         `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates, { exposure: false, exposureLow: false })}; ${exposureText(j)}${exposureLowText(j.rates)}${pooledLowText(j.by_model_condition)}`,

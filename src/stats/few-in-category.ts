@@ -24,9 +24,10 @@ export interface FewInCategory {
  * The caveat for a 2 x 2 table (module docstring), or null when every category is used at least
  * {@link FEW_IN_CATEGORY} times by both raters, or some category not at all.
  * @param table [[a, b], [c, d]]: rows the rater (yes, no), columns the reference (yes, no).
- * @param names how the categories and raters are named in the text.
+ * @param names how the categories and raters are named in the text; `counts`: where the output shows the table's
+ *   counts (default "below": `agree --reference` prints them under the caveat).
  */
-export function fewInCategory(table: readonly (readonly number[])[], names: { rater: string; reference: string; yes: string; no: string }): FewInCategory | null {
+export function fewInCategory(table: readonly (readonly number[])[], names: { rater: string; reference: string; yes: string; no: string; counts?: string }): FewInCategory | null {
   const [[a, b], [c, d]] = table;
   const rows = [a + b, c + d];
   const cols = [a + c, b + d];
@@ -47,6 +48,6 @@ export function fewInCategory(table: readonly (readonly number[])[], names: { ra
     text:
       `kappa rests on few items: a category was used ${fewest} time${fewest === 1 ? "" : "s"} (${uses}; fewer than ${FEW_IN_CATEGORY}), so one label the other way ` +
       (low === null ? "leaves it undefined" : `can take kappa to ${low.toFixed(3)}`) +
-      `; read the counts below, not the coefficient, and pool more runs before quoting it`,
+      `; read the counts ${names.counts ?? "below"}, not the coefficient, and pool more runs before quoting it`,
   };
 }

@@ -40,7 +40,7 @@ describe("agree --reference over runs from two input folders (new user 33)", () 
     const text = await runCli(["agree", "--run", "both", "--labels-dir", labels, "--reference", "security"]);
     expect(text.code).toBe(0);
     const w = text.stdout.split("\n").find((l) => l.includes(POOLED_SOURCES_MARK))!;
-    expect(w).toMatch(new RegExp(`^WARNING: the figures pool runs read from several inputs: 2 source folders \\(${tmp}/benchA/runs: \\d+ runs, 1 suite \\(workspace\\); ${tmp}/benchB/runs: \\d+ runs, \\d suites \\(`));
+    expect(w).toMatch(new RegExp(`^WARNING: the figures pool runs read from several inputs: 2 source folders \\(\\d+ runs compared, attacked with a benchmark security verdict and no agent error; ${tmp}/benchA/runs: \\d+ runs, 1 suite \\(workspace\\); ${tmp}/benchB/runs: \\d+ runs, \\d suites \\(`));
     expect(w).toMatch(/--where suite=workspace keeps those of .*benchA\/runs only/);
     expect(text.stdout).toMatch(/^the figures pool the \d+ trajectories .* over \d suites \([a-z, ]*workspace\): one figure over all of them, not per model, condition or suite/m);
     const json = JSON.parse((await runCli(["agree", "--run", "both", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
@@ -64,6 +64,10 @@ describe("SourceFold and the pooling line's suites", () => {
     expect(f.warning("the figures")).toBe(
       "the figures pool runs read from several inputs: 2 source folders (/in/a: 1 runs, 1 suite (s); /in/b: 1 runs, 1 suite (s)) and 2 input formats (chat_jsonl 1, inspect 1): " +
         "possibly different benchmarks, whose checkers and tasks differ, and one figure over them mixes them; label each input as a run of its own for one figure per input",
+    );
+    // the counts say what they count when the caller names it (new user 44 item 9b)
+    expect(f.warning("the figures", "runs compared, attacked with a benchmark security verdict and no agent error")).toContain(
+      "2 source folders (2 runs compared, attacked with a benchmark security verdict and no agent error; /in/a: 1 runs, 1 suite (s); /in/b: 1 runs",
     );
     const same = new SourceFold();
     same.add({ source: { format: "agentdojo", path: "/x/1.json" }, run_folder: "/x/runs", suite: "s" });

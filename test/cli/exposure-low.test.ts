@@ -69,7 +69,7 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     const one = await runCli(["label", path.join(RUNS, "google_gemini-2.5-flash-tool_filter"), "--judge", "signature", "--run", "one", "--labels-dir", labels]);
     expect(one.code).toBe(0);
     const line = one.stdout.split("\n").find((l) => l.includes("attack success over the 5 attacked"))!;
-    expect(line).toMatch(/coverage 100\.0% \(5\/5\); exposure rate 0\.0% \[0\.0, [0-9.]+\] \(0\/5\) \(of the labelled attacked runs.*\); EXPOSURE LOW: 5 of 5 labelled attacked runs are not_exposed/);
+    expect(line).toMatch(/coverage 100\.0% \(5 labelled of 5 attacked\); exposure rate 0\.0% \[0\.0, [0-9.]+\] \(0\/5\) \(of the labelled attacked runs.*\); EXPOSURE LOW: 5 of 5 labelled attacked runs are not_exposed/);
   });
 
   it("compare: a warning naming the group, the exposure on every row, flagged on the group's; --json cells", async () => {

@@ -74,8 +74,12 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
       "by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict " +
       "(2 attacked runs record none): the labelled subset is not representative (the rate over all lies outside its 95% interval), and these rates speak for the labelled runs, not for the group";
     const overall = rows.find((l) => l.includes("attack success over the 10 attacked"))!;
-    expect(overall).toContain(`coverage 40.0% (4/10) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 6; ${said})`);
-    expect(rows.find((l) => l.startsWith("    qwen3-max "))).toContain(said);
+    expect(overall).toContain(`coverage 40.0% (4 labelled of 10 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 6; ${said})`);
+    // the one model's row is over the same runs as the overall line: it points there, not the clause again (new user 44 item 11)
+    const model = rows.find((l) => l.startsWith("    qwen3-max "))!;
+    expect(model).toContain("coverage 40.0% (4 labelled of 10 attacked) LOW (as on the judge's overall line above)");
+    expect(model).not.toContain(said);
+    expect(label.stdout.split(said).length - 1).toBe(1);
     // the tool_description surface: the one run without a verdict there
     expect(rows.find((l) => l.startsWith("    tool_description:"))).toContain("(4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (1 attacked run records none): the labelled subset is not representative");
     // the tool_output surface: nothing labelled, no verdict: nothing said
@@ -117,18 +121,18 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     expect(at).toBeGreaterThan(html.indexOf('<section id="asr">'));
     // the page's text: tags (bdi isolation) dropped, entities read
     const note = html.slice(at, html.indexOf("</div>", at)).replace(/<[^>]+>/g, "").replace(/&#39;/g, "'");
-    expect(note).toContain("signature on qwen3-max (coverage 40.0%, 4/10): by the benchmark");
+    expect(note).toContain("signature on qwen3-max (coverage 40.0%, 4 labelled of 10 attacked): by the benchmark");
     expect(note).toContain("the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative");
     // the by-attack coverage_low list says it too, per LOW cell (new-user pass: it named the cell and its coverage only)
     const c0 = html.indexOf("coverage_low (labelled / attacked below 80%", html.indexOf('<section id="conditions">'));
     expect(c0).toBeGreaterThan(0);
     const list = html.slice(c0, html.indexOf("</div>", c0)).replace(/<li>/g, "\n").replace(/<[^>]+>/g, "").replace(/&#39;/g, "'");
     expect(list.split("\n").slice(1)).toEqual([
-      "qwen3-max attack=tool_attack coverage 50.0% (3/6), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [43.9, 100.0] (3/3) " +
+      "qwen3-max attack=tool_attack coverage 50.0% (3 labelled of 6 attacked), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [43.9, 100.0] (3/3) " +
         "against 60.0% [23.1, 88.2] (3/5) over all attacked runs with a verdict (1 attacked run records none): the rate over all lies inside the labelled runs' 95% interval, so this check shows no bias (it cannot show there is none)",
       // the by-surface view too, though one surface only is labelled: the other's attacked runs have none (new user 41:
       // VIGIL's tool_output surface vanished from the report unsaid)
-      "qwen3-max surface=tool_description coverage 44.4% (4/9), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [51.0, 100.0] (4/4) " +
+      "qwen3-max surface=tool_description coverage 44.4% (4 labelled of 9 attacked), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [51.0, 100.0] (4/4) " +
         "against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (1 attacked run records none): the labelled subset is not representative (the rate over all lies outside its 95% interval), and these rates speak for the labelled runs, not for the group",
     ]);
     expect(html.slice(html.indexOf('<section id="conditions">')).replace(/<[^>]+>/g, "")).toMatch(/Left out, no usable label: [^.]*surface \S+ \(1 attacked: unverified 1\)/);
@@ -150,9 +154,9 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     const cell = lines.find((l) => l.startsWith("  qwen3-max  no_defense"))!;
     const said = "the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative";
     // the clause once per condition (new-user pass: it was printed twice, in the warning and again in the row)
-    expect(cell).toContain("coverage 40.0% (4/10) LOW (see the warning above); exposure");
+    expect(cell).toContain("coverage 40.0% (4 labelled of 10 attacked) LOW (see the warning above); exposure");
     expect(cell).not.toContain(said);
-    expect(lines.filter((l) => l.includes(said))).toEqual([expect.stringMatching(/^WARNING: qwen3-max under no_defense: coverage 40\.0% \(4\/10\) LOW \(below 80%: .*: its asr_goal and asr_behaviour are flagged coverage_low$/)]);
+    expect(lines.filter((l) => l.includes(said))).toEqual([expect.stringMatching(/^WARNING: qwen3-max under no_defense: coverage 40\.0% \(4 labelled of 10 attacked\) LOW \(below 80%: .*: its asr_goal and asr_behaviour are flagged coverage_low$/)]);
     expect(r.stdout.split("LOW (below 80%").length - 1).toBe(1);
     const j = JSON.parse((await runCli(["compare", "--run", "v", "--labels-dir", labels, "--json"])).stdout);
     const c = j.asr.find((x: { condition: string; suite: string }) => x.condition === "no_defense" && x.suite === "(all)");

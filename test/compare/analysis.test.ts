@@ -375,7 +375,7 @@ describe("baseline choice and the whole analysis", () => {
     expect(r.cells.per_model.b).toMatchObject({ kept: 12, of: 12, dropped: {} });
     expect(r.dropped_like_for_like).toBe(2);
     const text = formatCompare(r);
-    expect(text).toMatch(/\n {2}a +A +asr_goal .*\(0\/4\).*; runs used 4 of 6 \(66\.7%\) \(like for like; the cells left out: header\)/);
+    expect(text).toMatch(/\n {2}a +A +asr_goal .*\(0\/4\).*; attacked runs in the compared cells 4 of 6 \(66\.7%, labelled or not\) \(like for like; the cells left out: header\)/);
     expect(text).not.toMatch(/\n {2}a +B .*like for like:/);
     expect(text).not.toMatch(/\n {2}b +A .*like for like:/);
   });
@@ -444,7 +444,7 @@ describe("EXPOSURE LOW on the orderings (new user 23 / red team 24): marked wher
     expect(text).toMatch(/A vs B: \d+\/3 pairs reverse[^\n]*\[EXPOSURE LOW: c \| B\]/);
     expect(text).toMatch(/ c +worst A asr_behaviour 60\.0%, baseline 0\.0%, underestimate 60\.0 pp \(2 conditions\) \[EXPOSURE LOW: c \| B\]/);
     expect(text).toMatch(/ c +B +asr_goal .*; exposure 5\.0% \(1\/20\) EXPOSURE LOW \(see the warning above\)/);
-    expect(text).toMatch(/ a +B +asr_goal .*; exposure 100\.0% \(20\/20\); runs used 20 of 20 \(100\.0%\)$/m);
+    expect(text).toMatch(/ a +B +asr_goal .*; exposure 100\.0% \(20\/20\); attacked runs in the compared cells 20 of 20 \(100\.0%, labelled or not\)$/m);
   });
   it("a cell unexposed in one suite only is warned about by itself", () => {
     const two = [...obs, ...cell("a", "s2", "B", 2, 20), ...unexposed("b", "s2", "B", 20, 0), ...cell("c", "s2", "B", 3, 200)];

@@ -87,7 +87,7 @@ describe("a model whose two conditions ran different cells, beside models that r
     // the worst condition is per model: x's A 50% against its baseline B 25%
     expect(r.worst_condition.asr_behaviour.per_model.find((m) => m.model === "x")).toMatchObject({ worst_condition: "A", underestimate: 0.25 });
     expect(r.dropped_like_for_like).toBe(2);
-    expect(formatCompare(r)).toMatch(/\n {2}x +A +asr_goal .*; runs used 4 of 6 \(66\.7%\) \(like for like; the cells left out: header\)/);
+    expect(formatCompare(r)).toMatch(/\n {2}x +A +asr_goal .*; attacked runs in the compared cells 4 of 6 \(66\.7%, labelled or not\) \(like for like; the cells left out: header\)/);
   });
 
   it("the reversals set x beside y on the cells every condition covers (c1, c2), not on their different own cells", () => {

@@ -9,8 +9,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
-import { ROW_COVERAGE_LOW_BELOW, rowCoverageWarning, setRowCoverage } from "../../src/compare/row-coverage.js";
+import { ROW_COVERAGE_LOW_BELOW, ROW_COVERAGE_POPULATION, rowCoverageWarning, setRowCoverage } from "../../src/compare/row-coverage.js";
 import type { AsrCell } from "../../src/compare/analysis.js";
+
+/** What used and available count, on every row (new user 44 item 9). */
+const P = ROW_COVERAGE_POPULATION;
 
 const SLICE = path.join(DATA, "like-for-like", "runs");
 
@@ -24,11 +27,11 @@ describe("setRowCoverage / rowCoverageWarning (pure)", () => {
     const cells = [cell("llama", "a"), cell("llama", "a", "s1"), cell("llama", "a", "s2"), cell("llama", "b"), cell("gpt", "a")];
     setRowCoverage(cells, all, used);
     expect(cells.map((c) => c.like_for_like)).toEqual([
-      { used: 3, available: 30, share: 0.1, low: true },
-      { used: 3, available: 20, share: 0.15, low: true },
-      { used: 0, available: 10, share: 0, low: true },
-      { used: 3, available: 67, share: 3 / 67, low: true },
-      { used: 10, available: 10, share: 1, low: false },
+      { used: 3, available: 30, share: 0.1, low: true, population: P },
+      { used: 3, available: 20, share: 0.15, low: true, population: P },
+      { used: 0, available: 10, share: 0, low: true, population: P },
+      { used: 3, available: 67, share: 3 / 67, low: true, population: P },
+      { used: 10, available: 10, share: 1, low: false, population: P },
     ]);
     const w = rowCoverageWarning(cells, "attack")!;
     // one warning for every low row (the pooled ones, per suite rows are not printed), grouped by model, with the count
@@ -41,8 +44,8 @@ describe("setRowCoverage / rowCoverageWarning (pure)", () => {
     expect(ROW_COVERAGE_LOW_BELOW).toBe(0.5);
     const cells = [cell("m", "a"), cell("m", "z")];
     setRowCoverage(cells, runs("m", "a", "s", 4), runs("m", "a", "s", 2));
-    expect(cells[0].like_for_like).toEqual({ used: 2, available: 4, share: 0.5, low: false });
-    expect(cells[1].like_for_like).toEqual({ used: 0, available: 0, share: null, low: false });
+    expect(cells[0].like_for_like).toEqual({ used: 2, available: 4, share: 0.5, low: false, population: P });
+    expect(cells[1].like_for_like).toEqual({ used: 0, available: 0, share: null, low: false, population: P });
     expect(rowCoverageWarning(cells, "condition")).toBeNull();
   });
 });
@@ -76,15 +79,15 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     for (const [condition, cells] of per) {
       const row = j.asr.find((c: AsrCell) => c.suite === "(all)" && c.condition === condition);
       const used = cells.filter((k) => common.has(k)).length;
-      expect(row.like_for_like, condition).toEqual({ used, available: cells.length, share: used / cells.length, low: used / cells.length < 0.5 });
+      expect(row.like_for_like, condition).toEqual({ used, available: cells.length, share: used / cells.length, low: used / cells.length < 0.5, population: P });
       expect(row.attacked).toBe(used);
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--baseline", "no_defense", "--bootstrap", "0"]);
     const rows = text.stdout.split("\n").filter((l) => / asr_goal .* exposure /.test(l) && !l.includes("none of its"));
     expect(rows.length).toBeGreaterThan(0);
-    for (const l of rows) expect(l).toMatch(/; runs used \d+ of \d+ \(\d+\.\d%\)/);
+    for (const l of rows) expect(l).toMatch(/; attacked runs in the compared cells \d+ of \d+ \(\d+\.\d%, labelled or not\)/);
     // the slice's no_defense row is over 2 of its 4 attacked runs: half, so not LOW, and no warning
-    expect(text.stdout).toContain("runs used 2 of 4 (50.0%) (like for like; the cells left out: header)");
+    expect(text.stdout).toContain("attacked runs in the compared cells 2 of 4 (50.0%, labelled or not) (like for like; the cells left out: header)");
     expect(text.stdout).not.toContain("rest on fewer than 50%");
     // --csv: the same rows, each with its runs used of available (parsed back, compared with --json)
     const csv = path.join(dir, "rows.csv");

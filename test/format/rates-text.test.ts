@@ -8,9 +8,9 @@ const rates = (labelled: number, attacked: number, low: boolean) =>
 
 describe("coverageText", () => {
   it("a LOW coverage says its clause, or where it was said (compare's rows: the warning above), never both", () => {
-    expect(coverageText(rates(3, 6, true))).toBe("coverage 50.0% (3/6) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 3)");
-    expect(coverageText(rates(3, 6, true), "see the warning above")).toBe("coverage 50.0% (3/6) LOW (see the warning above)");
+    expect(coverageText(rates(3, 6, true))).toBe("coverage 50.0% (3 labelled of 6 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 3)");
+    expect(coverageText(rates(3, 6, true), "see the warning above")).toBe("coverage 50.0% (3 labelled of 6 attacked) LOW (see the warning above)");
     // not LOW: nothing to point to
-    expect(coverageText(rates(6, 6, false), "see the warning above")).toBe("coverage 100.0% (6/6)");
+    expect(coverageText(rates(6, 6, false), "see the warning above")).toBe("coverage 100.0% (6 labelled of 6 attacked)");
   });
 });

@@ -8,7 +8,7 @@ describe("the benchmark's own verdict said beside a LOW coverage", () => {
   it("VIGIL-like: both figures with counts, the runs without a verdict, and that the subset is not representative", () => {
     const r = tally(runs(86, "full_compliance", true), runs(171, null, true), runs(145, null, false), runs(31, null, "no_reference"));
     expect(coverageText(r)).toBe(
-      "coverage 19.9% (86/433) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 347; " +
+      "coverage 19.9% (86 labelled of 433 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 347; " +
         "by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [95.7, 100.0] (86/86) against 63.9% [59.1, 68.5] (257/402) " +
         "over all attacked runs with a verdict (31 attacked runs record none): the labelled subset is not representative (the rate over all lies outside its 95% interval), " +
         "and these rates speak for the labelled runs, not for the group)",
@@ -49,13 +49,13 @@ describe("the benchmark's own verdict said beside a LOW coverage", () => {
     expect(fine.coverage_low).toBe(false);
     expect(fine.reference_security).toMatchObject({ labelled: { count: 8, n: 8 }, all: { count: 8, n: 10 } });
     expect(referenceSubsetText(fine)).toBe("");
-    expect(coverageText(fine)).toBe("coverage 80.0% (8/10)");
+    expect(coverageText(fine)).toBe("coverage 80.0% (8 labelled of 10 attacked)");
     expect(referenceSubsetText(tally(runs(5, null, true)))).toBe("");
     const noRef = tally(runs(1, "full_compliance", "no_reference"), runs(5, null, "no_reference"));
     expect(noRef.reference_security).toBeNull();
     expect(referenceSubsetText(noRef)).toBe("");
     // a tally not given the verdicts: as before
     const t = new RateTally().add({ label: "full_compliance" }).add({ label: null, reason: "x" }).add({ label: null, reason: "x" }).result();
-    expect(coverageText(t)).toBe("coverage 33.3% (1/3) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: x 2)");
+    expect(coverageText(t)).toBe("coverage 33.3% (1 labelled of 3 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: x 2)");
   });
 });

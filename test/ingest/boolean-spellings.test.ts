@@ -45,4 +45,23 @@ describe("boolean_string names each distinct spelling", () => {
     expect(ws.filter((x) => x.kind === "boolean_string").map((x) => x.message.match(/given as ("[^"]*")/)![1])).toEqual(['"yes"', '"Y"']);
     expect(ws.filter((x) => x.kind === "boolean_ambiguous").map((x) => x.message.match(/given as ("[^"]*")/)![1])).toEqual(['"maybe"', '"unclear"']);
   });
+  it("a number is named as the number it was, 1e400 as a number too large, never as a quoted string (red team 44 F9)", async () => {
+    const f = path.join(dir, "num.jsonl");
+    // 1e400 is written by hand: JSON.stringify cannot write it (JSON.parse reads it as Infinity)
+    const lines = [
+      `{"id":"a","messages":${JSON.stringify(msgs)},"attack":"x","security":1e400}`,
+      `{"id":"b","messages":${JSON.stringify(msgs)},"attack":"x","reference":{"security":-1e400}}`,
+      `{"id":"c","messages":${JSON.stringify(msgs)},"attack":"x","reference":{"utility":0.5}}`,
+      `{"id":"d","messages":${JSON.stringify(msgs)},"attack":"x","attack_success":"0.5"}`,
+    ];
+    fs.writeFileSync(f, lines.join("\n") + "\n");
+    const ws = (await warningsOf(f)).filter((x) => x.kind === "boolean_ambiguous").map((x) => x.message);
+    expect(ws).toHaveLength(4);
+    expect(ws[0]).toContain(`"security" given as a number too large to represent (such as 1e400: read as Infinity), which does not read as true or false`);
+    expect(ws[1]).toContain(`"security" given as a number too large to represent (such as 1e400: read as -Infinity), which does not read`);
+    expect(ws[2]).toContain(`"utility" given as the number 0.5, which does not read`);
+    // a string that looks like a number stays quoted: the input held a string
+    expect(ws[3]).toContain(`"attack_success" given as "0.5", which does not read`);
+    expect(ws.join("\n")).not.toContain(`"Infinity"`);
+  });
 });

@@ -109,7 +109,7 @@ describe("Inspect .eval logs", () => {
       const ws = r.ws.filter((w) => w.kind === "unreadable_security_score").map((w) => w.message);
       expect(ws).toHaveLength(3);
       expect(ws[0]).toMatch(/security scorer "injection_success" gives "P", which does not read as a verdict .* \(2 /);
-      expect(ws.join("\n")).toContain("gives 0.5,");
+      expect(ws.join("\n")).toContain("gives the number 0.5,");
       expect(ws.join("\n")).toContain('gives "yes",');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -136,7 +136,7 @@ describe("Inspect .eval logs", () => {
       const r = await read([f], { securityScorer: "injection_success", utilityScorer: "task_success" });
       expect(r.ts.map((t) => t.reference)).toEqual([{ security: true, utility: true }, { security: true }]);
       expect(r.ws.map((w) => w.kind)).toEqual(["unreadable_utility_score"]);
-      expect(r.ws[0].message).toContain('utility scorer "task_success" gives 0.5,');
+      expect(r.ws[0].message).toContain('utility scorer "task_success" gives the number 0.5,');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

@@ -27,6 +27,6 @@ describe("label summary: the exposure rate with its count, interval and coverage
   });
   it("the text prints it as the other rates: count/n, interval, its own coverage flag", () => {
     const text = formatSummary(s);
-    expect(text).toMatch(/exposure rate 50\.0% \[[0-9.]+, [0-9.]+\] \(1\/2\) \(of the labelled attacked runs[^)]*; coverage 20\.0% \(2\/10\) LOW \(below 80%/);
+    expect(text).toMatch(/exposure rate 50\.0% \[[0-9.]+, [0-9.]+\] \(1\/2\) \(of the labelled attacked runs[^)]*; coverage 20\.0% \(2 labelled of 10 attacked\) LOW \(below 80%/);
   });
 });
