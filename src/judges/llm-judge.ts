@@ -43,7 +43,8 @@ export const REASONING_ONLY_STOP = 3;
 /**
  * Items in a row that ended, after every retry, in a server error, a timeout or a connection failure, with no reply
  * ever received, after which the judge is stopped (red team: a dead endpoint cost 7 requests and ~20 s per item, for
- * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried).
+ * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried);
+ * one that then refuses every connection is stopped by the lost-endpoint rule (`./lost-endpoint.ts`).
  */
 export const UNREACHABLE_STOP = 3;
 const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error"]);
@@ -452,7 +453,8 @@ export type OpenAIJudge = LlmJudge;
  *   `insufficient_quota`; 429 with a retry-after over the transport's `maxRetryAfterMs`: kind `rate_limited`;
  *   connection refused / unknown host / certificate error before any successful response: kind `unreachable`,
  *   after a short bounded retry; 3 responses that are not chat completions (an HTML page) before any valid
- *   one: kind `not_openai_compatible`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
+ *   one: kind `not_openai_compatible`; a server that answered, then refused every connection for
+ *   `LOST_ENDPOINT` items in a row and time: kind `endpoint_lost`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
