@@ -345,7 +345,7 @@ export class LlmJudge implements Judge {
     this.observe(res.outcome);
     const o = res.outcome;
     const aborted = o.kind === "error" && o.error.kind === "aborted";
-    const warning = this.#lost.observe(res.unconnected ? "unconnected" : aborted ? "neutral" : "reached", o.kind === "error" ? o.error.message : "");
+    const warning = this.#lost.observe(res.unconnected ? "unconnected" : aborted ? "neutral" : o.kind === "error" ? "reached" : "reply", o.kind === "error" ? o.error.message : "");
     if (warning) ctx.onWarning?.(warning);
   }
 

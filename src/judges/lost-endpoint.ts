@@ -50,6 +50,8 @@ export class LostEndpoint {
   /** When the last item that reached the server ended (ms), or, before any, when the first one that could not connect did. */
   #quietSince: number | undefined;
   #warned = false;
+  /** Items that ended in an error since the last reply (stored as `judge_error`: the stop message counts them). */
+  #failedSinceReply = 0;
 
   /**
    * @param judgeId the judge named in the messages.
@@ -65,14 +67,16 @@ export class LostEndpoint {
 
   /**
    * Count one item's end. `unconnected`: every request of it failed to connect (its error message in `message`);
-   * `reached`: something answered at the address; `neutral` (an item cut short by Ctrl-C) changes nothing.
+   * `reply`: the server replied; `reached`: something answered at the address but the item ended in an error (a 5xx,
+   * a timeout, a reset); `neutral` (an item cut short by Ctrl-C) changes nothing.
    * @returns a warning to say now (once per streak, at `warnItems`), else undefined.
    * @throws JudgeFatalError kind `endpoint_lost` at `stopItems` in a row and `stopMs` since anything reached the server.
    */
-  observe(item: "unconnected" | "reached" | "neutral", message = ""): string | undefined {
+  observe(item: "unconnected" | "reply" | "reached" | "neutral", message = ""): string | undefined {
     const now = this.#o.now();
     if (item === "neutral") return undefined;
-    if (item === "reached") {
+    this.#failedSinceReply = item === "reply" ? 0 : this.#failedSinceReply + 1;
+    if (item !== "unconnected") {
       this.#streak = 0;
       this.#warned = false;
       this.#quietSince = now;
@@ -89,8 +93,8 @@ export class LostEndpoint {
         "endpoint_lost",
         `judge "${this.judgeId}": ${n} items in a row could not connect to ${host} (base_url ${base}) after every retry, ` +
           `and no request has reached it for ${minutesSeconds(quiet)} (the last: ${message}). The server answered before: it ` +
-          `was stopped or is gone. Restart it and run the same command: the ${n - 1} items that failed are stored as ` +
-          `judge_error (with any still in flight) and are judged again with --retry-errors; its remaining items stay un-judged for the resume.`,
+          `was stopped or is gone. Restart it and run the same command with --retry-errors: the ${this.#failedSinceReply - 1} items that failed ` +
+          `since its last reply are stored as judge_error (so are any in flight now) and are judged again; its remaining items stay un-judged for the resume.`,
       );
     if (n >= this.#o.warnItems && !this.#warned) {
       this.#warned = true;

@@ -74,7 +74,7 @@ describe("a server that answered, then is closed mid-run", () => {
       expect(lost[0]).toMatch(new RegExp(`^judge judge-local: 4 items in a row could not connect to ${host.replace(/\./g, "\\.")} \\(base_url ${url.replace(/[./]/g, "\\$&")}\\) after every retry \\(.*ECONNREFUSED.*\\); nothing has reached it for 2 min 0 s\\. Is the server down\\? The judge stops at 8 such items and 2 min 0 s`));
       expect(stopped).toHaveLength(1);
       expect(stopped[0]).toMatch(/^judge judge-local stopped: judge "judge-local": 8 items in a row could not connect to 127\.0\.0\.1:\d+ \(base_url http:\/\/127\.0\.0\.1:\d+\/v1\) after every retry, and no request has reached it for 4 min 0 s \(the last: connection failed: .*ECONNREFUSED.*\)\. The server answered before/);
-      expect(stopped[0]).toMatch(/Restart it and run the same command: the 7 items that failed are stored as judge_error .* judged again with --retry-errors/);
+      expect(stopped[0]).toMatch(/Restart it and run the same command with --retry-errors: the 7 items that failed since its last reply are stored as judge_error/);
       expect(stopped[0]).not.toContain(ENV.IPI_TEST_KEY);
       expect(r1.stoppedJudges["judge-local"]).toMatch(/could not connect/);
       // 3 labels, then 7 judge_error connection verdicts; the item that stopped the judge and the rest stay un-judged
@@ -146,7 +146,7 @@ describe("LostEndpoint (the rule's counting)", () => {
   it("an item that reached the server ends the streak; Ctrl-C'd items change nothing; the warning comes once per streak", () => {
     let now = 0;
     const rule = new LostEndpoint("j", "http://user:pw@127.0.0.1:9/v1?k=s", { warnItems: 2, stopItems: 3, stopMs: 100, now: () => now });
-    rule.observe("reached");
+    rule.observe("reply");
     now = 50;
     expect(rule.observe("unconnected", "refused")).toBeUndefined();
     expect(rule.observe("neutral")).toBeUndefined();
@@ -156,7 +156,7 @@ describe("LostEndpoint (the rule's counting)", () => {
     // 3 in a row but only 50 ms since the last answer: no stop yet
     expect(rule.observe("unconnected", "refused")).toBeUndefined();
     now = 100;
-    rule.observe("reached");
+    rule.observe("reached"); // a 5xx: ends the streak, counts as a failure since the last reply
     now = 1000;
     // a new streak: warned again, and stopped at 3 (900 ms since the last answer)
     expect(rule.observe("unconnected", "refused")).toBeUndefined();
@@ -170,7 +170,7 @@ describe("LostEndpoint (the rule's counting)", () => {
     })();
     expect(e).toBeInstanceOf(JudgeFatalError);
     expect((e as JudgeFatalError).kind).toBe("endpoint_lost");
-    expect((e as JudgeFatalError).message).toMatch(/3 items in a row .* for 1 s \(the last: refused\)\. .*the 2 items that failed/);
+    expect((e as JudgeFatalError).message).toMatch(/3 items in a row .* for 1 s \(the last: refused\)\. .*the 6 items that failed since its last reply/);
   });
 
   it("defaults: warn at 4, stop at 8 items and 120 s; durations read as minutes and seconds", () => {
