@@ -14,6 +14,8 @@ export interface JudgeContext {
   budgetChars?: number;
   /** Minimum normalized quote length (DESIGN section 2); default 12. */
   minQuoteChars?: number;
+  /** Where a judge says a warning about itself during the run (an endpoint that stopped answering); `label` prints it at once. */
+  onWarning?: (message: string) => void;
 }
 
 /**

@@ -33,6 +33,7 @@ import { verdictConfig } from "./verdict-config.js";
 import { JudgeConversations, type ConversationState, type JudgeConversation, type StepInput, type StepOutcome } from "./conversation.js";
 import { applyAdaptation, redact, type AdaptKind, type ChatRequest, type RequestAdaptations, type SendResult, type TransportOptions } from "../providers/send.js";
 import { parseReply } from "./parse.js";
+import { LostEndpoint, type LostEndpointOptions } from "./lost-endpoint.js";
 
 export type { ConversationState, JudgeConversation, StepInput, StepOutcome } from "./conversation.js";
 
@@ -42,7 +43,8 @@ export const REASONING_ONLY_STOP = 3;
 /**
  * Items in a row that ended, after every retry, in a server error, a timeout or a connection failure, with no reply
  * ever received, after which the judge is stopped (red team: a dead endpoint cost 7 requests and ~20 s per item, for
- * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried).
+ * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried);
+ * one that then refuses every connection is stopped by the lost-endpoint rule (`./lost-endpoint.ts`).
  */
 export const UNREACHABLE_STOP = 3;
 const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error"]);
@@ -61,6 +63,8 @@ export interface OpenAIJudgeCommon {
   env?: NodeJS.ProcessEnv;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
+  /** Thresholds and clock of the lost-endpoint rule (`./lost-endpoint.ts`; tests); the clock defaults to `transport.now`. */
+  lostEndpoint?: LostEndpointOptions;
 }
 
 /** The resolved configuration of an LLM judge (defaults applied). */
@@ -106,6 +110,8 @@ export class LlmJudge implements Judge {
   #emptyReplies = 0;
   /** Items whose requests all failed at the server or on the way (after the retries), none answered yet. */
   #unreachable = 0;
+  /** Items in a row whose every request failed to connect, after the server had answered (`./lost-endpoint.ts`). */
+  readonly #lost: LostEndpoint;
   /** Judge-level adaptations learned from the server (system role, response format, completion cap, reasoning passback). */
   readonly #adapt: RequestAdaptations = {};
   /** Replies cut at the token limit yet complete, taken as replies (`finish_reason "length"`). */
@@ -169,6 +175,7 @@ export class LlmJudge implements Judge {
       now: common.now,
       adapt: this.#adapt,
     });
+    this.#lost = new LostEndpoint(cfg.id, cfg.base_url, { now: common.transport?.now, ...common.lostEndpoint });
     const mode = config.output_mode;
     this.#isComplete = (content: string) => parseReply(content, mode).ok;
   }
@@ -258,7 +265,7 @@ export class LlmJudge implements Judge {
         throw this.withPaid(e, conv, (e as { sentBefore?: SendResult }).sentBefore);
       }
       try {
-        this.learn(res);
+        this.learn(res, ctx);
       } catch (e) {
         // the reasoning-only / empty stop: this reply was paid too
         throw this.withPaid(e, conv, res);
@@ -325,14 +332,21 @@ export class LlmJudge implements Judge {
     return true;
   }
 
-  /** Keep what one send taught about the server (token parameter, temperature); apply the reasoning-only stop rule. */
-  private learn(res: SendResult): void {
+  /**
+   * Keep what one send taught about the server (token parameter, temperature); apply the reasoning-only stop rule and
+   * the lost-endpoint rule (`./lost-endpoint.ts`: its warning said through `ctx.onWarning`).
+   */
+  private learn(res: SendResult, ctx: JudgeContext): void {
     // the send only ever switches max_tokens -> max_completion_tokens and drops temperature: the same adaptations
     // as a Batch API result line's, recorded once
     if (res.tokenParam === "max_completion_tokens") this.adapt("max_completion_tokens");
     if (res.temperatureDropped) this.adapt("drop_temperature");
     for (const a of res.adapted ?? []) this.adapt(a.kind, a.value);
     this.observe(res.outcome);
+    const o = res.outcome;
+    const aborted = o.kind === "error" && o.error.kind === "aborted";
+    const warning = this.#lost.observe(res.unconnected ? "unconnected" : aborted ? "neutral" : o.kind === "error" ? "reached" : "reply", o.kind === "error" ? o.error.message : "");
+    if (warning) ctx.onWarning?.(warning);
   }
 
   /** Whether a reply cut with `finish_reason "length"` is complete (it parses into a verdict): the classifier's question. */
@@ -439,7 +453,8 @@ export type OpenAIJudge = LlmJudge;
  *   `insufficient_quota`; 429 with a retry-after over the transport's `maxRetryAfterMs`: kind `rate_limited`;
  *   connection refused / unknown host / certificate error before any successful response: kind `unreachable`,
  *   after a short bounded retry; 3 responses that are not chat completions (an HTML page) before any valid
- *   one: kind `not_openai_compatible`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
+ *   one: kind `not_openai_compatible`; a server that answered, then refused every connection for
+ *   `LOST_ENDPOINT` items in a row and time: kind `endpoint_lost`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {

@@ -18,7 +18,7 @@ import { chosenChoice } from "./choice.js";
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
 import { classifyCompletion, emptyReplyMessage, isStreamedBody, lazyPromptSize, replyChars, STREAMED_NOTE } from "./classify.js";
-import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
+import { classifyError, connectionCause, cutsConcurrency, isUnreachable, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
 import { takeLostAnswers, takeResends } from "./fetch.js";
@@ -139,6 +139,12 @@ export interface SendResult {
   temperatureDropped?: boolean;
   /** Judge-level adaptations this call made after a 400 (`RequestAdaptations`): the judge keeps them. */
   adapted?: { kind: AdaptKind; value?: number; what: string }[];
+  /**
+   * Set when the call ended in error `connection` and none of its requests reached the server: each failed to
+   * connect (refused, unknown host, unreachable network: `isUnreachable` of `./faults.ts`). The judge's
+   * lost-endpoint rule (`../judges/lost-endpoint.ts`) counts such items.
+   */
+  unconnected?: true;
 }
 
 /** Per-call context. */
@@ -196,7 +202,9 @@ const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
   const L = sendLoop(req, ctx);
   try {
-    return await runLoop(client, L);
+    const res = await runLoop(client, L);
+    if (!L.reached && res.outcome.kind === "error" && res.outcome.error.kind === "connection") res.unconnected = true;
+    return res;
   } catch (e) {
     // a stop after responses of this call were answered (a streamed reply with usage, a body lost after a 200): what
     // they cost rides on the error (`sentBefore`) for the judge's record of what was paid
@@ -249,6 +257,7 @@ async function runLoop(client: OpenAI, L: SendLoop): Promise<SendResult> {
       scoped.dispose();
       slot?.();
       res.requests += takeResends(sent);
+      L.reached = true;
     } catch (err) {
       scoped.dispose();
       slot?.();
@@ -287,6 +296,8 @@ interface SendLoop {
   lengthRetried: boolean;
   invalidRetried: boolean;
   paramSwitched: boolean;
+  /** Whether a request of this call reached the server (a response, or any fault but a failure to connect). */
+  reached: boolean;
   /** The judge's adaptations, plus what this call learns (reported in `adapted` for the judge to keep). */
   adapt: RequestAdaptations;
 }
@@ -334,6 +345,7 @@ function sendLoop(req: ChatRequest, ctx: SendContext): SendLoop {
     lengthRetried: false,
     invalidRetried: false,
     paramSwitched: false,
+    reached: false,
     adapt: { ...(req.adapt ?? {}) },
   };
 }
@@ -412,6 +424,7 @@ async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>,
   // probably billed, its usage unread: a response without usage (cost unknown, never $0; red team 37b F1). The fault
   // itself is what it was (a reset or a timeout, retried).
   const lost = how.lost || (fault.action === "retry" && fault.answered ? 1 : 0);
+  if (fault.action !== "connection" || !isUnreachable(connectionCause(err))) L.reached = true;
   if (lost) addUsage(res.usage, { prompt_tokens: 0, completion_tokens: 0, missing: lost, lost });
   switch (fault.action) {
     case "aborted":

@@ -83,7 +83,7 @@ export interface LabelRunState {
   /** Per judge: the `judge_config_sha256` its verdicts get, and the configuration hashed (`runJudgeConfig`). */
   readonly configs: Map<string, { sha: string; config: Record<string, unknown>; keyVersion?: number }>;
   /** The run's settings every judge gets per item. */
-  readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number; abortSignal?: AbortSignal };
+  readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number; abortSignal?: AbortSignal; onWarning?: (message: string) => void };
   readonly signal: AbortSignal | undefined;
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;

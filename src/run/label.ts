@@ -258,7 +258,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     reserved: 0,
     fatal: null,
     configs: current,
-    judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal },
+    judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal, onWarning: opts.onWarning },
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
     pendingChars: 0,

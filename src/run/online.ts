@@ -159,6 +159,7 @@ export class OnlinePath {
           abortSignal: run.judgeCtx.abortSignal,
           budgetChars: run.judgeCtx.budgetChars,
           minQuoteChars: run.judgeCtx.minQuoteChars,
+          onWarning: run.judgeCtx.onWarning,
         });
       } catch (e) {
         if (run.costCap) releaseOnline(run, reservation);

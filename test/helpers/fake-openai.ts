@@ -57,9 +57,10 @@ export interface FakeOpenAI {
 /**
  * Start the fake server.
  * @param script the responses (see module docstring).
+ * @param port the loopback port to listen on (default 0: any free one; a test that restarts a server on its port).
  * @returns the server's base URL (with `/v1`), its recorded requests, and `close()`.
  */
-export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(script: FakeScript, port = 0): Promise<FakeOpenAI> {
   let current = script;
   const requests: FakeRequest[] = [];
   const sockets = new Set<import("node:net").Socket>();
@@ -125,10 +126,10 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));
   });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((ok, bad) => server.once("error", bad).listen(port, "127.0.0.1", ok));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/v1`,
+    url: `http://127.0.0.1:${bound}/v1`,
     requests,
     setScript(s) {
       current = s;
