@@ -45,7 +45,8 @@ function judgeHeadline(m: ReportModel): string {
 function keyCaveats(m: ReportModel, reading: readonly string[], max = 2): string[] {
   const a = m.paper_table?.calibrated_all;
   const exact = a && [a.asr_goal, a.asr_behaviour].some((r) => "cell" in r && r.cell.ci_method);
-  const mix = reading.filter(isLikeForLikeWarning).length;
+  // every warning saying so: the like-for-like check's and compare's ("... are not like for like")
+  const mix = reading.filter((w) => isLikeForLikeWarning(w) || /not like for like/i.test(w)).length;
   const low = reading.filter((w) => /coverage_low|\) LOW\b/.test(w)).length;
   const notShown = reading.find((w) => w.startsWith("calibrated estimate not shown"));
   const broken = reading.filter((w) => /looks broken|is broken|broken judge/.test(w)).length;
@@ -58,7 +59,7 @@ function keyCaveats(m: ReportModel, reading: readonly string[], max = 2): string
     ...(low ? [`LOW coverage (${low} warning${low === 1 ? "" : "s"}): some groups' judge rates speak for a subset of their runs.`] : []),
   ];
   const shown = all.slice(0, max);
-  if (all.length > max) shown.push(`${all.length - max} more of that kind: see the warnings below.`);
+  if (all.length > max) shown.push(`${all.length - max} more caveat${all.length - max === 1 ? "" : "s"} of that kind (${all.slice(max).map((c) => c.split(" (")[0].split(":")[0]).join("; ")}): see the warnings below.`);
   return shown;
 }
 

@@ -118,6 +118,11 @@ describe("the report's (all) row: the pooled calibrated estimate as estimate pri
     const summary = html.slice(html.indexOf('<section id="summary"'), html.indexOf('<section id="overview"')).replace(/<[^>]+>/g, "");
     expect(summary).toContain(`Attack success over all ${m.attacked} attacked trajectories, labels of j1`);
     expect(summary).toContain("report --human FILE adds");
+    // the caveats that change how to read it, named briefly, counted over every warning that says so
+    const g = groupedWarnings(m.warnings);
+    const mix = g.reading.filter((w) => /not like for like/i.test(w)).length;
+    expect(mix).toBeGreaterThan(1);
+    expect(summary).toContain(`Not like for like (${mix} warnings)`);
   });
 
   it("the command: the (all) row in --json and as a line of its text", async () => {
