@@ -18,6 +18,7 @@ import { healthWarnings } from "../verdict/health.js";
 import { itemsPopulationText } from "../report/items-text.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
+import { calibratedAllLine } from "../report/calibrated-all-html.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -106,7 +107,8 @@ Example:
         human: m.human ? { file: m.human.file, items: m.human.items, ...(m.where ? { items_in_where: humanScope(m.human, true).in_where } : {}), consensus: m.human.consensus.n, scale: m.human.scale } : null,
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
-        paper_table: m.paper_table ? { source: m.paper_table.judge } : null,
+        // with its (all) row: the pooled calibrated estimate, estimate's (all) group of each rate (../report/calibrated-all.ts)
+        paper_table: m.paper_table ? { source: m.paper_table.judge, ...(m.paper_table.calibrated_all ? { calibrated_all: m.paper_table.calibrated_all } : {}) } : null,
         ...(m.paper_table_reason ? { paper_table_reason: m.paper_table_reason } : {}),
         items: m.items.length,
         items_total: m.items_total,
@@ -139,7 +141,9 @@ Example:
             `${m.judges.length} judge(s)${m.committee ? `, ${committeeName(m.committee)}` : ""}${m.human ? `, human labels on ${humanScopeText(m.human, !!m.where, path.basename(m.human.file))}` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
-            `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,
+            `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n` +
+            // the study's headline: the pooled calibrated estimate, as estimate prints its (all) group (new user 45 #7)
+            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : ""),
         );
       }
       // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole)

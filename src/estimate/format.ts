@@ -16,7 +16,12 @@ import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
-function design(e: DesignAsr): string {
+/**
+ * A human-only or calibrated estimate as `estimate` prints it: `51.9% [28.4, 75.2]` (percent, 95% CI), `undefined (<why>)`,
+ * `CI undefined (<why>)` for a value without an interval, a clipped value naming its unclipped one. Also the report's
+ * `(all)` row (../report/calibrated-all-html.ts), so it reads as estimate does.
+ */
+export function designAsrText(e: DesignAsr): string {
   if (e.asr === null) return undefinedText(e.reason);
   const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI ${undefinedText(e.ci_reason)}`;
   // a clipped estimate names its unclipped value: the one to average or pool across groups (audit 35 M1)
@@ -93,8 +98,8 @@ function formatOne(r: EstimateReport): string {
     // the judge's figure with its count, as every rate (check 16: "judge 100.0%" over 87 of 433)
     const counts = [`${g.judge.count}/${g.judge.n_usable}`, ...(g.judge.n_unusable ? [`${g.judge.n_unusable} without a usable verdict`] : [])].join("; ");
     L.push(`  judge      ${j} (${counts})${cov}${rateCaveatMarker(r.rate_caveats ?? [])}`); // a broken judge's figure is never bare
-    L.push(`  human      ${design(g.human)}`);
-    L.push(`  calibrated ${design(g.calibrated)}`);
+    L.push(`  human      ${designAsrText(g.human)}`);
+    L.push(`  calibrated ${designAsrText(g.calibrated)}`);
     for (const w of g.warnings) L.push(`  note: ${w}`);
   }
   L.push("");

@@ -64,8 +64,8 @@ export type CalibratedCell = {
   ci_method?: string;
 };
 
-/** The cell of a calibrated group estimate (absent group: null with `no_attacked_trajectories`). */
-function calibratedCell(c: EstimateReport["groups"][number] | undefined): CalibratedCell {
+/** The cell of a calibrated group estimate (absent group: null with `no_attacked_trajectories`); the report's `(all)` row too (../report/calibrated-all.ts). */
+export function calibratedCell(c: EstimateReport["groups"][number] | undefined): CalibratedCell {
   if (!c) return { value: null, reason: "no_attacked_trajectories", ci95: null };
   return {
     value: c.calibrated.asr,

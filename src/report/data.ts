@@ -45,7 +45,8 @@ import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
-import { paperTable, type PaperTable } from "../estimate/table.js";
+import { paperTable } from "../estimate/table.js";
+import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
 import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
 import { NO_VALUE } from "../stats/no-value.js";
@@ -141,7 +142,7 @@ export interface ReportModel {
    * only judge by default. A run with several judges and no choice has no table: null, with the reason in
    * `paper_table_reason` (how to choose: `--judge ID` or `--committee`).
    */
-  paper_table: PaperTable | null;
+  paper_table: ReportPaperTable | null;
   /** Why `paper_table` is null (several judges and no `--judge`/`--committee`). */
   paper_table_reason?: string;
   /** Utility under attack and without attack per (model, condition) for `condition` (defense); `[]` without utility. */
@@ -366,7 +367,7 @@ function paperTableSection(
     humanLabels: HumanLabelFile | null;
     warnings: string[];
   },
-): { paper_table: PaperTable | null; paper_table_reason?: string } {
+): { paper_table: ReportPaperTable | null; paper_table_reason?: string } {
   let tableSource: EstimateSource | null = null;
   let paper_table_reason: string | undefined;
   try {
@@ -394,7 +395,8 @@ function paperTableSection(
   }
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const leftOut = unattackedLeftOut(d.fullIndex.values(), o.where);
-  const paper_table = tableSource ? paperTable(run, d.index, d.verdicts, tableSource, { calibrated, unattackedOutside: unattackedOutsideRow(leftOut) }) : null;
+  // with its `(all)` row: the pooled calibrated estimate as estimate prints it (./calibrated-all.ts)
+  const paper_table = tableSource ? withCalibratedAll(paperTable(run, d.index, d.verdicts, tableSource, { calibrated, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(leftOut, o.where, paper_table.rows);
   if (leftOutNote) d.warnings.push(leftOutNote);
   return { paper_table, ...(paper_table_reason ? { paper_table_reason } : {}) };

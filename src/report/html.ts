@@ -36,6 +36,8 @@ import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
 import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
+import { calibratedAllNoteHtml, calibratedAllRowHtml } from "./calibrated-all-html.js";
+import { summarySection } from "./summary-html.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -59,6 +61,7 @@ h3{font-size:15px;margin:14px 0 6px}
 .note{color:var(--muted);font-size:13px;margin:4px 0 10px}
 pre.figures{font-size:12px;overflow-x:auto;background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;border-radius:6px;white-space:pre}
 .warn{background:#fff6e0;border:1px solid #f0d48a;padding:6px 10px;border-radius:6px;margin:6px 0}
+p.headline{font-size:16px;margin:4px 0 8px}details.warnings>summary{cursor:pointer;font-weight:600;padding:6px 0}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
 th{background:#f3f5f7;font-weight:600}
@@ -244,8 +247,8 @@ committee label over the ${int(c.summary.rates.labelled)} of ${int(c.summary.rat
 Its ${int(c.members.length)} members' agreement over the attacked trajectories${leftNote(c.agreement.unattacked_left_out)} (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
+  // the report's warnings: in the summary, under one collapsed list with their count (./summary-html.ts)
   return `<section id="overview"><h2>Judges</h2>
-${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th>${FIRST_REPLY_TH}</tr></thead><tbody>${rows}</tbody></table>
 <p class="note">Verdicts and rates are over each judge's repeat-0 verdicts (tokens and cost, over every repeat, are in the next table). A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
 ${complianceEvidenceNotes(m)}
@@ -478,6 +481,7 @@ function paperTableSection(m: ReportModel): string {
     return `<section id="paper-table"><h2>The table of a paper</h2>
 <p class="note warn">Not shown: ${escapeHtml(m.paper_table_reason ?? "no judge chosen")}. Choose with ipi-judge report --run ${escapeHtml(m.run)} --judge ID (or --committee).</p></section>`;
   const cal = t.rows.some((r) => r.calibrated_asr_behaviour);
+  const all = cal ? t.calibrated_all : undefined; // the pooled estimate, as estimate prints (all) (./calibrated-all.ts)
   const byCondition = t.rows.some((r) => r.condition !== "(all)");
   // a low-coverage rate: no number unless the table was built with allow_low_coverage, flagged either way
   // (coverageWithheld: the one rule of the text, CSV and LaTeX tables; the refusal rate carries it too)
@@ -509,7 +513,7 @@ function paperTableSection(m: ReportModel): string {
       : "";
   return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
 <p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>
-<table><thead>${head}</thead><tbody>${body}</tbody></table>${util}</section>`;
+<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t) }, propCell) : ""}</table>${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
 }
 
 /**
@@ -520,6 +524,7 @@ function paperTableSection(m: ReportModel): string {
  */
 export async function renderReportHtml(m: ReportModel): Promise<string> {
   const sections = [
+    summarySection(m, propCell),
     overviewSection(m),
     await asrSection(m),
     await labelsSection(m),
@@ -529,6 +534,7 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
     itemsSection(m),
   ];
   const nav = [
+    ["summary", "Summary"],
     ["overview", "Judges"],
     ["asr", "Attack success"],
     ["labels", "Labels & cost"],

@@ -36,6 +36,7 @@ import { tableUnattackedNote, unattackedOutsideRow } from "../agree/where-unatta
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { readReportColumns } from "./run-columns.js";
 import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.js";
+import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
 import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -185,7 +186,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
   // with human labels, the table's calibrated estimate over the same columns (./calibrated-columns.ts)
   const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(colRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where }, warnings) : undefined;
-  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }) : null;
+  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }), calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");

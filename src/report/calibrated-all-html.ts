@@ -1,0 +1,67 @@
+/**
+ * The `(all)` row of the report's paper table in HTML (./calibrated-all.ts): a footer row under the per-row table
+ * (judge and calibrated figures of the pooled estimate, its attacked count), and the note under the table that says
+ * what it pools, its human-only figures and every note `estimate` prints on its `(all)` group.
+ */
+import { designAsrText } from "../estimate/format.js";
+import { undefinedText } from "../format/stat-text.js";
+import { escapeHtml } from "./escape.js";
+import { calibratedAllNotes, type CalibratedAll, type CalibratedAllRate } from "./calibrated-all.js";
+import { sameRowsCommand } from "./same-rows.js";
+import type { ReportModel } from "./data.js";
+
+const int = (x: number) => x.toLocaleString("en-US");
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** The judge's figure of a `(all)` rate as estimate prints it: `45.4% (157/346; 68 without a usable verdict)`. */
+export function allJudgeText(r: CalibratedAllRate | { reason: string }): string {
+  if (!("group" in r)) return undefinedText(r.reason);
+  const j = r.group.judge;
+  const counts = [`${j.count}/${j.n_usable}`, ...(j.n_unusable ? [`${j.n_unusable} without a usable verdict`] : [])].join("; ");
+  return `${j.asr === null ? undefinedText(j.reason) : pct(j.asr)} (${counts})`;
+}
+
+/** The human-only or calibrated figure of a `(all)` rate as estimate prints it (`designAsrText`). */
+export function allDesignText(r: CalibratedAllRate | { reason: string }, which: "human" | "calibrated"): string {
+  return "group" in r ? designAsrText(r.group[which]) : undefinedText(r.reason);
+}
+
+/** What the `(all)` row pools, in words: `4 agent models (a, b, c, d), condition no_defense`. */
+export function pooledText(a: CalibratedAll): string {
+  const models = a.agent_models.length === 1 ? `agent model ${a.agent_models[0]}` : `${a.agent_models.length} agent models (${a.agent_models.join(", ")})`;
+  const conds = a.conditions.length === 0 ? "" : a.conditions.length === 1 ? `, condition ${a.conditions[0]}` : `, pooled over ${a.conditions.length} conditions (${a.conditions.join(", ")})`;
+  return models + conds;
+}
+
+/**
+ * The `(all)` footer row of the paper table: `(all)` in the model (and condition) cells, the judge's figures of the
+ * estimate in the judge's columns, the calibrated cells as the rows' (`cell`, the table's renderer), the attacked
+ * count; the other columns are per row only (empty).
+ * @param cols the table's layout: a condition column, the calibrated and the heuristic columns shown.
+ */
+export function calibratedAllRowHtml(a: CalibratedAll, cols: { byCondition: boolean; heuristic: boolean }, cell: (p: CalibratedAllRate["cell"]) => string): string {
+  const calCell = (r: CalibratedAll["asr_goal"]) => ("cell" in r ? cell(r.cell) : escapeHtml(undefinedText(r.reason)));
+  const empty = (n: number) => "<td></td>".repeat(n);
+  return `<tfoot><tr class="all" id="paper-table-all"><td><strong>(all)</strong></td>${cols.byCondition ? "<td>(all)</td>" : ""}<td>${escapeHtml(allJudgeText(a.asr_goal))}</td><td>${escapeHtml(allJudgeText(a.asr_behaviour))}</td><td class="num"></td><td><strong>${calCell(a.asr_goal)}</strong></td><td><strong>${calCell(a.asr_behaviour)}</strong></td>${empty(cols.heuristic ? 6 : 4)}<td class="num">${int(a.n_population)}</td><td class="num"></td></tr></tfoot>`;
+}
+
+/**
+ * The note under the paper table on its `(all)` row: what it pools, the command that prints the same figures, the
+ * human-only figures, and the `(all)` group's notes (one said alike for both rates given once).
+ */
+export function calibratedAllNoteHtml(m: Pick<ReportModel, "run" | "paper_table" | "human" | "where">, a: CalibratedAll): string {
+  const cmd = sameRowsCommand(m).replace(" --table", "").replace(" --allow-low-coverage", "").replace(" --csv table.csv --latex table.tex", "");
+  const notes = calibratedAllNotes(a);
+  return `<p class="note" id="calibrated-all-note"><strong>(all)</strong>: the calibrated estimate over all ${int(a.n_population)} attacked trajectories of the rows above (${escapeHtml(pooledText(a))}; ${int(a.n_sampled)} of them human-labelled), exactly as <code>${escapeHtml(cmd)}</code> prints its (all) group; its judge columns are that estimate's judge figures (count / usable verdicts), the other columns are per row only. Human-only (design-weighted human labels, no judge): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}.</p>${
+    notes.length ? `<ul class="note calibrated-all-notes">${notes.map((n) => `<li>(all) ${escapeHtml(n)}</li>`).join("")}</ul>` : ""
+  }`;
+}
+
+/**
+ * The `(all)` row as one line of text (the report command's stdout): `calibrated (all) over N attacked trajectories
+ * (<pooled>; n human-labelled): asr_goal ..., asr_behaviour ...; human only ...; judge only ...`, figures as estimate prints them.
+ */
+export function calibratedAllLine(a: CalibratedAll): string {
+  const both = (f: (r: CalibratedAll["asr_goal"]) => string) => `asr_goal ${f(a.asr_goal)}, asr_behaviour ${f(a.asr_behaviour)}`;
+  return `calibrated (all) over ${int(a.n_population)} attacked trajectories (${pooledText(a)}; ${int(a.n_sampled)} human-labelled): ${both((r) => allDesignText(r, "calibrated"))}; human only: ${both((r) => allDesignText(r, "human"))}; judge only: ${both(allJudgeText)}`;
+}

@@ -1,0 +1,86 @@
+/**
+ * The report's first section (new user 45 #5: the page opened with ~22 warning boxes before any figure, the headline
+ * rate far below): the headline rates with their population, the one or two caveats that change how to read them
+ * (named briefly, each pointing at the full list), then every warning of the report under one collapsed
+ * `<details id="warnings">` whose summary says how many there are and how many change how a figure reads
+ * (./warning-groups.ts). Nothing is left out: the list holds each warning the page held before, at the top of the
+ * Judges section.
+ */
+import { rateFigureText } from "../format/rate-figure-text.js";
+import type { AttackRates } from "../stats/rates.js";
+import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+import { escapeHtml } from "./escape.js";
+import type { ReportModel } from "./data.js";
+import { allDesignText, allJudgeText, pooledText } from "./calibrated-all-html.js";
+import type { CalibratedAll, CalibratedAllRate } from "./calibrated-all.js";
+import { groupedWarnings } from "./warning-groups.js";
+
+const int = (x: number) => x.toLocaleString("en-US");
+
+/** The headline of the calibrated `(all)` estimate: both rates with their intervals, the judge and human figures beside. */
+function calibratedHeadline(m: ReportModel, a: CalibratedAll, cell: (p: CalibratedAllRate["cell"]) => string): string {
+  const cal = (r: CalibratedAll["asr_goal"]) => ("cell" in r ? cell(r.cell) : escapeHtml(allDesignText(r, "calibrated")));
+  return `<p class="headline">Attack success over all ${int(a.n_population)} attacked trajectories${m.where ? " kept by --where" : ""} (${escapeHtml(pooledText(a))}): the labels of ${escapeHtml(m.paper_table!.judge)} corrected by ${int(a.n_sampled)} human-labelled ones (calibrated, 95% CI):
+<strong>asr_goal ${cal(a.asr_goal)}</strong>, <strong>asr_behaviour ${cal(a.asr_behaviour)}</strong>.</p>
+<p class="note">The judge alone: asr_goal ${escapeHtml(allJudgeText(a.asr_goal))}, asr_behaviour ${escapeHtml(allJudgeText(a.asr_behaviour))}; the human labels alone (design-weighted): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}. Per agent model and condition: <a href="#paper-table">the table of a paper</a> (its <a href="#paper-table-all">(all) row</a> is this figure).</p>`;
+}
+
+/** The headline without a calibrated estimate: the table's judge (committee) rates over the attacked trajectories, else each rater's. */
+function judgeHeadline(m: ReportModel): string {
+  const t = m.paper_table;
+  const rates = (r: AttackRates) => `asr_goal ${rateFigureText(r.asr_goal)}, asr_behaviour ${rateFigureText(r.asr_behaviour)}`;
+  const why = m.human ? "" : " (judge labels only: report --human FILE adds the human-corrected, calibrated figure)";
+  const population = `all ${int(m.attacked)} attacked trajectories${m.where ? " kept by --where" : ""}`;
+  const own = t ? (t.committee ? m.committee?.summary.rates : m.per_judge.find((j) => j.judge_id === t.judge)?.rates) : undefined;
+  if (t && own) return `<p class="headline">Attack success over ${population}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
+  const lines = [...m.per_judge.map((j) => [j.judge_id, j.rates] as const), ...(m.committee ? [["the committee", m.committee.summary.rates] as const] : [])];
+  return `<p class="headline">Attack success over ${population}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(rates(r))}</li>`).join("")}</ul>`;
+}
+
+/**
+ * The caveats that change how to read the headline, most important first (a run incomplete, no calibrated estimate,
+ * a judge that looks broken, an exact small-sample interval on the headline, comparisons not like for like, LOW
+ * coverage), each named in a few words; at most `max`, the count of the others said.
+ */
+function keyCaveats(m: ReportModel, reading: readonly string[], max = 2): string[] {
+  const a = m.paper_table?.calibrated_all;
+  const exact = a && [a.asr_goal, a.asr_behaviour].some((r) => "cell" in r && r.cell.ci_method);
+  // every warning saying so: the like-for-like check's and compare's ("... are not like for like")
+  const mix = reading.filter((w) => isLikeForLikeWarning(w) || /not like for like/i.test(w)).length;
+  const low = reading.filter((w) => /coverage_low|\) LOW\b/.test(w)).length;
+  const notShown = reading.find((w) => w.startsWith("calibrated estimate not shown"));
+  const broken = reading.filter((w) => /looks broken|is broken|broken judge/.test(w)).length;
+  const all = [
+    ...(m.run_state.complete === false ? [`Run incomplete: ${m.run_state.message ?? "not every trajectory has its verdicts"}.`] : []),
+    ...(notShown ? [`No calibrated (human-corrected) estimate: ${notShown.replace(/^calibrated estimate not shown: /, "")}`] : []),
+    ...(broken ? [`A judge looks broken (${broken} warning${broken === 1 ? "" : "s"}): its rates are not its judging.`] : []),
+    ...(exact ? [`Small human sample: ${int(a!.n_sampled)} labelled trajectories with few human–judge disagreements, so the calibrated intervals are exact small-count ones (wide), not t intervals.`] : []),
+    ...(mix ? [`Not like for like (${mix} warning${mix === 1 ? "" : "s"}): the agent models or conditions were run on different attacks or tasks, so rows side by side are not comparable and a pooled figure mixes them.`] : []),
+    ...(low ? [`LOW coverage (${low} warning${low === 1 ? "" : "s"}): some groups' judge rates speak for a subset of their runs.`] : []),
+  ];
+  const shown = all.slice(0, max);
+  if (all.length > max) shown.push(`${all.length - max} more caveat${all.length - max === 1 ? "" : "s"} of that kind (${all.slice(max).map((c) => c.split(" (")[0].split(":")[0]).join("; ")}): see the warnings below.`);
+  return shown;
+}
+
+/**
+ * The summary section (module docstring).
+ * @param cell the page's renderer of a calibrated cell (the paper table's), so the headline reads as the table.
+ */
+export function summarySection(m: ReportModel, cell: (p: CalibratedAllRate["cell"]) => string): string {
+  const a = m.paper_table?.calibrated_all;
+  const head = a ? calibratedHeadline(m, a, cell) : judgeHeadline(m);
+  const { reading, notes } = groupedWarnings(m.warnings);
+  const caveats = keyCaveats(m, reading);
+  const n = reading.length + notes.length;
+  const merged = m.warnings.length - n;
+  const box = (w: string) => `<div class="warn">${escapeHtml(w)}</div>`;
+  const list = n
+    ? `<details id="warnings" class="warnings"><summary>All warnings of this report: ${int(n)} (${int(reading.length)} that change how a figure reads, ${int(notes.length)} notes${merged ? `; ${int(merged)} said alike for asr_goal and asr_behaviour given once` : ""})</summary>
+${reading.length ? `<h3>That change how a figure reads (${int(reading.length)})</h3>${reading.map(box).join("")}` : ""}${notes.length ? `<h3>Notes (${int(notes.length)})</h3>${notes.map(box).join("")}` : ""}</details>`
+    : `<p class="note">No warning.</p>`;
+  return `<section id="summary"><h2>Summary</h2>
+${head}
+${caveats.length ? `<p class="note"><strong>Read with:</strong></p><ul class="caveats">${caveats.map((c) => `<li>${escapeHtml(c)} <a href="#warnings">(warnings)</a></li>`).join("")}</ul>` : ""}
+${list}</section>`;
+}

@@ -1,0 +1,58 @@
+/**
+ * The report's warnings as its summary lists them (new user 45 #5: ~22 boxes opened the page before any figure): a
+ * note the calibrated estimate gives alike for asr_goal and asr_behaviour said once, and each warning sorted into
+ * "changes how a figure reads" (a comparison not like for like, a LOW coverage or exposure, a run incomplete, a judge
+ * that looks broken, an estimate not shown) or "note" (how a figure was made: intervals, unusable verdicts counted).
+ * No warning is dropped: each appears once, in its group, in the order given.
+ */
+import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+
+const GOAL = "calibrated asr_goal, ";
+const BEHAVIOUR = "calibrated asr_behaviour, ";
+
+/**
+ * The warnings with each `calibrated asr_goal, <group>: <text>` whose `calibrated asr_behaviour, <group>: <text>` twin
+ * is also there (the same words after the rate) said once, as `calibrated asr_goal and asr_behaviour, <group>: <text>`,
+ * at the first twin's place; every other warning as is, in order.
+ */
+export function mergeRateTwins(warnings: readonly string[]): string[] {
+  const all = new Set(warnings);
+  const said = new Set<string>();
+  const out: string[] = [];
+  for (const w of warnings) {
+    if (said.has(w)) continue;
+    said.add(w);
+    const prefix = w.startsWith(GOAL) ? GOAL : w.startsWith(BEHAVIOUR) ? BEHAVIOUR : null;
+    const rest = prefix ? w.slice(prefix.length) : "";
+    const twin = prefix ? (prefix === GOAL ? BEHAVIOUR : GOAL) + rest : null;
+    if (twin && all.has(twin) && !said.has(twin)) {
+      said.add(twin);
+      out.push(`calibrated asr_goal and asr_behaviour, ${rest}`);
+    } else out.push(w);
+  }
+  return out;
+}
+
+/** Words that make a warning one that changes how a figure reads (besides a like-for-like warning). */
+const CHANGES_READING = [
+  /\bcoverage_low\b/,
+  /coverage [\d.]+% \([\d,]+\/[\d,]+\) LOW/,
+  /EXPOSURE LOW/,
+  /\bincomplete\b/,
+  /looks broken|is broken|broken judge/,
+  /not shown/,
+  /\bbiased\b/,
+  /\bstale\b/,
+  /NOT LIKE FOR LIKE|not like for like/,
+];
+
+/** Whether a warning changes how a figure of the report reads (module docstring), else it is a note. */
+export function changesReading(w: string): boolean {
+  return isLikeForLikeWarning(w) || CHANGES_READING.some((re) => re.test(w));
+}
+
+/** The warnings as the summary lists them: twins merged ({@link mergeRateTwins}), then split by {@link changesReading}. */
+export function groupedWarnings(warnings: readonly string[]): { reading: string[]; notes: string[] } {
+  const merged = mergeRateTwins(warnings);
+  return { reading: merged.filter(changesReading), notes: merged.filter((w) => !changesReading(w)) };
+}
