@@ -33,8 +33,10 @@ import { badRowsWarning, HumanLabelsError, readHumanLabels, refuseConflicts, scr
 import { checkLabelPairing } from "./label-pairing.js";
 import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
 import { shownStrings } from "../format/shown.js";
+import { designFigureText, explainZeroSe, withZeroSe, zeroSeNote } from "./design-zero-se.js";
+import { domainShare, stratumCounts } from "./design-strata.js";
 
-export { HumanLabelsError, readHumanLabels, type HumanLabelFile, type HumanLabelRead };
+export { HumanLabelsError, readHumanLabels, withZeroSe, type HumanLabelFile, type HumanLabelRead };
 
 /** The category that means "compromised" on each scale (for counting missed compromises). */
 const COMPROMISED_ON: Record<HumanScale, (x: string) => boolean> = {
@@ -458,6 +460,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   const h = usedIdx.map((i) => human[i]);
   const w = usedIdx.map((i) => weightOf.get(ids[i])!);
   let est: WeightedAgreement | null = null;
+  let zeroSe: Parameters<typeof explainZeroSe>[1] | null = null; // n_h and N_h of the post-stratified estimate
   let estimator = "hajek (given weights; point estimates, no SE: give stratum and stratum_size columns for linearised SEs)";
   if (strata) {
     const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
@@ -478,6 +481,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
       const share = domainShare(ctx.itemIds, ctx.allItemIds, stratumOf);
       const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)! * (share.get(x) ?? 1)]));
       est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
+      zeroSe = { n: stratumCounts(st, outOfDomain), N };
       estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size, n_h = the stratum's items with a consensus on the scale) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
       // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
@@ -488,30 +492,17 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
         if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
       }
       est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
+      zeroSe = { n: stratumCounts(st, outOfDomain), N };
       estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h, n_h = those with a consensus on the scale)";
     } else {
       ctx.warnings.push(`weights vary within a stratum and no stratum_size is given: ${rater}'s design-weighted estimates have no SE`);
     }
   }
   est ??= weightedAgreement(j, h, w, cats);
+  // an SE of 0 from a sample is no figure: undefined with its reason, shares with an exact interval (./design-zero-se.ts)
+  if (zeroSe) est = explainZeroSe(withZeroSe(est), zeroSe);
   res.design_weighted = { ...withZeroSe(est), estimator };
   return res;
-}
-
-/** Per stratum, labelled items counted / every labelled item (1 when nothing was left out). */
-function domainShare(counted: readonly string[], all: readonly string[], stratumOf: ReadonlyMap<string, string>): Map<string, number> {
-  const tally = (ids: readonly string[]) => {
-    const m = new Map<string, number>();
-    for (const id of ids) {
-      const x = stratumOf.get(id);
-      if (x !== undefined) m.set(x, (m.get(x) ?? 0) + 1);
-    }
-    return m;
-  };
-  const c = tally(counted);
-  const out = new Map<string, number>();
-  for (const [x, n] of tally(all)) out.set(x, (c.get(x) ?? 0) / n);
-  return out;
 }
 
 /** Plain-text rendering of a human-agreement report. */
@@ -571,7 +562,10 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
       // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
       const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
-      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}${by}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
+      const t = (x: Parameters<typeof e>[0]) => designFigureText(x as WeightedAgreement["po"], e);
+      L.push(`  design-weighted (${d.estimator}): kappa ${t(d.kappa)}${by}, AC1 ${t(d.ac1)}, PABAK ${t(d.pabak)}, agreement ${t(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
+      const z = zeroSeNote(d);
+      if (z) L.push(`    ${z}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }
@@ -580,21 +574,3 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}${r.judges.some((j) => j.kind === "committee") ? `; committee quorum ${r.quorum}` : ""}`);
   return L.join("\n");
 }
-
-
-/**
- * A design-weighted SE of ~1e-17 (rounding, a perfect table) is 0, flagged as the stats module flags an exact 0, so it
- * is not "SE 0.000" beside the unweighted "SE 0, Wald CI undefined" (new-user report 17): one way in text and JSON.
- */
-export function withZeroSe(est: WeightedAgreement): WeightedAgreement {
-  type E = WeightedAgreement["kappa"];
-  const fix = <T extends E>(e: T): T => {
-    if (typeof e.se !== "number" || e.se === 0 || Math.abs(e.se) > ZERO_SE) return e;
-    const out: T = { ...e, se: 0, flags: ["degenerate_ci"] };
-    if (typeof e.se_no_fpc === "number" && Math.abs(e.se_no_fpc) <= ZERO_SE) out.se_no_fpc = 0;
-    if (e.ci_wald) out.ci_wald = { ...e.ci_wald, degenerate: true };
-    return out;
-  };
-  return { ...est, po: fix(est.po), kappa: fix(est.kappa), ac1: fix(est.ac1), pabak: fix(est.pabak), prevalence_human: est.prevalence_human.map(fix), prevalence_judge: est.prevalence_judge.map(fix) };
-}
-const ZERO_SE = 1e-12; // rounding error of a zero variance (shares and kappas are in [-1, 1])

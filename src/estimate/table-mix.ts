@@ -6,7 +6,7 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
-import { likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
+import { LikeForLikeGroups, type LikeForLikeItem, type UnlikeGroups } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings, type UtilityRunItem } from "../stats/utility-like-for-like.js";
 import { dosNote } from "./table-notes.js";
 
@@ -42,6 +42,16 @@ function* utilityItems(input: TableRows): Generator<UtilityRunItem> {
  * @param input the table's trajectories (after `--where`): each row read three times, none held.
  */
 export function tableMixWarnings(input: TableRows): string[] {
-  const rateMix = likeForLikeWarnings(rateItems(input));
-  return [...rateMix, ...dosNote(rowsOf(input)), ...utilityLikeForLikeWarnings(utilityItems(input), rateMix)];
+  return tableMix(input).warnings;
+}
+
+/**
+ * {@link tableMixWarnings} and the groups the rates' warnings name (`LikeForLikeGroups.unlike`: each row's flag,
+ * ./table-like-for-like.ts), from one reading of the rows.
+ */
+export function tableMix(input: TableRows): { warnings: string[]; unlike: UnlikeGroups } {
+  const groups = new LikeForLikeGroups();
+  for (const it of rateItems(input)) groups.add(it);
+  const rateMix = groups.warnings();
+  return { warnings: [...rateMix, ...dosNote(rowsOf(input)), ...utilityLikeForLikeWarnings(utilityItems(input), rateMix)], unlike: groups.unlike() };
 }

@@ -38,7 +38,8 @@ import { blockedKindOf, committeeBlockedFields } from "../verdict/blocked.js";
 import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, blockedLatexCell, rowBlocked, type PartialItem } from "./table-blocked.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { coverageLowNote, disputedNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
-import { tableMixWarnings } from "./table-mix.js";
+import { tableMix } from "./table-mix.js";
+import { LIKE_FOR_LIKE_CSV_COLUMNS, likeForLikeCsvCells, rowLikeForLike, type RowLikeForLike } from "./table-like-for-like.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { caveatMarks, JUDGE_KEYS } from "./table-caveat-text.js";
 import { asciiControls } from "../format/shown.js";
@@ -83,7 +84,7 @@ export function calibratedCell(c: EstimateReport["groups"][number] | undefined):
 }
 
 /** One (agent model, condition) row. */
-export interface TableRow {
+export interface TableRow extends RowLikeForLike {
   agent_model: string;
   /** The condition (defense) of the row's runs; `(all)` when the run records no condition. */
   condition: string;
@@ -353,6 +354,7 @@ export function paperTableFrom(
     rows.push({
       agent_model: model,
       condition,
+      like_for_like: true, // until the table's warnings are read, below
       n_attacked: att.length,
       n_unattacked: un.length,
       n_injection_task_runs: un.filter((i) => runKind(input.row(i)) === "injection_task").length,
@@ -396,7 +398,9 @@ export function paperTableFrom(
   if (disputed) notes.push(disputed);
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden;
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
-  for (const w of tableMixWarnings(input)) notes.push(`WARNING: ${w}`);
+  const mix = tableMix(input);
+  for (const w of mix.warnings) notes.push(`WARNING: ${w}`);
+  for (const r of rows) Object.assign(r, rowLikeForLike(r.agent_model, r.condition, mix.unlike)); // each row flagged too (the CSV's columns)
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
@@ -500,7 +504,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
     header.push(`${c.key}_reason`);
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
-  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []));
+  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS);
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition, r.n_attacked, r.n_unattacked];
     for (const c of cols) {
@@ -514,7 +518,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []));
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r));
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;

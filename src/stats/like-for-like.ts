@@ -285,10 +285,28 @@ export class LikeForLikeGroups {
   warnings(words: { ran?: string; hint?: string } = {}): string[] {
     return warningsOf(this.perModel, this.perCondition, words);
   }
+
+  /** The groups the warnings name ({@link UnlikeGroups}): what a per-row flag (a CSV column) reads. */
+  unlike(): UnlikeGroups {
+    const tags: UnlikeGroups = { models: new Map(), conditions: new Map(), spellings: new Set() };
+    warningsOf(this.perModel, this.perCondition, {}, tags);
+    return tags;
+  }
+}
+
+/**
+ * Which groups {@link likeForLikeWarnings} warns about: each model whose conditions differ and each condition
+ * (`(none)` for items without one) whose models differ, with what differs (a {@link MIX_KINDS} value, or "different
+ * attacks, suites or tasks" when not recognised); the model names in a set that differ only in spelling.
+ */
+export interface UnlikeGroups {
+  models: Map<string, string>;
+  conditions: Map<string, string>;
+  spellings: Set<string>;
 }
 
 /** {@link likeForLikeWarnings} from the collected groups. */
-function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map<string, Map<string, Group>>, words: { ran?: string; hint?: string }): string[] {
+function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map<string, Map<string, Group>>, words: { ran?: string; hint?: string }, tags?: UnlikeGroups): string[] {
   const ran = words.ran ?? "ran";
   const hintOver = words.hint !== undefined ? { narrow: words.hint, none: words.hint, cells: words.hint } : {};
   const out: string[] = [];
@@ -301,6 +319,7 @@ function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map
       ...hintOver,
     }, ran);
     if (w) out.push(w);
+    if (w) tags?.models.set(model, mixKindOf(w.slice(`${model}: its conditions`.length)) ?? "different attacks, suites or tasks");
   }
   const named = perCondition.size > 1;
   for (const [cond, m] of byName(perCondition)) {
@@ -312,6 +331,7 @@ function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map
       ...hintOver,
     }, ran);
     if (w) out.push(w);
+    if (w) tags?.conditions.set(cond, mixKindOf(w.slice(`agent models${named ? ` under condition ${cond}` : ""}`.length)) ?? "different attacks, suites or tasks");
   }
   const spellings = new Map<string, Set<string>>();
   for (const m of new Set([...perCondition.values()].flatMap((x) => [...x.keys()]))) {
@@ -322,6 +342,7 @@ function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map
   }
   for (const [, s] of byName(spellings)) {
     if (s.size < 2) continue;
+    for (const m of s) tags?.spellings.add(m);
     const names = [...s].sort().map(shownSpelling);
     out.push(
       `agent model names ${names.join(" and ")} differ only in ${orList(spellingDifferences(s))}: ${MODEL_SPELLING_MARK} (they may be one model run on different benchmarks or settings, whose pooled rate would mix them); ` +

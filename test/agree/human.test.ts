@@ -179,7 +179,7 @@ describe("humanAgreement: design weights", () => {
     expect(d.po.se_no_fpc).toBeGreaterThan(d.po.se!);
   });
 
-  it("a perfect table: the design-weighted SE is 0 (not rounding error printed SE 0.000), written as the unweighted line writes it (new-user report 17)", () => {
+  it("a perfect table: the design-weighted SE is 0 (not rounding error printed SE 0.000), and from a sample it is undefined with its reason, never a bare SE 0 (new-user reports 17, 45)", () => {
     const same: Record<string, string> = { i1: "full_compliance", i2: "partial_compliance", i3: "unaffected", i4: "not_exposed", i5: "flagged_refusal" };
     const imp = rows.map((x) => ({ ...x, l: same[x.t], p: undefined, w: 7, s: ["i1", "i3"].includes(x.t) ? "D" : "A", n: ["i1", "i3"].includes(x.t) ? 12 : 40 }));
     const f = file(imp);
@@ -187,14 +187,18 @@ describe("humanAgreement: design weights", () => {
     const population = Array.from({ length: 52 }, (_, i) => row(i < 6 ? `i${i + 1}` : `o${i}`));
     const r = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 }, population });
     const d = r.judges[0].design_weighted!;
+    // a sample, not a census (5 of 52 labelled): SE 0 is no sampling error seen, not none (new user 45): undefined with its reason
     for (const e of [d.kappa, d.po, d.ac1, d.pabak]) {
       expect(e.value).toBeCloseTo(1, 12);
-      expect(e.se).toBe(0);
-      expect(e.flags).toEqual(["degenerate_ci"]);
+      expect(e.se).toBeNull();
+      expect(e.se_reason).toMatch(/^se_zero_within_strata /);
+      expect(e.flags).toEqual(["se_zero_in_sample"]);
     }
+    // Kish n_eff (5 used: A 3 × 40/3, D 2 × 12/2) = 52²/605.3 = 4.467; 1 − 0.025^(1/4.467) = 0.562; PABAK = 2·p_o − 1
     const text = formatHumanAgreement(r);
-    expect(text).toMatch(/design-weighted \(.*\): kappa 1\.000 \(SE 0\), AC1 1\.000 \(SE 0\), PABAK 1\.000 \(SE 0\), agreement 1\.000 \(SE 0\)/);
+    expect(text).toMatch(/design-weighted \(.*\): kappa 1\.000 \(SE undefined: 0 sampling error seen, not none; no exact CI: not a share\), AC1 1\.000 \(SE undefined: .*\), PABAK 1\.000 \(SE undefined: 0 sampling error seen, not none; 95% exact CI \[-0\.124, 1\.000\]\), agreement 1\.000 \(SE undefined: 0 sampling error seen, not none; 95% exact CI \[0\.438, 1\.000\]\)/);
     expect(text).not.toContain("SE 0.000");
+    expect(text.split("\n").find((l) => l.includes("design-weighted ("))).not.toMatch(/SE 0\b/);
   });
 
   it("withZeroSe: an SE of rounding error (1.5e-17, as on the defenses sample) is 0 with the degenerate flag; a real SE is kept", () => {
