@@ -42,6 +42,7 @@ import { ChangedDuringRead, changedDuringReadError, pathStamp, stampChanges } fr
 import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
 import { RetryCopies } from "./retry-copies.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
+import { OwnFolders } from "./own-folders.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -304,7 +305,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   a walked folder (`manifest.jsonl`, README, licence, checksums: `./sidecars.ts`) are no error: passed over
  *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder; one
  *   that cannot be read (a dangling link, no permission) is a `read_error` like any file. A file or folder reached
- *   twice through symbolic links is read once, said in one note of kind `linked_twice` per input path.
+ *   twice through symbolic links is read once, said in one note of kind `linked_twice` per input path. A folder of
+ *   ipi-judge's own output (`opts.labelsRoot`, a label run, an annotation sample: ./own-folders.ts) is passed over
+ *   whole, said in one note of kind `own_output` per folder.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
  *   limit. Only the ids read so far are kept (for the duplicate check).
@@ -361,6 +364,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const passedOver = new PassedOver();
   const relinked = new Relinked();
   const same = new SameFiles();
+  const own = new OwnFolders();
   // hard links are not de-duplicated: a file hard-linked under another benchmark path (`cp -al` per condition, a
   // de-duplicating backup) is a distinct trajectory by its path, as a copy would be (red team 14); only symbolic links
   // and the same folder under two input paths are the same input
@@ -371,11 +375,12 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
     for (const w of passedOver.warnings()) opts.onWarning?.(w);
     for (const w of relinked.warnings()) opts.onWarning?.(w);
     for (const w of same.warnings()) opts.onWarning?.(w);
+    for (const w of own.warnings()) opts.onWarning?.(w);
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
     let reads = 0;
-    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, ahead: unchanged !== undefined && opts.format === undefined })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, labels: opts.labelsRoot, own, ahead: unchanged !== undefined && opts.format === undefined })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn every
       // READ_TURN files read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, instead of
@@ -490,7 +495,7 @@ export async function countInputs(paths: string[], opts: ReadOptions & { signal?
   const max = maxItemBytes(opts);
   let n = 0;
   let files = 0;
-  for await (const f of inputFiles(paths, { sidecars: true })) {
+  for await (const f of inputFiles(paths, { sidecars: true, labels: opts.labelsRoot })) {
     if (await signalTurn(opts.signal, ++files)) return n;
     if ("error" in f) {
       n++;

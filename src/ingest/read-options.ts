@@ -77,4 +77,9 @@ export interface ReadOptions {
    * fixM 3). An item that turns out a duplicate (an error) has its warnings aggregated here as without the option.
    */
   holdItemWarnings?: boolean;
+  /**
+   * The `--labels-dir` folder of the invocation reading (where it writes its runs): passed over, whole, where a walked
+   * input folder holds it (`./own-folders.ts`; label run and annotation sample folders are passed over without it).
+   */
+  labelsRoot?: string;
 }
