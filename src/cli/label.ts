@@ -23,6 +23,7 @@ import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util
 import { MAX_REPEATS } from "../store/repeat-bound.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
+import { ownFolderOf, ownKindText, realOrResolved } from "../ingest/own-folders.js";
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
 import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
 import { judgeEntries } from "../format/judge-order.js";
@@ -144,6 +145,7 @@ function checkLabelFlags(
   }
   const missing = paths.filter((p) => !fs.existsSync(p));
   if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
+  refuseOwnFolders(paths, o.labelsDir);
   if (!["refuse", "rejudge", "keep"].includes(o.onConfigChange))
     throw new UsageError(`--on-config-change must be refuse, rejudge or keep, not "${o.onConfigChange}"`);
   let maxCostUsd: number | undefined;
@@ -162,6 +164,20 @@ function checkLabelFlags(
       throw new UsageError(`--signature-time-limit must be a decimal number of seconds > 0 and at most ${MAX_SIGNATURE_TIME_LIMIT_S} (such as 60 or 0.5), not "${o.signatureTimeLimit}"`);
   }
   return { fieldMap, overrides, maxCostUsd, signatureTimeLimitS };
+}
+
+/**
+ * An input path that is a folder of ipi-judge's own output (the `--labels-dir` folder, a label run, an annotation sample:
+ * ../ingest/own-folders.ts) is refused before anything is read or created: its files are not trajectories (read,
+ * each was an input error).
+ * @throws UsageError naming the path and what it is.
+ */
+function refuseOwnFolders(paths: string[], labelsDir: string): void {
+  const labelsReal = realOrResolved(labelsDir);
+  for (const p of paths) {
+    const own = ownFolderOf(p, labelsReal);
+    if (own !== undefined) throw new UsageError(`${p} is ${ownKindText(own)}, not input: its files are ipi-judge's own output, not trajectories; give the files or folders of the trajectories to label`);
+  }
 }
 
 /**

@@ -42,6 +42,7 @@ import { ChangedDuringRead, changedDuringReadError, pathStamp, stampChanges } fr
 import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
 import { RetryCopies } from "./retry-copies.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
+import { OwnFolders } from "./own-folders.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -52,77 +53,8 @@ export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEF
 export { NOTE_KINDS, WHERE_LEFT_OUT, WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
-/** Options of {@link readTrajectories} and {@link countInputs}. */
-export interface ReadOptions {
-  /** Read every file as this format instead of detecting it (CLI `--format`). Default: detect per file. */
-  format?: InputFormat;
-  /** Throw an {@link IngestFatalError} on the first error instead of yielding it. Default false. */
-  strict?: boolean;
-  /**
-   * The largest item read, in bytes: an AgentDojo file (from its size, before reading it) or a chat-jsonl line
-   * (while streaming it: never more than this plus one chunk in memory). A larger item is one `too_large` error
-   * naming its size and the limit. Bounds the memory one trajectory can take here and in the judges (a 100 MB
-   * tool result is an error, not an out-of-memory crash). Default {@link DEFAULT_MAX_ITEM_BYTES} (64 MiB);
-   * `Infinity` for no limit (text beyond one JavaScript string, ~512 Mi UTF-16 units, is still `too_large`).
-   */
-  maxItemBytes?: number;
-  /**
-   * Called at the end of the read with each aggregated warning (a guessed model or defense, runs without a
-   * verdict, ...): one per kind and folder or file, with the count of items it concerns (./warnings.ts).
-   */
-  onWarning?: (w: IngestWarning) => void;
-  /**
-   * Called with each sidecar file passed over (its path as walked: the input folder joined with its relative path),
-   * as it is met; the `passed_over` warning names only the first few. `label` uses it to tell an earlier
-   * invocation's input error about the same file superseded (`../run/superseded-errors.ts`).
-   */
-  onPassedOver?: (file: string) => void;
-  /**
-   * Given, when the read starts, the test of whether it has met an id (a trajectory or a file taken as unchanged),
-   * by slot of `ids`: what the run's `input_removed` check reads after the read (`../run/removed-inputs.ts`),
-   * without a lookup of its own per item.
-   */
-  onMetSlots?: (met: (slot: number) => boolean) => void;
-  /**
-   * Whether the run being resumed holds a trajectory read from a file (resolved path): a file reached under two
-   * input paths through a symbolic link is read under the name the run holds (`./same-files.ts` `preferHeld`), so
-   * the order of the input paths does not give it a second id.
-   */
-  heldFile?: (file: string) => boolean;
-  /**
-   * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
-   * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
-   * `agent_model`. The value read is kept in `metadata.original_<field>` when it differs.
-   */
-  overrides?: { agent_model?: string; condition?: string; attack?: string };
-  /**
-   * chat-jsonl: input key (top-level or in `metadata`) -> canonical field (`agent_model`, `condition`, `attack`,
-   * `security`, ...; CLI `--field key=field`, parsed by `parseFieldMap`), tried before the common spellings
-   * (`FIELD_ALIASES`).
-   */
-  fieldMap?: Readonly<Record<string, MappableField>>;
-  /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`--security-scorer NAME[.key]`). */
-  securityScorer?: string;
-  /** Inspect logs: the scorer whose value is the user task's success (`--utility-scorer NAME[.key]`). */
-  utilityScorer?: string;
-  /**
-   * The exact id table (`IdSlots`) the read's duplicate checks number trajectory ids with: pass the run store's
-   * (`RunStore.idSlots`) so that a label run holds each id once (issue 26). Default: a new one per read.
-   */
-  ids?: IdSlots;
-  /**
-   * Where the read's duplicate checks intern the folders of the paths they hold: pass the run store's
-   * (`RunStore.internedStrings`, which holds the folders of the stored rows' sources) so that a folder is held once
-   * (issue 26: ~200,000 folders at a million runs). Default: the read's own.
-   */
-  folders?: Interner;
-  /**
-   * Hold each trajectory's own warnings on its item (`IngestItem.warnings`) instead of aggregating them: the consumer
-   * aggregates those of the items it keeps (`label --where`: a folder the filter leaves out is not warned about,
-   * fixM 3). An item that turns out a duplicate (an error) has its warnings aggregated here as without the option.
-   */
-  holdItemWarnings?: boolean;
-}
+import type { ReadOptions } from "./read-options.js";
+export type { ReadOptions } from "./read-options.js";
 
 /**
  * The reading loop gives the event loop a turn (`setImmediate`) before every READ_TURN-th `.json` file it reads, so
@@ -373,7 +305,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   a walked folder (`manifest.jsonl`, README, licence, checksums: `./sidecars.ts`) are no error: passed over
  *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder; one
  *   that cannot be read (a dangling link, no permission) is a `read_error` like any file. A file or folder reached
- *   twice through symbolic links is read once, said in one note of kind `linked_twice` per input path.
+ *   twice through symbolic links is read once, said in one note of kind `linked_twice` per input path. A folder of
+ *   ipi-judge's own output (`opts.labelsRoot`, a label run, an annotation sample: ./own-folders.ts) is passed over
+ *   whole, said in one note of kind `own_output` per folder.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
  *   limit. Only the ids read so far are kept (for the duplicate check).
@@ -430,6 +364,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const passedOver = new PassedOver();
   const relinked = new Relinked();
   const same = new SameFiles();
+  const own = new OwnFolders();
   // hard links are not de-duplicated: a file hard-linked under another benchmark path (`cp -al` per condition, a
   // de-duplicating backup) is a distinct trajectory by its path, as a copy would be (red team 14); only symbolic links
   // and the same folder under two input paths are the same input
@@ -440,11 +375,12 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
     for (const w of passedOver.warnings()) opts.onWarning?.(w);
     for (const w of relinked.warnings()) opts.onWarning?.(w);
     for (const w of same.warnings()) opts.onWarning?.(w);
+    for (const w of own.warnings()) opts.onWarning?.(w);
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
     let reads = 0;
-    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, ahead: unchanged !== undefined && opts.format === undefined })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, labels: opts.labelsRoot, own, ahead: unchanged !== undefined && opts.format === undefined })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn every
       // READ_TURN files read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, instead of
@@ -559,7 +495,7 @@ export async function countInputs(paths: string[], opts: ReadOptions & { signal?
   const max = maxItemBytes(opts);
   let n = 0;
   let files = 0;
-  for await (const f of inputFiles(paths, { sidecars: true })) {
+  for await (const f of inputFiles(paths, { sidecars: true, labels: opts.labelsRoot })) {
     if (await signalTurn(opts.signal, ++files)) return n;
     if ("error" in f) {
       n++;

@@ -8,7 +8,10 @@
  * or file it asks for by name, in the order it meets them; anything else (a folder or file not met by the worker in
  * that order, an error, a worker slow to answer or gone) is read by the walk itself, synchronously, as without it.
  * The worker follows no symbolic link (a folder reached through one is listed by the walk); it reads at most
- * {@link MAX_AHEAD} batches ahead of the walk (bounded memory).
+ * {@link MAX_AHEAD} batches ahead of the walk (bounded memory). It does not enter this invocation's `--labels-dir` folder
+ * (by resolved path: a resolved path equal to its real path names it), which the walk passes over (`./own-folders.ts`);
+ * other folders the walk passes over (a run or sample folder met in an input folder) it lists like any: the walk
+ * skips their records.
  */
 import { receiveMessageOnPort, MessageChannel, Worker, type MessagePort } from "node:worker_threads";
 
@@ -46,7 +49,7 @@ const WORKER = `
 const { workerData } = require("node:worker_threads");
 const fs = require("node:fs");
 const path = require("node:path");
-const { port, ctl, paths } = workerData;
+const { port, ctl, paths, labels } = workerData;
 const flag = new Int32Array(ctl); // [batches posted, batches taken, stop]
 let batch = [];
 let records = 0;
@@ -66,6 +69,7 @@ function record() {
 }
 const JSON_EXT = /\\.json$/i;
 function visit(dir) {
+  if (labels !== undefined && path.resolve(dir) === labels) return; // the --labels-dir folder: the walk passes it over
   let ents;
   try {
     ents = fs.readdirSync(dir, { withFileTypes: true });
@@ -149,13 +153,13 @@ export class WalkAhead {
   private at = 0;
   private done = false;
 
-  /** Start the worker on `paths` (the walk's input paths, in order). */
-  constructor(paths: readonly string[]) {
+  /** Start the worker on `paths` (the walk's input paths, in order); `labelsReal`: the real path of the `--labels-dir` folder. */
+  constructor(paths: readonly string[], labelsReal?: string) {
     const { port1, port2 } = new MessageChannel();
     const ctl = new SharedArrayBuffer(12);
     this.flag = new Int32Array(ctl);
     this.port = port1;
-    this.worker = new Worker(WORKER, { eval: true, workerData: { port: port2, ctl, paths: [...paths] }, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 } });
+    this.worker = new Worker(WORKER, { eval: true, workerData: { port: port2, ctl, paths: [...paths], labels: labelsReal }, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 } });
     // a small young generation: the default one let the worker's garbage grow the 1M resume's peak by ~40 MB (4 MB:
     // ~10 MB); the old one holds a listing of up to several hundred thousand names (a larger folder: out of memory,
     // the worker ends and the walk reads for itself)

@@ -13,6 +13,7 @@ import { IdSlots, IntColumn, Interner } from "../store/compact.js";
 import { FileNames, splitPath } from "../store/file-names.js";
 import { SameFiles } from "./same-files.js";
 import { WalkAhead, type AheadStat, type Entry } from "./walk-ahead.js";
+import { ownKindOf, ownMarkerName, realOrResolved, type OwnFolders } from "./own-folders.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
 export interface InputFile {
@@ -76,17 +77,18 @@ export function isSidecarName(name: string): boolean {
  * checksums) come too, marked `sidecar` (the others would not be walked): the reader passes them over by name
  * instead of reading them as trajectories or dropping them unsaid. A file given explicitly is never a sidecar.
  *
+ * Folders of ipi-judge's own output are passed over whole (`./own-folders.ts`): `opts.labels` (this invocation's
+ * `--labels-dir` folder, by real path), a label run folder, an annotation sample folder; each is named in `opts.own`
+ * (one note per folder), an input path that is one included (`label` refuses such a path before reading).
+ *
  * With `opts.ahead`, a worker thread lists the folders and stats the `*.json` files ahead of the walk (`./walk-ahead.ts`,
  * a resume's read: the system calls on the other core); what it yields is the same, plain `*.json` files carrying
  * their `stat` when it had one.
  *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
-export async function* inputFiles(
-  paths: string[],
-  opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles; held?: (file: string) => boolean; ahead?: boolean } = {},
-): AsyncGenerator<InputFile | { error: IngestError }> {
-  const ahead = opts.ahead ? new WalkAhead(paths) : undefined;
+export async function* inputFiles(paths: string[], opts: WalkOptions & { ahead?: boolean } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
+  const ahead = opts.ahead ? new WalkAhead(paths, opts.labels === undefined ? undefined : realOrResolved(opts.labels)) : undefined;
   try {
     yield* walkPaths(paths, opts, ahead);
   } finally {
@@ -94,12 +96,21 @@ export async function* inputFiles(
   }
 }
 
+/** {@link inputFiles}' options (its docstring). */
+export interface WalkOptions {
+  sidecars?: boolean;
+  relinked?: Relinked;
+  same?: SameFiles;
+  held?: (file: string) => boolean;
+  /** this invocation's `--labels-dir` folder: passed over where a walk meets it (`./own-folders.ts`) */
+  labels?: string;
+  /** where the own folders passed over are noted */
+  own?: OwnFolders;
+}
+
 /** {@link inputFiles}' walk of its paths, in order. */
-async function* walkPaths(
-  paths: string[],
-  opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles; held?: (file: string) => boolean },
-  ahead: WalkAhead | undefined,
-): AsyncGenerator<InputFile | { error: IngestError }> {
+async function* walkPaths(paths: string[], opts: WalkOptions, ahead: WalkAhead | undefined): AsyncGenerator<InputFile | { error: IngestError }> {
+  const labels = opts.labels === undefined ? undefined : realOrResolved(opts.labels);
   const same = opts.same ?? new SameFiles();
   // a file linked under two input paths keeps the name a resumed run holds it under, whatever their order
   if (opts.held) same.preferHeld(paths, opts.held);
@@ -113,7 +124,7 @@ async function* walkPaths(
       yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
       continue;
     }
-    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars, relinked: opts.relinked, same, ahead }, undefined, true);
+    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars, relinked: opts.relinked, same, ahead, labels, own: opts.own }, undefined, true);
     else if (st.isFile()) {
       if (!givenAgain(same, p, sidecars)) yield { file: p, root: p };
     } else yield { error: notRegular(p) };
@@ -155,6 +166,9 @@ interface WalkState {
   same: SameFiles;
   /** listings and stats read ahead (`./walk-ahead.ts`), of the folders `walk` is told are `listed` ahead */
   ahead?: WalkAhead;
+  /** the real path of this invocation's `--labels-dir` folder (`WalkOptions.labels`) */
+  labels?: string;
+  own?: OwnFolders;
 }
 
 /** Whether a walked folder keeps a file of this name (what the walk yields from a directory listing). */
@@ -183,6 +197,7 @@ function* walk(dir: string, state: WalkState, real: string | undefined, ahead: b
   const { root, sidecars } = state;
   let names: { name: string; dir: boolean; link: boolean; special?: boolean; sidecar?: boolean }[];
   let realDir: string;
+  let marked = false; // holds a file named as ipi-judge's own output's (./own-folders.ts)
   try {
     realDir = real ?? realpathSync(dir);
     if (state.dirs.has(realDir)) {
@@ -190,6 +205,10 @@ function* walk(dir: string, state: WalkState, real: string | undefined, ahead: b
       return;
     }
     if (state.same.folderAgain(realDir, dir, root)) return; // walked by an earlier input path under another name
+    if (realDir === state.labels) {
+      state.own?.add(root, dir, "labels"); // ipi-judge's own output (./own-folders.ts)
+      return;
+    }
     state.dirs.set(realDir, "");
     names = [];
     const listed: Entry[] | undefined = ahead ? state.ahead?.listing(dir) : undefined;
@@ -209,12 +228,16 @@ function* walk(dir: string, state: WalkState, real: string | undefined, ahead: b
       }
       const sidecar = sidecars && isSidecarName(ent.name);
       if (isDir) names.push({ name: ent.name, dir: true, link });
-      else if (kept(ent.name, sidecars)) names.push({ name: ent.name, dir: false, link, special: !isFile, sidecar });
+      else if (kept(ent.name, sidecars)) {
+        names.push({ name: ent.name, dir: false, link, special: !isFile, sidecar });
+        marked ||= isFile && ownMarkerName(ent.name);
+      }
     }
   } catch (e) {
     yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
     return;
   }
+  if (marked && ownFolder(dir, state, realDir, names)) return;
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const linkedDir = realDir !== path.resolve(dir); // reached through a link: its files' real paths differ from their names
   for (const n of names) {
@@ -238,6 +261,15 @@ function* walk(dir: string, state: WalkState, real: string | undefined, ahead: b
     }
   }
   state.dirs.set(realDir, null);
+}
+
+/** Whether a walked folder is a label run or an annotation sample folder (`./own-folders.ts`): then noted and done. */
+function ownFolder(dir: string, state: WalkState, realDir: string, names: readonly { name: string; dir: boolean; special?: boolean }[]): boolean {
+  const kind = ownKindOf(dir, new Set(names.filter((n) => !n.dir && !n.special).map((n) => n.name)));
+  if (kind === undefined) return false;
+  state.own?.add(state.root, dir, kind);
+  state.dirs.set(realDir, null);
+  return true;
 }
 
 /** The real path of a file, or undefined when it cannot be had (the read reports it). */

@@ -21,10 +21,10 @@ export interface IngestWarning {
 /**
  * Kinds of {@link IngestWarning} that are notes, not warnings: nothing read is lost or counted differently (a
  * corpus's sidecar files passed over, `./sidecars.ts`; files and folders reached twice through links and read once,
- * `./walk.ts`; `label --where`'s count of the warnings about trajectories it left out, `../run/where-warnings.ts`).
+ * `./walk.ts`; folders of ipi-judge's own output passed over, `./own-folders.ts`; `label --where`'s count of the warnings about trajectories it left out, `../run/where-warnings.ts`).
  * `label` shows them apart from the input warnings.
  */
-export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice", "read_once", "left_out_by_where"]);
+export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice", "read_once", "left_out_by_where", "own_output"]);
 
 /** The note kind of `label --where`'s one line counting the warnings about trajectories it left out. */
 export const WHERE_LEFT_OUT = "left_out_by_where";

@@ -24,7 +24,7 @@ export async function preCount(opts: LabelOptions, progress: LabelProgress): Pro
   }
   if (!opts.onProgress) return;
   opts.onProgress({ ...progress });
-  progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes, signal: opts.signal }).catch(() => 0);
+  progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes, labelsRoot: opts.labelsDir, signal: opts.signal }).catch(() => 0);
 }
 
 /**

@@ -19,7 +19,8 @@ import path from "node:path";
 import type { JudgePrice } from "../config/judges.js";
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
-import { readTrajectories } from "../ingest/index.js";
+import { readTrajectories, type IngestWarning } from "../ingest/index.js";
+import { OWN_OUTPUT } from "../ingest/own-folders.js";
 import { referenceKey } from "../store/run-store.js";
 import type { VerdictLedger } from "../store/ledger.js";
 import type { Trajectory } from "../types.js";
@@ -150,6 +151,8 @@ export interface DryRunResult {
   reference_changed: number;
   /** Trajectories moved or renamed (their content stored under an id whose file is gone): carried over, not judged (`./moved-content.ts`). */
   moved?: number;
+  /** Folders of ipi-judge's own output met in an input folder and passed over, one note each (`../ingest/own-folders.ts`; absent when none). */
+  own_output?: string[];
   judges: DryRunJudge[];
   /** Sum of the judges' floors (one request per verdict); null when any judge has no price. */
   estimated_cost_usd: number | null;
@@ -209,7 +212,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
-  const readOpts = { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes, overrides: opts.overrides, fieldMap: opts.fieldMap, securityScorer: opts.securityScorer, utilityScorer: opts.utilityScorer };
+  const ownOutput: string[] = []; // ipi-judge's own output passed over (../ingest/own-folders.ts): said in the result
+  const readOpts = { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes, overrides: opts.overrides, fieldMap: opts.fieldMap, securityScorer: opts.securityScorer, utilityScorer: opts.utilityScorer, labelsRoot: opts.labelsDir, onWarning: (w: IngestWarning) => void (w.kind === OWN_OUTPUT && ownOutput.push(w.message)) };
   // the trajectory label would judge (./prepare.ts: recovered injected text, decided surfaces): the same content hash
   const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
   for await (const item of readTrajectories(opts.inputs, readOpts)) {
@@ -271,6 +275,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     empty_placeholders: placeholders,
     reference_changed: referenceChanged,
     ...(moved ? { moved } : {}),
+    ...(ownOutput.length > 0 ? { own_output: ownOutput } : {}),
     judges: per.map((p) => p.row),
     estimated_cost_usd: totals.floor_usd,
     cost_range: totals,
@@ -518,6 +523,7 @@ export function formatDryRun(r: DryRunResult): string {
   if (r.moved) lines.push(`note: ${r.moved} trajectories were moved or renamed (their content is stored under an id whose file is gone): label would carry their verdicts over, counted as already stored; nothing is judged again for them`);
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);
+  for (const m of r.own_output ?? []) lines.push(`note: ${m}`);
   if (r.older_rules)
     lines.push(`note: ${r.older_rules} stored verdict(s) were verified under older rules: label re-verifies those of its LLM judges from their stored findings with no judge call (no cost; not counted above), and the signature judge's are judged again offline under --on-config-change rejudge`);
   for (const j of r.judges) {

@@ -294,6 +294,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
       fieldMap: opts.fieldMap,
       securityScorer: opts.securityScorer,
       utilityScorer: opts.utilityScorer,
+      labelsRoot: opts.labelsDir, // ipi-judge's own output inside an input folder is passed over (../ingest/own-folders.ts)
       ids: store.idSlots, // the read's duplicate checks number ids in the store's table: each id held once
       folders: store.internedStrings, // ... and intern their folders in the store's strings: each folder held once
       onWarning: sayIngest,

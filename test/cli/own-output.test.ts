@@ -1,0 +1,74 @@
+/**
+ * `label` never reads its own output as input (lead, session 45): `cd /tmp/x && ipi-judge label . --run bad` (the
+ * default labels/ folder inside the input) read labels/bad's journals and store.json as "4 new input errors", and on
+ * a resume every other run under labels/. Now the folder is passed over with a note (stderr, summary, --json, the
+ * dry run), and an input path that is such a folder is refused (exit 2) before anything is created.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-own-cli-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const line = (id: string) => JSON.stringify({ id, messages: [{ role: "user", content: `hello ${id}` }, { role: "assistant", content: "done" }] }) + "\n";
+const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean) : []);
+
+describe("label over a folder that holds its own labels folder", () => {
+  it("cd in && label . : the labels folder is passed over with a note, no input error, on the first run and on a resume", async () => {
+    const dir = path.join(tmp, "x");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.jsonl"), line("t1"));
+    for (const round of [1, 2]) {
+      const r = await runCli(["label", ".", "--run", "bad", "--judge", "signature", "--json"], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect(s.trajectories).toBe(1);
+      expect(s.errors.total).toBe(0);
+      expect(s.this_run.read).toBe(1);
+      expect(s.ingest_warnings).toEqual([{ kind: "own_output", path: "labels", count: 1, message: expect.stringMatching(/^labels: passed over, not read as input: it is this invocation's --labels-dir folder/) }]);
+      expect(r.stderr).toContain("note: labels: passed over, not read as input");
+      expect(lines(path.join(dir, "labels", "bad", "errors.jsonl")), `round ${round}`).toEqual([]);
+    }
+    // another run in the same labels folder: the first run's journals are not read either
+    const other = await runCli(["label", ".", "--run", "other", "--judge", "signature"], { cwd: dir });
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toMatch(/labels: passed over, not read as input/);
+    expect(other.stdout).toMatch(/0 new input errors/);
+    // the dry run says it too
+    const dry = await runCli(["label", ".", "--run", "bad", "--judge", "signature", "--dry-run"], { cwd: dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/note: labels: passed over, not read as input/);
+    expect(dry.stdout).not.toMatch(/bad input items/);
+  });
+
+  it("a run folder of another labels folder, met in the input, is passed over by what it holds", async () => {
+    const dir = path.join(tmp, "y");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.jsonl"), line("t1"));
+    const first = await runCli(["label", dir, "--run", "r", "--judge", "signature", "--labels-dir", path.join(dir, "old")]);
+    expect(first.code, first.stderr).toBe(0);
+    const r = await runCli(["label", dir, "--run", "r", "--judge", "signature", "--labels-dir", path.join(tmp, "elsewhere"), "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.errors.total).toBe(0);
+    expect(s.ingest_warnings.map((w: { kind: string; path: string; message: string }) => [w.kind, w.path, /an ipi-judge label run/.test(w.message)])).toEqual([["own_output", path.join(dir, "old", "r"), true]]);
+  });
+
+  it("an input path that is the labels folder or a run folder is refused (exit 2) before anything is created", async () => {
+    const dir = path.join(tmp, "z");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.jsonl"), line("t1"));
+    const labels = path.join(dir, "labels");
+    expect((await runCli(["label", dir, "--run", "r", "--judge", "signature", "--labels-dir", labels])).code).toBe(0);
+    const run = await runCli(["label", path.join(labels, "r"), "--run", "again", "--judge", "signature", "--labels-dir", labels]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/labels\/r is an ipi-judge label run .*not input/);
+    const root = await runCli(["label", labels, "--run", "again", "--judge", "signature", "--labels-dir", labels]);
+    expect(root.code).toBe(2);
+    expect(root.stderr).toMatch(/is this invocation's --labels-dir folder/);
+    expect(fs.existsSync(path.join(labels, "again"))).toBe(false);
+  });
+});
