@@ -14,7 +14,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { jsonLines } from "../io/jsonl.js";
-import { AnnotationImportError, parseManifest } from "../sample/import.js";
 
 /** The design fields of one item, as a label row or a manifest row holds them. */
 interface ItemDesign {
@@ -39,26 +38,41 @@ function objects(file: string): Array<Record<string, unknown>> | null {
 }
 
 /**
- * A manifest's item rows by item id, read as import-annotations reads it (../sample/import.ts `parseManifest`);
- * `problem` when it is there but cannot be read or is not a manifest (break45: its bad lines were skipped in silence,
- * an unreadable manifest read as holding no item, and the items it would have checked went unchecked without a word).
- * Not found: no rows and no problem (./sample-adjudications.ts says the recorded manifest is not found).
+ * A manifest's item rows by item id, each line checked as import-annotations checks it (../sample/import.ts
+ * `parseManifest`, which this layer does not import): the header first, then objects with a string `item_id`, each
+ * item once. `problem` names the lines that fail (file and line) or an unreadable file (break45: the bad lines were
+ * skipped in silence, an unreadable manifest read as holding no item, and the items it would have checked went
+ * unchecked without a word); the rows read are kept either way. Not found: no rows and no problem
+ * (./sample-adjudications.ts says the recorded manifest is not found).
  */
 function manifestItems(file: string): { rows: Map<string, ItemDesign>; problem?: string } {
+  const rows = new Map<string, ItemDesign>();
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    return { rows: new Map(), ...(code === "ENOENT" ? {} : { problem: `the sample manifest ${file} could not be read (${code ?? (e as Error).name})` }) };
+    return { rows, ...(code === "ENOENT" ? {} : { problem: `the sample manifest ${file} could not be read (${code ?? (e as Error).name})` }) };
   }
-  try {
-    return { rows: new Map(parseManifest(text, file).rows.map((r) => [r.item_id, r as unknown as ItemDesign])) };
-  } catch (e) {
-    if (!(e instanceof AnnotationImportError)) throw e;
-    const shown = e.problems.slice(0, 3).join("; ") + (e.problems.length > 3 ? `; and ${e.problems.length - 3} more` : "");
-    return { rows: new Map(), problem: `the sample manifest ${file} cannot be read as import-annotations reads it (${shown})` };
+  const name = path.basename(file);
+  const problems: string[] = [];
+  let header = false;
+  for (const l of jsonLines(text)) {
+    if (l.error !== undefined) {
+      problems.push(`${name} line ${l.line}: not valid JSON (${l.error})`);
+      continue;
+    }
+    const o = l.value as Record<string, unknown> | null;
+    if (!header) {
+      header = true;
+      if (!o || typeof o !== "object" || o.ipi_judge_manifest !== 1) problems.push(`${name} line ${l.line}: not an ipi-judge sample manifest (the first line must be its header)`);
+    } else if (!o || typeof o !== "object" || Array.isArray(o) || typeof o.item_id !== "string") problems.push(`${name} line ${l.line}: not a manifest item row (no item_id)`);
+    else if (rows.has(o.item_id)) problems.push(`${name} line ${l.line}: item_id ${o.item_id} appears twice`);
+    else rows.set(o.item_id, o as unknown as ItemDesign);
   }
+  if (!problems.length) return { rows };
+  const shown = problems.slice(0, 3).join("; ") + (problems.length > 3 ? `; and ${problems.length - 3} more` : "");
+  return { rows, problem: `the sample manifest ${file} cannot be read whole (${shown})` };
 }
 
 const same = (a: unknown, b: unknown) => (typeof a === "number" && typeof b === "number" ? Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)) : a === b);
@@ -83,7 +97,7 @@ export function labelDesignDriftWarning(labelFile: string): string | undefined {
     const want = m.rows.get(r.item_id);
     if (!want) {
       // the manifest could not be read (said once, with the items), or is found and lacks the item: not checked, said
-      if (m.problem !== undefined) m.unchecked.add(r.item_id);
+      if (m.problem !== undefined) m.unchecked.add(r.item_id); // perhaps on a line not read
       else if (fs.existsSync(file)) m.absent.add(r.item_id);
       continue;
     }
@@ -105,7 +119,13 @@ export function labelDesignDriftWarning(labelFile: string): string | undefined {
   }
   for (const [file, m] of byManifest) {
     const items = (s: Set<string>) => [...s].sort().slice(0, 5).join(", ") + (s.size > 5 ? `, and ${s.size - 5} more` : "");
-    if (m.unchecked.size) said.push(`label_design_drift not checked: ${m.problem}: the design of the ${m.unchecked.size} item${m.unchecked.size === 1 ? "" : "s"} of label file ${labelFile} that name it (${items(m.unchecked)}) could not be compared with the manifest`);
+    if (m.problem !== undefined) {
+      said.push(
+        m.unchecked.size
+          ? `label_design_drift not checked: ${m.problem}: the design of the ${m.unchecked.size} item${m.unchecked.size === 1 ? "" : "s"} of label file ${labelFile} not among its readable rows (${items(m.unchecked)}) could not be compared with the manifest`
+          : `${m.problem}: every item of label file ${labelFile} that names it is among its readable rows and was compared`,
+      );
+    }
     if (m.absent.size) {
       said.push(
         `label_design_drift: label file ${labelFile} labels ${m.absent.size} item${m.absent.size === 1 ? "" : "s"} (${items(m.absent)}) that the sample manifest its rows name (${file}) does not hold: ` +

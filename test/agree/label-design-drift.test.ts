@@ -33,11 +33,20 @@ describe("label_design_drift against the manifest the rows name", () => {
   });
 
   it("a manifest line that is not JSON, or gives a key twice: said with the lines and the items left unchecked (was silent)", () => {
-    const f = folder("badline", [header, mrow("001"), '{"item_id": "abc-002", "trajectory_id": "t002", "stratum": "A", "stratum": "B"}'], [label("001", { stratum: "Z" }), label("002")]);
+    const f = folder("badline", [header, mrow("001"), '{"item_id": "abc-002", "trajectory_id": "t002", "stratum": "A", "stratum": "B"}', "[]"], [label("001", { stratum: "Z" }), label("002")]);
     const w = labelDesignDriftWarning(f) ?? "";
-    expect(w).toMatch(/label_design_drift not checked: the sample manifest .*manifest\.jsonl cannot be read as import-annotations reads it \(manifest\.jsonl line 3: not valid JSON \(key "stratum" given twice/);
-    expect(w).toContain("the design of the 2 items of label file");
-    expect(w).toContain("(abc-001, abc-002) could not be compared with the manifest");
+    expect(w).toMatch(/^label_design_drift: .* for 1 item \(item abc-001: stratum "Z" here, "A" in the manifest\)/); // the readable rows still checked
+    expect(w).toMatch(/label_design_drift not checked: the sample manifest .*manifest\.jsonl cannot be read whole \(manifest\.jsonl line 3: not valid JSON \(key "stratum" given twice/);
+    expect(w).toContain("manifest.jsonl line 4: not a manifest item row (no item_id)");
+    expect(w).toContain("the design of the 1 item of label file");
+    expect(w).toContain("not among its readable rows (abc-002) could not be compared with the manifest");
+  });
+
+  it("a bad manifest line that names no labelled item: still said; a manifest without its header: said", () => {
+    const w = labelDesignDriftWarning(folder("badother", [header, mrow("001"), "{oops"], [label("001")])) ?? "";
+    expect(w).toMatch(/manifest\.jsonl line 3: not valid JSON .*: every item of label file .* that names it is among its readable rows and was compared$/);
+    const h = labelDesignDriftWarning(folder("nohead", [mrow("001")], [label("001")])) ?? "";
+    expect(h).toContain("manifest.jsonl line 1: not an ipi-judge sample manifest (the first line must be its header)");
   });
 
   it("a labelled item the manifest does not hold: named (was skipped in silence)", () => {
