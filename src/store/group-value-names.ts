@@ -35,7 +35,30 @@ export function noteNormalizedGroupValue(field: string, raw: string, clean: stri
   );
 }
 
+/** Per field: the first object or array met as its value (shown in the note). */
+const nonScalar = new Map<string, string>();
+
+/**
+ * Record that a `metadata.<key>` group field holds an object or array on a trajectory (break45: `--by metadata.k`
+ * put such trajectories in the `(none)` group of estimate, and compare left them out as having "no value of --by
+ * metadata.k", with those that have none, in silence). Said once per field (`group_value_not_scalar`), with the
+ * first such value; the trajectory still has no value of the field (no group can be named after an object).
+ */
+export function noteNonScalarGroupValue(field: string, value: object): void {
+  if (nonScalar.has(field)) return;
+  let v = JSON.stringify(value) ?? String(value);
+  if (v.length > 60) v = `${v.slice(0, 57)}...`;
+  nonScalar.set(field, v);
+  noteRunLevel(
+    `group_value_not_scalar\u0000${field}`,
+    `group_value_not_scalar: ${field} holds ${Array.isArray(value) ? "an array" : "an object"} on some trajectories (first: ${v}), not a string or number: ` +
+      `such a trajectory counts as having no value of ${field} (estimate --by: the (none) group, beside those without the field; compare --by: left out as without a value), ` +
+      `not as a group of its own; to group by a part of it, name that part (--by ${field}.KEY) or map it to a string at ingest (--field)`,
+  );
+}
+
 /** Forget the spellings met (tests; a long-lived library caller between commands). */
 export function clearNormalizedGroupValues(): void {
   seen.clear();
+  nonScalar.clear();
 }

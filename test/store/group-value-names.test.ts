@@ -42,3 +42,21 @@ describe("conditionValue: metadata group values", () => {
     expect(takeJournalWarnings()).toEqual([]);
   });
 });
+
+describe("a metadata group value that is an object or array (break45)", () => {
+  it("is no value, said once per field with the first one, from a whole row and from a column projection alike", async () => {
+    const { rowProjector } = await import("../../src/store/row-projection.js");
+    expect(conditionValue(row({ k: { a: 1 } }), "metadata.k")).toBeUndefined();
+    expect(conditionValue(row({ k: [1, 2] }), "metadata.k")).toBeUndefined();
+    expect(conditionValue(row({ k: 7 }), "metadata.k")).toBe("7");
+    expect(conditionValue(row({}), "metadata.k")).toBeUndefined(); // missing: nothing to say
+    const w = takeJournalWarnings();
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(/^group_value_not_scalar: metadata\.k holds an object on some trajectories \(first: \{"a":1\}\), not a string or number: such a trajectory counts as having no value of metadata\.k \(estimate --by: the \(none\) group/);
+    clearJournalSkips();
+    clearNormalizedGroupValues();
+    const p = rowProjector(["metadata.m"])(row({ m: [1] }));
+    expect(conditionValue(p as TrajectoryIndexRow, "metadata.m")).toBeUndefined();
+    expect(takeJournalWarnings()).toEqual([expect.stringMatching(/^group_value_not_scalar: metadata\.m holds an array on some trajectories \(first: \[1\]\)/)]);
+  });
+});
