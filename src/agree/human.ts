@@ -107,17 +107,17 @@ export interface HumanAgreementReport {
   /**
    * Labelled items left out before any judge is compared, each once, by the first reason that holds:
    * `content_changed_since_sample`, `not_in_run`, `unattacked`, `outside_where` (in the run, dropped by `--where`),
-   * `consensus_tie`, `consensus_coarser_than_scale`, an off-scale label.
+   * `consensus_tie`, `consensus_coarser_than_scale`, an off-scale label. `items_in_where` (given `population`): the items the run holds inside `--where`, whatever their reason.
    */
   excluded_items: Record<string, number>;
+  items_in_where?: number;
   /**
    * Why no design-weighted figure is defined (the sample-frame check, ./sample-frame.ts: `status (details)`); absent
    * when the run is the sample's population or the file records none. The unweighted figures stand for the labelled
    * trajectories themselves.
    */
   design_refused?: string;
-  /** The items excluded as `content_changed_since_sample` (their trajectory's text changed since the sample); absent when none. */
-  content_changed?: string[];
+  content_changed?: string[]; // the items excluded as content_changed_since_sample (their text changed since the sample); absent when none
   judges: JudgeVsHuman[];
   /** The design weights found: how many items carry one, Kish n_eff; null when no row has a weight. */
   // kish_n_eff_design_weights: of the compared items' 1/pi weights (a figure's own, of N_h/n_h, is its kish_n_eff);
@@ -294,7 +294,7 @@ export function humanAgreement(
     },
     // ties and items split only finer than the scale counted apart (new-user report 38 F5), both listed for adjudication
     consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.itemEx.consensus_tie ?? 0, coarser_than_scale: c.itemEx.consensus_coarser_than_scale ?? 0, adjudication: c.adjudication, adjudicated: c.adjudicated, adjudicated_by: adjFacts.by, adjudications_changed_since: adjFacts.stale.map((x) => x.id) },
-    excluded_items: c.itemEx,
+    excluded_items: c.itemEx, ...(opts.population ? { items_in_where: allItemIds.filter((id) => place(id).row !== undefined && !place(id).outside).length } : {}),
     ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
     ...(refusal ? { design_refused: refusal } : {}),
     judges,

@@ -70,22 +70,60 @@ interface Adjudged {
 
 const adjudged = (o: Record<string, unknown>): Adjudged => ({ label: String(o.label), ...(typeof o.adjudicator === "string" ? { adjudicator: o.adjudicator } : {}) });
 
-/** The adjudications of an adjudication file by item id (rows of annotator `adjudicated` with an item id and a label; a later row of an item wins). */
-function adjudicatedItems(file: string): Map<string, Adjudged> {
-  const out = new Map<string, Adjudged>();
+/** An adjudication file as read here: its adjudications by item id, and each line not read (`line N: why`). */
+interface AdjudicationFileRead {
+  items: Map<string, Adjudged>;
+  /** Lines not read, `line N: what is wrong`. */
+  bad: string[];
+  /** Set (the error code) when the file could not be read at all. */
+  unreadable?: string;
+}
+
+/**
+ * The adjudications of an adjudication file by item id (rows of annotator `adjudicated` with an item id and a label;
+ * a later row of an item wins). A line that is not JSON (or gives a key twice with different values) or not a JSON
+ * object is not read and is named in `bad`, as import-annotations names it (break45: such lines were skipped in
+ * silence, and the "lacks N of the M adjudications" counts left them out without a word).
+ */
+function adjudicatedItems(file: string): AdjudicationFileRead {
+  const out: AdjudicationFileRead = { items: new Map(), bad: [] };
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
-  } catch {
+  } catch (e) {
+    out.unreadable = (e as NodeJS.ErrnoException).code ?? (e as Error).name;
     return out;
   }
   for (const l of jsonLines(text)) {
-    if (l.error !== undefined) continue;
+    if (l.error !== undefined) {
+      out.bad.push(`line ${l.line}: ${/ given twice with different values /.test(l.error) ? l.error : `not JSON (${l.error})`}`);
+      continue;
+    }
     const o = l.value as Record<string, unknown> | null;
-    if (!o || typeof o !== "object") continue;
-    if (o.annotator === RESERVED_ANNOTATOR && typeof o.item_id === "string" && typeof o.label === "string" && o.label.trim()) out.set(o.item_id.trim(), adjudged(o));
+    if (!o || typeof o !== "object" || Array.isArray(o)) {
+      out.bad.push(`line ${l.line}: not a JSON object`);
+      continue;
+    }
+    // a row without a label is an unlabelled row, as import-annotations reads it
+    if (o.annotator === RESERVED_ANNOTATOR && typeof o.item_id === "string" && typeof o.label === "string" && o.label.trim()) out.items.set(o.item_id.trim(), adjudged(o));
   }
   return out;
+}
+
+/**
+ * The note for the lines of an adjudication file that were not read (or the file itself): the check for
+ * adjudications a label file lacks covered the rest only, so an adjudication on such a line may be missing unseen.
+ */
+function unreadAdjudicationsNote(labelFile: string, adjFile: string, r: AdjudicationFileRead): string | undefined {
+  if (r.unreadable !== undefined) {
+    return `${adjFile} could not be read (${r.unreadable}): the check for adjudications label file ${labelFile} lacks was skipped for that sample folder`;
+  }
+  if (r.bad.length === 0) return undefined;
+  const shown = r.bad.slice(0, 5).join("; ") + (r.bad.length > 5 ? `; and ${r.bad.length - 5} more` : "");
+  return (
+    `${adjFile}: ${r.bad.length} line${r.bad.length === 1 ? "" : "s"} not read (${shown}): the check for adjudications label file ${labelFile} lacks ` +
+    `covered its ${r.items.size} readable adjudication${r.items.size === 1 ? "" : "s"} only (import-annotations refuses the file until ${r.bad.length === 1 ? "that line is" : "those lines are"} fixed)`
+  );
 }
 
 /** What a label file says of its sample: its items, its adjudicated items, the manifests its rows name. */
@@ -149,7 +187,10 @@ export function missingAdjudicationsWarning(labelFile: string): string | undefin
   for (const d of dirs) {
     const f = path.join(d, SAMPLE_ADJUDICATION_FILE);
     if (!fs.existsSync(f)) continue;
-    const adj = adjudicatedItems(f);
+    const read = adjudicatedItems(f);
+    const unread = unreadAdjudicationsNote(labelFile, f, read);
+    if (unread) said.push(unread);
+    const adj = read.items;
     const changed = changedAdjudications(labelFile, f, lf.adjudicated, adj);
     if (changed) said.push(changed);
     const missing = [...adj.keys()].filter((id) => lf.items.has(id) && !lf.adjudicated.has(id)).sort();

@@ -2,13 +2,15 @@
  * `label` on an input that holds no trajectory (an empty folder, the wrong path, the wrong `--format`): not a
  * finished run (new user 44: exit 0 and an empty run folder, so `label ... && agree ...` went on as if it had
  * labelled). The command exits 2, and a run folder this invocation created and left empty is removed again, so no
- * later command finds a run of nothing.
+ * later command finds a run of nothing. A folder that was there before but held no run (`--run notes` naming a
+ * folder of the user's) keeps its own files, and the empty run files written into it are removed (break45: they
+ * were left, a run of nothing beside the user's files, and nothing said so).
  */
 import fs from "node:fs";
 import path from "node:path";
 
 /** The files `label` writes into a new run folder before it reads anything. */
-const NEW_RUN_FILES = ["store.json", "summary.json", "trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"];
+export const NEW_RUN_FILES = ["store.json", "summary.json", "trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"];
 
 /** What {@link nothingFound} reads of `label`'s result. */
 export interface NothingFoundInput {
@@ -48,5 +50,24 @@ export function removeEmptyNewRun(runDir: string, labelsDirCreated: boolean): bo
   fs.rmdirSync(runDir);
   const labelsDir = path.dirname(runDir);
   if (labelsDirCreated && fs.readdirSync(labelsDir).length === 0) fs.rmdirSync(labelsDir);
+  return true;
+}
+
+/**
+ * Remove the empty run files `label` wrote into a run folder that was there before but held no run (no `store.json`):
+ * the files of {@link NEW_RUN_FILES} among `newFiles` (those absent before this invocation), when both journals are
+ * empty. The folder and everything else in it are left.
+ * @param runDir the run folder
+ * @param newFiles the names of {@link NEW_RUN_FILES} that did not exist before this invocation
+ * @returns true when they were removed (false when the folder held a run before, or a journal is not empty)
+ */
+export function removeNewRunFiles(runDir: string, newFiles: readonly string[]): boolean {
+  if (!newFiles.includes("store.json")) return false;
+  const ours = newFiles.filter((n) => NEW_RUN_FILES.includes(n));
+  for (const j of ["trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"]) {
+    const f = path.join(runDir, j);
+    if (ours.includes(j) && fs.existsSync(f) && fs.statSync(f).size > 0) return false;
+  }
+  for (const n of ours) fs.rmSync(path.join(runDir, n), { force: true });
   return true;
 }

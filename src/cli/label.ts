@@ -16,7 +16,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
-import { nothingFound, removeEmptyNewRun } from "./empty-input.js";
+import { NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles } from "./empty-input.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
@@ -366,7 +366,7 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
 }
 
 /** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
-function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>, created: { run: boolean; labels: boolean }): void {
+function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>, created: { run: boolean; labels: boolean; runFiles: string[] }): void {
   // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
   // a warning the text summary prints in full is said once on one screen: cut short on stderr (./said-below.ts)
@@ -378,9 +378,11 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run (./empty-input.ts)
   if (nothingFound(res, o.limit === undefined ? undefined : Number(o.limit))) {
     const removed = created.run && removeEmptyNewRun(res.runDir, created.labels);
-    process.stderr.write(`ipi-judge: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)${removed ? "; no run folder was written" : ""}\n`);
+    const filesRemoved = !created.run && removeNewRunFiles(res.runDir, created.runFiles);
+    const said = removed ? "; no run folder was written" : filesRemoved ? `; the run files it wrote into ${res.runDir} (a folder that was there before, holding no run) were removed, the folder and its other files left` : "";
+    process.stderr.write(`ipi-judge: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)${said}\n`);
     process.exitCode = EXIT.usage;
-    if (removed) return;
+    if (removed || filesRemoved) return;
   }
   warnWhere(res.where?.warnings ?? []);
   if (o.json)
@@ -478,7 +480,8 @@ export function registerLabel(program: Command): void {
     process.on("SIGHUP", onSighup);
     const progress = progressReporter(progressSettings);
     // what this invocation creates: a run of nothing is removed again (./empty-input.ts)
-    const created = { labels: !fs.existsSync(shared.labelsDir), run: !fs.existsSync(path.join(shared.labelsDir, o.run)) };
+    const runDir0 = path.join(shared.labelsDir, o.run);
+    const created = { labels: !fs.existsSync(shared.labelsDir), run: !fs.existsSync(runDir0), runFiles: NEW_RUN_FILES.filter((n) => !fs.existsSync(path.join(runDir0, n))) };
     const pollS = Number(o.batchPoll);
     // at most 2^31-1 ms: a longer Node.js timer fires after 1 ms, a poll loop without pause (red team 31 F5)
     if (!Number.isFinite(pollS) || pollS <= 0 || pollS * 1000 > MAX_TIMER_MS)

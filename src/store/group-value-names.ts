@@ -35,7 +35,30 @@ export function noteNormalizedGroupValue(field: string, raw: string, clean: stri
   );
 }
 
+/** The fields said to hold an object or array. */
+const nonScalar = new Set<string>();
+
+/**
+ * Record that a `metadata.<key>` group field holds an object or array on a trajectory (break45: `--by metadata.k`
+ * put such trajectories in the `(none)` group of estimate, and compare left them out as having "no value of --by
+ * metadata.k", with those that have none, in silence). Said once per field and kind (`group_value_not_scalar`); the
+ * trajectory still has no value of the field (no group can be named after an object). The value is not shown: a
+ * column read keeps only its kind (./row-projection.ts), and both reads say the same.
+ */
+export function noteNonScalarGroupValue(field: string, value: object): void {
+  const kind = Array.isArray(value) ? "an array" : "an object";
+  if (nonScalar.has(`${field}\u0000${kind}`)) return;
+  nonScalar.add(`${field}\u0000${kind}`);
+  noteRunLevel(
+    `group_value_not_scalar\u0000${field}\u0000${kind}`,
+    `group_value_not_scalar: ${field} holds ${kind} on some trajectories, not a string or number: ` +
+      `such a trajectory counts as having no value of ${field} (estimate --by: the (none) group, beside those without the field; compare --by: left out as without a value), ` +
+      `not as a group of its own; to group by a part of it, name that part (--by ${field}.KEY) or map it to a string at ingest (--field)`,
+  );
+}
+
 /** Forget the spellings met (tests; a long-lived library caller between commands). */
 export function clearNormalizedGroupValues(): void {
   seen.clear();
+  nonScalar.clear();
 }

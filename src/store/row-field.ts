@@ -4,14 +4,15 @@
  */
 import type { TrajectoryIndexRow } from "./records.js";
 import { stripInvisible } from "../format/invisible.js";
-import { noteNormalizedGroupValue } from "./group-value-names.js";
+import { noteNonScalarGroupValue, noteNormalizedGroupValue } from "./group-value-names.js";
 
 /**
  * The value of a condition field on a trajectory index row: a top-level field (`condition`, `attack`,
  * `suite`, `agent_family`, ...) or a path into the row's metadata (`metadata.surface`, `metadata.a.b`).
  * Strings are kept as they are, but a metadata value loses its invisible and control characters as ingest's group
  * names do (`./group-value-names.ts`, said once as `name_normalized`); numbers and booleans are turned into strings;
- * anything else (missing, null, objects, empty strings) gives undefined.
+ * anything else (missing, null, objects, empty strings) gives undefined, an object or array under `metadata` said
+ * once per field (`group_value_not_scalar`, ./group-value-names.ts).
  */
 export function conditionValue(row: TrajectoryIndexRow, field: string): string | undefined {
   const path = field.split(".");
@@ -28,5 +29,6 @@ export function conditionValue(row: TrajectoryIndexRow, field: string): string |
   }
   if (typeof cur === "string") return cur === "" ? undefined : cur;
   if (typeof cur === "number" || typeof cur === "boolean") return String(cur);
+  if (cur !== null && typeof cur === "object" && path[0] === "metadata") noteNonScalarGroupValue(field, cur);
   return undefined;
 }

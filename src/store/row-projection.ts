@@ -8,6 +8,10 @@
  */
 import type { TrajectoryIndexRow } from "./records.js";
 
+/** The projection of an object or array value: no group value (`conditionValue`), one shared of each kind. */
+const NO_OBJECT = Object.freeze({});
+const NO_ARRAY = Object.freeze([]);
+
 /** Own property `k` of `o` (a plain parsed object), as `conditionValue` tests it. */
 const own = (o: unknown, k: string): boolean => o !== null && typeof o === "object" && !Array.isArray(o) && Object.prototype.hasOwnProperty.call(o, k);
 
@@ -19,7 +23,8 @@ const put = (o: Record<string, unknown>, k: string, v: unknown): void => {
 /**
  * A projector for `fields`: each top-level field a row has, copied (in the row's key order); then each dotted path
  * the row reaches, its value (a string, number or boolean; anything else, which `conditionValue` reads as no value,
- * as null) under the same nested keys. A dotted path whose first key is also asked whole is read from the whole.
+ * as null, but an object or array as an empty one of its kind, which `conditionValue` says as it says the value)
+ * under the same nested keys. A dotted path whose first key is also asked whole is read from the whole.
  * @param fields field names and dotted paths (`suite`, `metadata.defense`).
  * @returns a function from a parsed row to its projection (a new object; the row is not changed).
  */
@@ -41,7 +46,9 @@ export function rowProjector(fields: readonly string[]): (row: TrajectoryIndexRo
         cur = (cur as Record<string, unknown>)[k];
       }
       if (!ok) continue;
-      const leaf = typeof cur === "string" || typeof cur === "number" || typeof cur === "boolean" ? cur : null;
+      // an object or array: one shared empty one of its kind, so conditionValue says it as on the whole row
+      // (./group-value-names.ts) without a row record per distinct value
+      const leaf = typeof cur === "string" || typeof cur === "number" || typeof cur === "boolean" ? cur : Array.isArray(cur) ? NO_ARRAY : cur !== null && typeof cur === "object" ? NO_OBJECT : null;
       let at = p;
       for (let i = 0; i < path.length - 1; i++) {
         if (!own(at, path[i])) put(at, path[i], {});

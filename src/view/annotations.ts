@@ -37,6 +37,7 @@ import { showInvisibleExactly } from "../format/invisible.js";
 import { changedSnapshotWarnings, checkedAdjudications, rewrittenAdjudications, type AdjudicationRow } from "./adjudication-file.js";
 import { isReservedAnnotator, RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { FileChange, fileStamp } from "./file-change.js";
+import { readDrawnTexts, type DrawnTexts } from "./drawn-text.js";
 
 export { AnnotationWriteError, withFileLock };
 
@@ -149,7 +150,7 @@ export class SampleStore {
   readonly warnings: string[] = [];
   private order: Map<string, number>;
   private blinded = new Map<string, Trajectory>();
-  private drawn: Map<string, string> | undefined;
+  private drawn: DrawnTexts | undefined;
   private imported: ImportedLabels | undefined;
   private importedFile: string | undefined;
   private importedWatch: FileChange | undefined;
@@ -225,23 +226,16 @@ export class SampleStore {
     return i === undefined ? undefined : this.manifest.rows[i].trajectory_id;
   }
 
-  /** The sample's own rendering of an item (`tasks.jsonl`, the text it was drawn with), if the folder holds it. */
-  drawnText(itemId: string): string | undefined {
+  /** An item's text in `tasks.jsonl` (./drawn-text.ts: `refused` names a line not read); warnings join the sample's at the first read. */
+  drawnText(itemId: string): { text?: string; refused?: string } {
     if (!this.drawn) {
-      this.drawn = new Map();
-      const f = path.join(this.dir, EXPORT_FILES.tasksJsonl);
-      if (fs.existsSync(f)) {
-        for (const line of fs.readFileSync(f, "utf8").split("\n")) {
-          try {
-            const v = JSON.parse(line);
-            if (v && typeof v.item_id === "string" && typeof v.trajectory === "string") this.drawn.set(v.item_id, v.trajectory);
-          } catch {
-            /* not a task line */
-          }
-        }
-      }
+      this.drawn = readDrawnTexts(path.join(this.dir, EXPORT_FILES.tasksJsonl));
+      for (const w of this.drawn.warnings) this.log(w);
+      this.warnings.push(...this.drawn.warnings);
     }
-    return this.drawn.get(itemId);
+    const text = this.drawn.texts.get(itemId);
+    const refused = this.drawn.refused.get(itemId);
+    return { ...(text !== undefined ? { text } : {}), ...(refused !== undefined ? { refused } : {}) };
   }
 
   /**
@@ -273,11 +267,14 @@ export class SampleStore {
     }
     if (why) {
       const drawn = this.drawnText(itemId);
+      if (drawn.refused !== undefined) this.log(`item ${itemId}: its drawn text is not shown: ${drawn.refused}`);
       throw new ItemUnavailableError(
-        drawn !== undefined
+        drawn.text !== undefined
           ? `item ${itemId} cannot be shown from its source: ${why}; the text below is the one the sample was drawn with (tasks.jsonl); evidence cannot be selected in it`
-          : `item ${itemId} cannot be shown: ${why}, and the sample folder holds no tasks.jsonl with the text it was drawn with`,
-        drawn,
+          : drawn.refused !== undefined
+            ? `item ${itemId} cannot be shown: ${why}, and its line in the sample folder's tasks.jsonl cannot be read (the terminal running the view says why)`
+            : `item ${itemId} cannot be shown: ${why}, and the sample folder holds no tasks.jsonl with the text it was drawn with`,
+        drawn.text,
       );
     }
     const b = blindTrajectory((r as { trajectory: Trajectory }).trajectory, itemId);

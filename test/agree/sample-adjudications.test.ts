@@ -109,3 +109,32 @@ describe("an adjudication changed since the import (red team 37c F2)", () => {
     expect(missingAdjudicationsWarning(out)).toBeUndefined();
   });
 });
+
+describe("lines of the sample's adjudication file that cannot be read (break45)", () => {
+  it("are named with file and line, and the count the check covered is said (they were skipped in silence)", async () => {
+    const d = sampleFolder("badlines");
+    const files = ["ann", "bob"].map((a) => path.join(d, "annotations", `${a}.jsonl`));
+    const out = path.join(d, "human.jsonl");
+    await importAnnotations({ files, manifest: path.join(d, "manifest.jsonl"), out, sampleAdjudication: false });
+    const adj = path.join(d, "adjudication.jsonl");
+    const good = JSON.stringify({ item_id: "abc-001", annotator: "adjudicated", label: "full_compliance", adjudicator: "lead", annotators: {} });
+    // an adjudication of abc-002 on a truncated line, one giving two labels, and an array line: none counted before, nothing said
+    fs.writeFileSync(adj, [good, '{"item_id": "abc-002", "annotator": "adjudicated", "lab', '{"item_id": "abc-002", "annotator": "adjudicated", "label": "unaffected", "label": "task_refusal"}', "[]"].join("\n") + "\n");
+    const w = missingAdjudicationsWarning(out) ?? "";
+    expect(w).toContain(`${adj}: 3 lines not read (line 2: not JSON (`);
+    expect(w).toMatch(/line 3: key "label" given twice with different values \("unaffected", then "task_refusal"\)/);
+    expect(w).toContain("line 4: not a JSON object): the check for adjudications label file");
+    expect(w).toContain("covered its 1 readable adjudication only");
+    expect(w).toMatch(/lacks 1 of the 1 adjudication in .*\(item abc-001\)/);
+  });
+
+  it("an adjudication file that cannot be read is said, not taken as holding none", async () => {
+    const d = sampleFolder("unreadable");
+    const out = path.join(d, "human.jsonl");
+    await importAnnotations({ files: ["ann", "bob"].map((a) => path.join(d, "annotations", `${a}.jsonl`)), manifest: path.join(d, "manifest.jsonl"), out, sampleAdjudication: false });
+    const adj = path.join(d, "adjudication.jsonl");
+    fs.rmSync(adj);
+    fs.mkdirSync(adj); // a folder where the file was: existsSync says yes, reading fails
+    expect(missingAdjudicationsWarning(out)).toMatch(/adjudication\.jsonl could not be read \(EISDIR\): the check for adjudications label file .* lacks was skipped/);
+  });
+});

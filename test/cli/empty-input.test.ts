@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { nothingFound, removeEmptyNewRun } from "../../src/cli/empty-input.js";
+import { nothingFound, removeEmptyNewRun, removeNewRunFiles } from "../../src/cli/empty-input.js";
 
 const SAMPLES = path.resolve("samples/agentdojo/runs/gpt-4o-2024-05-13");
 
@@ -39,6 +39,20 @@ describe("label on an empty input", () => {
   }, 60_000);
 });
 
+describe("label on an empty input, --run naming a folder of the user's (break45)", () => {
+  it("exits 2, removes the empty run files it wrote there, leaves the folder and the user's files", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-empty-"));
+    fs.mkdirSync(path.join(dir, "empty"));
+    const run = path.join(dir, "labels", "mine");
+    fs.mkdirSync(run, { recursive: true });
+    fs.writeFileSync(path.join(run, "notes.txt"), "mine");
+    const r = await runCli(["label", path.join(dir, "empty"), "--run", "mine", "--labels-dir", path.join(dir, "labels")]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/the run files it wrote into .*mine \(a folder that was there before, holding no run\) were removed, the folder and its other files left/);
+    expect(fs.readdirSync(run)).toEqual(["notes.txt"]);
+  }, 60_000);
+});
+
 describe("nothingFound / removeEmptyNewRun", () => {
   const res = (read: number, errors = 0, empty = 0, interrupted = false) => ({ thisRun: { read, errors, empty_placeholders: empty }, interrupted });
   it("nothing read, no error, no placeholder, not stopped, no --limit 0", () => {
@@ -64,5 +78,21 @@ describe("nothingFound / removeEmptyNewRun", () => {
     expect(fs.existsSync(run)).toBe(false);
     expect(fs.existsSync(path.join(dir, "labels"))).toBe(true);
     expect(removeEmptyNewRun(run, true)).toBe(false);
+  });
+});
+
+describe("removeNewRunFiles", () => {
+  it("removes the new run files it is given when store.json is among them and the journals are empty; else nothing", () => {
+    const run = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-empty-"));
+    const all = ["store.json", "summary.json", "trajectories.jsonl", "verdicts.jsonl", "errors.jsonl"];
+    const write = () => all.forEach((f) => fs.writeFileSync(path.join(run, f), f.endsWith(".jsonl") ? "" : "{}"));
+    write();
+    fs.writeFileSync(path.join(run, "notes.txt"), "mine");
+    expect(removeNewRunFiles(run, all.filter((f) => f !== "store.json"))).toBe(false); // a run was there: left
+    fs.writeFileSync(path.join(run, "verdicts.jsonl"), "{}\n");
+    expect(removeNewRunFiles(run, all)).toBe(false); // a verdict stored: left
+    write();
+    expect(removeNewRunFiles(run, all)).toBe(true);
+    expect(fs.readdirSync(run)).toEqual(["notes.txt"]);
   });
 });

@@ -42,3 +42,23 @@ describe("conditionValue: metadata group values", () => {
     expect(takeJournalWarnings()).toEqual([]);
   });
 });
+
+describe("a metadata group value that is an object or array (break45)", () => {
+  it("is no value, said once per field and kind, from a whole row and from a column projection alike", async () => {
+    const { rowProjector } = await import("../../src/store/row-projection.js");
+    expect(conditionValue(row({ k: { a: 1 } }), "metadata.k")).toBeUndefined();
+    expect(conditionValue(row({ k: [1, 2] }), "metadata.k")).toBeUndefined();
+    expect(conditionValue(row({ k: 7 }), "metadata.k")).toBe("7");
+    expect(conditionValue(row({}), "metadata.k")).toBeUndefined(); // missing: nothing to say
+    const w = takeJournalWarnings();
+    expect(w).toHaveLength(2);
+    expect(w[0]).toMatch(/^group_value_not_scalar: metadata\.k holds an object on some trajectories, not a string or number: such a trajectory counts as having no value of metadata\.k \(estimate --by: the \(none\) group/);
+    expect(w[1]).toMatch(/^group_value_not_scalar: metadata\.k holds an array on some trajectories/);
+    clearJournalSkips();
+    clearNormalizedGroupValues();
+    const p = rowProjector(["metadata.m"])(row({ m: [1] }));
+    expect(takeJournalWarnings()).toEqual([]); // the projection keeps the kind only: said when read, as on the whole row
+    expect(conditionValue(p as TrajectoryIndexRow, "metadata.m")).toBeUndefined();
+    expect(takeJournalWarnings()).toEqual([expect.stringMatching(/^group_value_not_scalar: metadata\.m holds an array on some trajectories/)]);
+  });
+});
