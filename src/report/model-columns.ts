@@ -5,8 +5,10 @@
  * `./slots.ts`), costs summed as the verdict records are read, the human comparison over the verdicts of the
  * human-labelled trajectories only, and the disagreement list as slots (only the listed ones made objects).
  * `--where`: over the rows it keeps (./run-columns.ts). The calibrated estimate (human labels with a paper table) from
- * the same columns (./calibrated-columns.ts). Not here (the caller takes the object path): `--where` with human
- * labels, and a committee file not one line per trajectory.
+ * the same columns (./calibrated-columns.ts). `--where` with human labels: the human comparison's sample frame and
+ * the calibrated estimate over the whole read (every row, `--where` their domain), the rest over the kept rows, as
+ * the object path reads `fullIndex` beside the restricted index. Not here (the caller takes the object path): a
+ * committee file not one line per trajectory.
  */
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
@@ -75,20 +77,25 @@ function humanInput(file: string | undefined): { labels: HumanLabelFile | null; 
   return { labels, content, onRow: (_slot, row) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256)) };
 }
 
-/** The agreement with the human labels over a column run (`humanAgreement` with the run's rows and content hashes). */
-function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }, c: { members: string[]; quorum: number }): HumanAgreementReport {
+/**
+ * The agreement with the human labels over a column run (`humanAgreement` with the run's rows and content hashes):
+ * the figures over `colRun` (the rows `--where` keeps), the sample frame and the labels' content over `full` (every
+ * row of the run; `colRun` itself without a filter), as `agree --human --where` reads them (../cli/agree-human.ts).
+ */
+function humanAgreementColumns(colRun: ColumnRun, full: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }, c: { members: string[]; quorum: number }): HumanAgreementReport {
   const labels = hi.labels!;
   const colIndex = new ColumnIndex(colRun);
-  const contentOf = (id: string) => (colIndex.has(id) ? hi.content.get(id) : null);
+  const fullIndex = full === colRun ? colIndex : new ColumnIndex(full);
+  const contentOf = (id: string) => (fullIndex.has(id) ? hi.content.get(id) : null);
   // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
-  const population = populationRows(colIndex);
+  const population = populationRows(fullIndex);
   return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population, committee: c.members, quorum: c.quorum });
 }
 
 /**
  * The report's data from a run read as columns (module docstring).
- * @returns the model, or null when the report needs the object path (`--where` with human labels; a committee file
- *   whose lines are not one per trajectory of the run): the caller builds it from objects.
+ * @returns the model, or null when the report needs the object path (a committee file whose lines are not one per
+ *   trajectory of the run): the caller builds it from objects.
  * @throws as `buildReportModelObjects`.
  */
 export async function buildReportModelColumns(o: ReportOptions): Promise<ReportModel | null> {
@@ -110,12 +117,13 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
-  if (o.where && o.humanFile) return null; // the human comparison's frame is the whole run: objects
   const hi = humanInput(o.humanFile);
-  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields too
+  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields too, and
+  // the whole read kept beside the kept rows (the human frame and the calibrated estimate are over every row)
   const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
-  const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow });
+  const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow }, !!hi.labels);
   const { run: colRun, cf } = rd;
+  const fullRun = rd.full ?? colRun;
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
   // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
@@ -159,7 +167,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap, rc.m) : null;
+  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, fullRun, hi, o.humanFile, bootstrap, rc.m) : null;
 
   let reference: ReferenceAgreement[] | null = null;
   if (hasReferenceColumns(colRun)) {
@@ -184,7 +192,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
   // with human labels, the table's calibrated estimate over the same columns (./calibrated-columns.ts)
-  const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(colRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where }, warnings) : undefined;
+  const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(fullRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where, shown: colRun }, warnings) : undefined;
   const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
