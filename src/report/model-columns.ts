@@ -118,8 +118,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
   const hi = humanInput(o.humanFile);
-  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields too, and
-  // the whole read kept beside the kept rows (the human frame and the calibrated estimate are over every row)
+  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields, the whole read kept
   const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
   const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow }, !!hi.labels);
   const { run: colRun, cf } = rd;
