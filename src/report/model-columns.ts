@@ -131,7 +131,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   if (fileSlots === undefined) return null;
   if (colRun.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
 
-  // the table's source (as the object path resolves it); with human labels it has a calibrated estimate: objects
+  // the table's source (as the object path resolves it); with human labels its calibrated estimate (below) over the columns too
   let tableSource: EstimateSource | null = null;
   let paper_table_reason: string | undefined;
   try {
