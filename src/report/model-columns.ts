@@ -32,11 +32,11 @@ import { checkCommitteeColumns, committeeAsColumnRun, type CommitteeColumns } fr
 import { committeeColumns, committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../committee/report-columns.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
-import { EstimateError, resolveSource, type EstimateSource } from "../estimate/run.js";
+import { EstimateError, resolveSource, type EstimateReport, type EstimateSource } from "../estimate/run.js";
 import type { PaperTable, TableOptions } from "../estimate/table.js";
 import { tableUnattackedNote, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
-import { readReportColumns } from "./run-columns.js";
+import { readReportColumns, type ReportColumns } from "./run-columns.js";
 import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.js";
 import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
@@ -122,7 +122,6 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
   const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow }, !!hi.labels);
   const { run: colRun, cf } = rd;
-  const fullRun = rd.full ?? colRun;
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
   // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
@@ -141,6 +140,8 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     paper_table_reason = e.message;
   }
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
+  // human labels: the figures over every row first, then the whole read let go (with --where: the kept rows' copy stays)
+  const hf = humanFigures(rd, hi, { ...o, run, bootstrap, tableSource }, rc.m, step);
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
@@ -165,8 +166,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const asr = asrRowsColumns(colRun, raters);
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
-  if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, fullRun, hi, o.humanFile, bootstrap, rc.m) : null;
+  const human = hf.human;
 
   let reference: ReferenceAgreement[] | null = null;
   if (hasReferenceColumns(colRun)) {
@@ -190,9 +190,8 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
-  // with human labels, the table's calibrated estimate over the same columns (./calibrated-columns.ts)
-  const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(fullRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where, shown: colRun }, warnings) : undefined;
-  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }) : null;
+  warnings.push(...hf.calibratedWarnings); // the calibrated estimate's (made above), where the object path gives them
+  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated: hf.calibrated }) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");
@@ -261,6 +260,35 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     run_state: runState,
     costs,
   } };
+}
+
+/**
+ * The figures of human labels, which read every row of the run: the agreement (its sample frame over every row, its
+ * figures over the kept ones) and the paper table's calibrated estimate (over every row, `--where` its domain), made
+ * before the other figures so that the whole read (`rd.full`, set to null here) can be let go before them: under
+ * `--where attacked=true` at 1M the whole read and the kept rows' copy held to the end were 586 MB (issue 26 point 3).
+ * The calibrated estimate's warnings are returned apart (`calibratedWarnings`), for the caller to add where the
+ * object path adds them (with the paper table's). Without human labels: null, undefined and none.
+ */
+function humanFigures(
+  rd: ReportColumns,
+  hi: ReturnType<typeof humanInput>,
+  o: { humanFile?: string; where?: ReportOptions["where"]; run: string; bootstrap: { B: number; seed: number }; tableSource: EstimateSource | null },
+  m: { members: string[]; quorum: number },
+  step: (s: string) => void,
+): { human: HumanAgreementReport | null; calibrated: EstimateReport | undefined; calibratedWarnings: string[] } {
+  const calibratedWarnings: string[] = [];
+  if (!o.humanFile || !hi.labels) return { human: null, calibrated: undefined, calibratedWarnings };
+  const full = rd.full ?? rd.run;
+  step(`agreement with the human labels (bootstrap ${o.bootstrap.B})`);
+  const human = humanAgreementColumns(rd.run, full, hi, o.humanFile, o.bootstrap, m);
+  let calibrated: EstimateReport | undefined;
+  if (o.tableSource) {
+    step("the calibrated estimate");
+    calibrated = calibratedColumns(full, hi.content, hi.labels, { run: o.run, humanFile: o.humanFile, source: o.tableSource, where: o.where, shown: rd.run }, calibratedWarnings);
+  }
+  rd.full = null;
+  return { human, calibrated, calibratedWarnings };
 }
 
 /** Whether any attacked trajectory that did not end in an agent error has the benchmark's `security` verdict. */

@@ -18,7 +18,10 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 export interface ReportColumns {
   /** the run's rows (with `--where`: the kept ones as slots 0 .. kept-1) and their current verdicts */
   run: ColumnRun;
-  /** every row of the run as read (`run` itself without `--where`); null with `--where` unless `keepFull` asked for it */
+  /**
+   * every row of the run as read (`run` itself without `--where`); null with `--where` unless `keepFull` asked for
+   * it. A reader done with it sets it to null, so the whole read can be let go while the kept rows are still used.
+   */
   full: ColumnRun | null;
   /** the committee file's lines of those rows, null without a file */
   cf: CommitteeColumns | null;
