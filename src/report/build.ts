@@ -1,6 +1,6 @@
 /**
  * `buildReportModel`: the report's data from a run, from columns (`./model-columns.ts`) where they serve, else from
- * objects (`buildReportModelObjects` of `./data.ts`: `--where` with human labels, an odd committee file).
+ * objects (`buildReportModelObjects` of `./data.ts`: a committee file not one line per trajectory).
  */
 import { buildReportModelObjects, type ReportModel, type ReportOptions } from "./data.js";
 import { buildReportModelColumns } from "./model-columns.js";
@@ -14,12 +14,10 @@ import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
  *   a paper-table choice that does not fit the run.
  */
 export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
-  // --where with human labels: objects (the human comparison's frame and the calibrated estimate are over the whole run)
-  let m = o.where && o.humanFile ? null : await buildReportModelColumns(o);
+  let m = await buildReportModelColumns(o);
   if (!m) {
-    if (!o.where || !o.humanFile) o.step?.("reading the run again as objects (a committee file not one line per trajectory)");
     // said as a step, its read can take minutes at 1M
-    else o.step?.("reading the run as objects (--where with human labels)");
+    o.step?.("reading the run again as objects (a committee file not one line per trajectory)");
     m = await buildReportModelObjects(o);
   }
   // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)

@@ -15,19 +15,23 @@ export const CALIBRATED_ROW_FIELDS: readonly string[] = estimateRowFields(["agen
 
 /**
  * The calibrated estimate of the report's paper table over the whole column run (per model, and condition when a
- * row records one), its warnings and each group's pushed to `warnings` as the object path words them; when the
- * estimate refuses (any error), none, and `calibrated estimate not shown: <why>` pushed instead.
+ * row of the report's own rows records one), its warnings and each group's pushed to `warnings` as the object path
+ * words them; when the estimate refuses (any error), none, and `calibrated estimate not shown: <why>` pushed instead.
+ * @param colRun every row of the run (under `--where` too: `o.where` is the estimate's domain in the run's design).
  * @param content the labelled trajectories' content hashes (the latest row's), as the run was read.
+ * @param o.shown the rows the report is over (the rows `--where` keeps; default `colRun`): whether any records a
+ *   condition, as the object path asks of its restricted index.
  */
 export function calibratedColumns(
   colRun: ColumnRun,
   content: Map<string, string>,
   labels: HumanLabelFile,
-  o: { run: string; humanFile: string; source: EstimateSource; where?: WhereFilter | null },
+  o: { run: string; humanFile: string; source: EstimateSource; where?: WhereFilter | null; shown?: ColumnRun },
   warnings: string[],
 ): EstimateReport | undefined {
+  const shown = o.shown ?? colRun;
   let condition = false;
-  for (let s = 0; s < colRun.nRows && !condition; s++) condition = colRun.rows[colRun.rowCode[s]].condition !== undefined;
+  for (let s = 0; s < shown.nRows && !condition; s++) condition = shown.rows[shown.rowCode[s]].condition !== undefined;
   try {
     const calibrated = estimateOver(columnEstimateData({ run: colRun, content }), labels, {
       run: o.run,

@@ -5,8 +5,10 @@
  * `./slots.ts`), costs summed as the verdict records are read, the human comparison over the verdicts of the
  * human-labelled trajectories only, and the disagreement list as slots (only the listed ones made objects).
  * `--where`: over the rows it keeps (./run-columns.ts). The calibrated estimate (human labels with a paper table) from
- * the same columns (./calibrated-columns.ts). Not here (the caller takes the object path): `--where` with human
- * labels, and a committee file not one line per trajectory.
+ * the same columns (./calibrated-columns.ts). `--where` with human labels: the human comparison's sample frame and
+ * the calibrated estimate over the whole read (every row, `--where` their domain), the rest over the kept rows, as
+ * the object path reads `fullIndex` beside the restricted index. Not here (the caller takes the object path): a
+ * committee file not one line per trajectory.
  */
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
@@ -30,11 +32,11 @@ import { checkCommitteeColumns, committeeAsColumnRun, type CommitteeColumns } fr
 import { committeeColumns, committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../committee/report-columns.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
-import { EstimateError, resolveSource, type EstimateSource } from "../estimate/run.js";
+import { EstimateError, resolveSource, type EstimateReport, type EstimateSource } from "../estimate/run.js";
 import type { PaperTable, TableOptions } from "../estimate/table.js";
 import { tableUnattackedNote, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
-import { readReportColumns } from "./run-columns.js";
+import { readReportColumns, type ReportColumns } from "./run-columns.js";
 import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.js";
 import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
 import { utilityTable } from "../compare/utility.js";
@@ -76,20 +78,25 @@ function humanInput(file: string | undefined): { labels: HumanLabelFile | null; 
   return { labels, content, onRow: (_slot, row) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256)) };
 }
 
-/** The agreement with the human labels over a column run (`humanAgreement` with the run's rows and content hashes). */
-function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }, c: { members: string[]; quorum: number }): HumanAgreementReport {
+/**
+ * The agreement with the human labels over a column run (`humanAgreement` with the run's rows and content hashes):
+ * the figures over `colRun` (the rows `--where` keeps), the sample frame and the labels' content over `full` (every
+ * row of the run; `colRun` itself without a filter), as `agree --human --where` reads them (../cli/agree-human.ts).
+ */
+function humanAgreementColumns(colRun: ColumnRun, full: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }, c: { members: string[]; quorum: number }): HumanAgreementReport {
   const labels = hi.labels!;
   const colIndex = new ColumnIndex(colRun);
-  const contentOf = (id: string) => (colIndex.has(id) ? hi.content.get(id) : null);
+  const fullIndex = full === colRun ? colIndex : new ColumnIndex(full);
+  const contentOf = (id: string) => (fullIndex.has(id) ? hi.content.get(id) : null);
   // the rows of a column run are shared projections without their id: the frame check needs it (made as read)
-  const population = populationRows(colIndex);
+  const population = populationRows(fullIndex);
   return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population, committee: c.members, quorum: c.quorum });
 }
 
 /**
  * The report's data from a run read as columns (module docstring).
- * @returns the model, or null when the report needs the object path (`--where` with human labels; a committee file
- *   whose lines are not one per trajectory of the run): the caller builds it from objects.
+ * @returns the model, or null when the report needs the object path (a committee file whose lines are not one per
+ *   trajectory of the run): the caller builds it from objects.
  * @throws as `buildReportModelObjects`.
  */
 export async function buildReportModelColumns(o: ReportOptions): Promise<ReportModel | null> {
@@ -111,11 +118,10 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
-  if (o.where && o.humanFile) return null; // the human comparison's frame is the whole run: objects
   const hi = humanInput(o.humanFile);
-  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields too
+  // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields, the whole read kept
   const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
-  const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow });
+  const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow }, !!hi.labels);
   const { run: colRun, cf } = rd;
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
@@ -125,7 +131,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   if (fileSlots === undefined) return null;
   if (colRun.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
 
-  // the table's source (as the object path resolves it); with human labels it has a calibrated estimate: objects
+  // the table's source (as the object path resolves it); with human labels its calibrated estimate (below) over the columns too
   let tableSource: EstimateSource | null = null;
   let paper_table_reason: string | undefined;
   try {
@@ -135,6 +141,8 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     paper_table_reason = e.message;
   }
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
+  // human labels: the figures over every row first, then the whole read let go (with --where: the kept rows' copy stays)
+  const hf = humanFigures(rd, hi, { ...o, run, bootstrap, tableSource }, rc.m, step);
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
@@ -159,8 +167,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const asr = asrRowsColumns(colRun, raters);
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
-  if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap, rc.m) : null;
+  const human = hf.human;
 
   let reference: ReferenceAgreement[] | null = null;
   if (hasReferenceColumns(colRun)) {
@@ -184,9 +191,8 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
-  // with human labels, the table's calibrated estimate over the same columns (./calibrated-columns.ts)
-  const calibrated = tableSource && o.humanFile && hi.labels ? calibratedColumns(colRun, hi.content, hi.labels, { run, humanFile: o.humanFile, source: tableSource, where: o.where }, warnings) : undefined;
-  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }), calibrated) : null;
+  warnings.push(...hf.calibratedWarnings); // the calibrated estimate's (made above), where the object path gives them
+  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated: hf.calibrated }), hf.calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");
@@ -255,6 +261,35 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     run_state: runState,
     costs,
   } };
+}
+
+/**
+ * The figures of human labels, which read every row of the run: the agreement (its sample frame over every row, its
+ * figures over the kept ones) and the paper table's calibrated estimate (over every row, `--where` its domain), made
+ * before the other figures so that the whole read (`rd.full`, set to null here) can be let go before them: under
+ * `--where attacked=true` at 1M the whole read and the kept rows' copy held to the end were 586 MB (issue 26 point 3).
+ * The calibrated estimate's warnings are returned apart (`calibratedWarnings`), for the caller to add where the
+ * object path adds them (with the paper table's). Without human labels: null, undefined and none.
+ */
+function humanFigures(
+  rd: ReportColumns,
+  hi: ReturnType<typeof humanInput>,
+  o: { humanFile?: string; where?: ReportOptions["where"]; run: string; bootstrap: { B: number; seed: number }; tableSource: EstimateSource | null },
+  m: { members: string[]; quorum: number },
+  step: (s: string) => void,
+): { human: HumanAgreementReport | null; calibrated: EstimateReport | undefined; calibratedWarnings: string[] } {
+  const calibratedWarnings: string[] = [];
+  if (!o.humanFile || !hi.labels) return { human: null, calibrated: undefined, calibratedWarnings };
+  const full = rd.full ?? rd.run;
+  step(`agreement with the human labels (bootstrap ${o.bootstrap.B})`);
+  const human = humanAgreementColumns(rd.run, full, hi, o.humanFile, o.bootstrap, m);
+  let calibrated: EstimateReport | undefined;
+  if (o.tableSource) {
+    step("the calibrated estimate");
+    calibrated = calibratedColumns(full, hi.content, hi.labels, { run: o.run, humanFile: o.humanFile, source: o.tableSource, where: o.where, shown: rd.run }, calibratedWarnings);
+  }
+  rd.full = null;
+  return { human, calibrated, calibratedWarnings };
 }
 
 /** Whether any attacked trajectory that did not end in an agent error has the benchmark's `security` verdict. */

@@ -201,8 +201,35 @@ describe("report on columns (issue 26): the same model as on objects", () => {
     }
     const m = (await both({ runDir: multi, run: "multi", bootstrap: { B: 0, seed: 1 }, where: parseWhere(["attack=important"]), source: { kind: "judge", judge_id: "j2" } })).cols as ReportModel;
     expect(m.paper_table!.rows.some((r) => r.utility.reason === "unattacked_outside_where")).toBe(true);
-    // with human labels: objects (the human frame is the whole run)
-    expect(await buildReportModelColumns({ runDir: multi, humanFile: humanMulti, where: parseWhere(["suite=banking"]), bootstrap: { B: 0, seed: 1 } })).toBeNull();
+    fs.rmSync(path.join(withFile, "committee.jsonl"));
+  });
+
+  it("--where with human labels on columns (issue 26 point 3): the frame and the calibrated estimate over the whole run", async () => {
+    await writeCommittee(withFile, 2);
+    const cases: Array<[string, string, string[], Partial<ReportOptions>]> = [
+      [multi, humanMulti, ["suite=banking"], { bootstrap: { B: 30, seed: 4 } }],
+      [multi, humanMulti, ["attacked=true"], { source: { kind: "judge", judge_id: "j2" } }], // the unattacked labelled items: left out
+      [multi, humanMulti, ["model=mystery", "condition=pi_detector,nosuch"], { source: { kind: "committee", quorum: 2 }, maxItems: 7 }],
+      [withFile, humanFile, ["suite=slack"], { maxItems: 400 }], // the committee file's lines of the kept rows
+      [withFile, humanFile, ["attack=tool_knowledge"], { source: { kind: "judge", judge_id: "signature" } }], // utility cells: unattacked outside
+      [single, humanSingle, ["condition=spotlight"], {}], // one judge: its calibrated estimate, the condition its domain
+    ];
+    for (const [runDir, human, spec, extra] of cases) {
+      const { cols, objs } = await both({ runDir, run: path.basename(runDir), bootstrap: { B: 0, seed: 1 }, humanFile: human, where: parseWhere(spec), ...extra });
+      expect(cols, spec.join(" ")).toEqual(objs);
+      const m = cols as ReportModel;
+      expect(m.where, spec.join(" ")).toBeDefined();
+      // the labelled trajectories the filter drops are counted outside it, not as missing from the run (attacked=true:
+      // the unattacked ones it drops counted as unattacked, as every attack clause does)
+      const ex = m.human!.excluded_items;
+      expect(spec[0] === "attacked=true" ? ex.unattacked : ex.outside_where, spec.join(" ")).toBeGreaterThan(0);
+    }
+    const single1 = (await both({ runDir: single, run: "single", bootstrap: { B: 0, seed: 1 }, humanFile: humanSingle, where: parseWhere(["condition=spotlight"]) })).cols as ReportModel;
+    expect(single1.paper_table!.rows.some((r) => r.calibrated_asr_behaviour !== null)).toBe(true);
+    // a filter that keeps nothing: the same refusal as on objects
+    const none = { runDir: multi, humanFile: humanMulti, where: parseWhere(["suite=nosuch"]), bootstrap: { B: 0, seed: 1 } };
+    const err = await buildReportModelObjects(none).catch((e: Error) => e.message);
+    await expect(buildReportModelColumns(none)).rejects.toThrow(err as string);
     fs.rmSync(path.join(withFile, "committee.jsonl"));
   });
 
