@@ -141,7 +141,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     paper_table_reason = e.message;
   }
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
-  // human labels: the figures over every row first, then the whole read let go (with --where: the kept rows' copy stays)
+  // human labels: with --where the figures over every row first, then the whole read let go (the kept rows' copy stays)
   const hf = humanFigures(rd, hi, { ...o, run, bootstrap, tableSource }, rc.m, step);
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
@@ -167,7 +167,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const asr = asrRowsColumns(colRun, raters);
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
-  const human = hf.human;
+  const human = hf.human();
 
   let reference: ReferenceAgreement[] | null = null;
   if (hasReferenceColumns(colRun)) {
@@ -191,8 +191,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
-  warnings.push(...hf.calibratedWarnings); // the calibrated estimate's (made above), where the object path gives them
-  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated: hf.calibrated }), hf.calibrated) : null;
+  const { calibrated, warnings: calibratedWarnings } = hf.calibrated();
+  warnings.push(...calibratedWarnings); // the calibrated estimate's, where the object path gives them
+  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }), calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");
@@ -263,13 +264,21 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   } };
 }
 
+/** {@link humanFigures}' two figures, each made on its first call (or before, when the whole read is to be let go). */
+interface HumanFigures {
+  human(): HumanAgreementReport | null;
+  /** The calibrated estimate and its warnings, apart, for the caller to add where the object path adds them. */
+  calibrated(): { calibrated: EstimateReport | undefined; warnings: string[] };
+}
+
 /**
  * The figures of human labels, which read every row of the run: the agreement (its sample frame over every row, its
- * figures over the kept ones) and the paper table's calibrated estimate (over every row, `--where` its domain), made
- * before the other figures so that the whole read (`rd.full`, set to null here) can be let go before them: under
- * `--where attacked=true` at 1M the whole read and the kept rows' copy held to the end were 586 MB (issue 26 point 3).
- * The calibrated estimate's warnings are returned apart (`calibratedWarnings`), for the caller to add where the
- * object path adds them (with the paper table's). Without human labels: null, undefined and none.
+ * figures over the kept ones) and the paper table's calibrated estimate (over every row, `--where` its domain).
+ * With `--where` (the whole read `rd.full` kept beside the kept rows) both are made now, before the other figures, and
+ * the whole read is let go (set to null): at 1M under `--where attacked=true` the two held to the end were 586 MB.
+ * Without it (no whole read apart) each is made where the caller first asks, as before: made first, the calibrated
+ * estimate's transient met more live memory (`report --human --judge signature` at 1M 494,980 KB against 481,936;
+ * issue 26 point 3). Without human labels: null, undefined and no warnings.
  */
 function humanFigures(
   rd: ReportColumns,
@@ -277,19 +286,37 @@ function humanFigures(
   o: { humanFile?: string; where?: ReportOptions["where"]; run: string; bootstrap: { B: number; seed: number }; tableSource: EstimateSource | null },
   m: { members: string[]; quorum: number },
   step: (s: string) => void,
-): { human: HumanAgreementReport | null; calibrated: EstimateReport | undefined; calibratedWarnings: string[] } {
-  const calibratedWarnings: string[] = [];
-  if (!o.humanFile || !hi.labels) return { human: null, calibrated: undefined, calibratedWarnings };
+): HumanFigures {
+  const { humanFile, tableSource } = o;
+  if (!humanFile || !hi.labels) return { human: () => null, calibrated: () => ({ calibrated: undefined, warnings: [] }) };
+  const labels = hi.labels;
   const full = rd.full ?? rd.run;
-  step(`agreement with the human labels (bootstrap ${o.bootstrap.B})`);
-  const human = humanAgreementColumns(rd.run, full, hi, o.humanFile, o.bootstrap, m);
-  let calibrated: EstimateReport | undefined;
-  if (o.tableSource) {
-    step("the calibrated estimate");
-    calibrated = calibratedColumns(full, hi.content, hi.labels, { run: o.run, humanFile: o.humanFile, source: o.tableSource, where: o.where, shown: rd.run }, calibratedWarnings);
+  let human: { v: HumanAgreementReport | null } | undefined;
+  let cal: { calibrated: EstimateReport | undefined; warnings: string[] } | undefined;
+  const figures: HumanFigures = {
+    human() {
+      if (!human) {
+        step(`agreement with the human labels (bootstrap ${o.bootstrap.B})`);
+        human = { v: humanAgreementColumns(rd.run, full, hi, humanFile, o.bootstrap, m) };
+      }
+      return human.v;
+    },
+    calibrated() {
+      if (!cal) {
+        const warnings: string[] = [];
+        if (tableSource && rd.full) step("the calibrated estimate");
+        const calibrated = tableSource ? calibratedColumns(full, hi.content, labels, { run: o.run, humanFile, source: tableSource, where: o.where, shown: rd.run }, warnings) : undefined;
+        cal = { calibrated, warnings };
+      }
+      return cal;
+    },
+  };
+  if (rd.full) {
+    figures.human();
+    figures.calibrated();
+    rd.full = null;
   }
-  rd.full = null;
-  return { human, calibrated, calibratedWarnings };
+  return figures;
 }
 
 /** Whether any attacked trajectory that did not end in an agent error has the benchmark's `security` verdict. */
