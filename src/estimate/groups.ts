@@ -187,15 +187,19 @@ export function groupEstimate(
     const f = flagOf(u);
     if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
   }
-  const rows = Array.from(g.units, rowOf);
+  // the group's rows, made only when a check below reads them (the report's paper table, by model and condition
+  // on a file without strata, reads none: no array of up to a million rows per group and rate, issue 26 point 3)
+  let rowsMade: TrajectoryIndexRow[] | undefined;
+  const rows = (): TrajectoryIndexRow[] => (rowsMade ??= Array.from(g.units, rowOf));
   const est = domainAsr(domain, labelled, cellSizes, {
     minSampled,
-    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(rows) : undefined,
-    outsideFrame: inFrame ? rows.reduce((n, r) => n + (inFrame(r) ? 0 : 1), 0) : undefined,
+    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(rows()) : undefined,
+    outsideFrame: inFrame ? rows().reduce((n, r) => n + (inFrame(r) ? 0 : 1), 0) : undefined,
     refusal,
   });
   const gw: string[] = [];
-  for (const pooled of [pooledConditions(by, rows), pooledModels(by, rows, c.domainModels)]) if (pooled) gw.push(pooled);
+  const pools = by.length > 0 && !(by.includes("condition") && (by.includes("agent_model") || by.includes("model")));
+  for (const pooled of pools ? [pooledConditions(by, rows()), pooledModels(by, rows(), c.domainModels)] : []) if (pooled) gw.push(pooled);
   if (est.judge.n_unusable > 0) {
     gw.push(
       `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
