@@ -38,9 +38,12 @@ export function sourceHealth(
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
   idOf?: (v: Verdict, k: number) => string | undefined,
 ): { caveats: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } } {
-  const all = asArray(verdicts);
+  // read once as they come (a column run's million records are not gathered into an array: issue 26 point 3),
+  // unless a committee without its members must name every judge of the run from them
+  const needAll = source.kind === "committee" && !source.members;
+  const all = needAll ? asArray(verdicts) : verdicts;
   const health = judgeHealth(all, { rowOf, idOf });
-  const ids = sourceJudgeIds(all, source);
+  const ids = sourceJudgeIds(needAll ? (all as readonly Verdict[]) : [], source);
   return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids) };
 }
 

@@ -109,16 +109,27 @@ export function groupDomains(domain: Uint32Array, by: readonly string[], rowOf: 
   const groupsOf = new Map<string, GroupUnits>();
   groupsOf.set("(all)", { fields: {}, units: domain });
   if (by.length) {
-    const keyed = new Map<string, { fields: Record<string, string>; units: number[] }>();
-    for (const u of domain) {
-      const row = rowOf(u);
+    // each unit's group counted first, then each group's units in one typed array (no growing number[] of up to a
+    // million positions per estimate: issue 26 point 3)
+    const keyed = new Map<string, { fields: Record<string, string>; at: number; n: number; units: Uint32Array }>();
+    const groupAt = new Uint32Array(domain.length);
+    for (let i = 0; i < domain.length; i++) {
+      const row = rowOf(domain[i]);
       const values = by.map((f) => groupValue(row, f));
       const key = values.join(" / ");
       let g = keyed.get(key);
-      if (!g) keyed.set(key, (g = { fields: Object.fromEntries(by.map((f, i) => [f, values[i]])), units: [] }));
-      g.units.push(u);
+      if (!g) keyed.set(key, (g = { fields: Object.fromEntries(by.map((f, j) => [f, values[j]])), at: keyed.size, n: 0, units: new Uint32Array(0) }));
+      groupAt[i] = g.at;
+      g.n++;
     }
-    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, { fields: keyed.get(k)!.fields, units: Uint32Array.from(keyed.get(k)!.units) });
+    const gs = [...keyed.values()];
+    for (const g of gs) g.units = new Uint32Array(g.n);
+    const filled = new Uint32Array(gs.length);
+    for (let i = 0; i < domain.length; i++) {
+      const k = groupAt[i];
+      gs[k].units[filled[k]++] = domain[i];
+    }
+    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, { fields: keyed.get(k)!.fields, units: keyed.get(k)!.units });
     // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
     const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
     if (domain.length && empty.length) throw new EstimateError(
@@ -176,15 +187,19 @@ export function groupEstimate(
     const f = flagOf(u);
     if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
   }
-  const rows = Array.from(g.units, rowOf);
+  // the group's rows, made only when a check below reads them (the report's paper table, by model and condition
+  // on a file without strata, reads none: no array of up to a million rows per group and rate, issue 26 point 3)
+  let rowsMade: TrajectoryIndexRow[] | undefined;
+  const rows = (): TrajectoryIndexRow[] => (rowsMade ??= Array.from(g.units, rowOf));
   const est = domainAsr(domain, labelled, cellSizes, {
     minSampled,
-    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(rows) : undefined,
-    outsideFrame: inFrame ? rows.reduce((n, r) => n + (inFrame(r) ? 0 : 1), 0) : undefined,
+    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(rows()) : undefined,
+    outsideFrame: inFrame ? rows().reduce((n, r) => n + (inFrame(r) ? 0 : 1), 0) : undefined,
     refusal,
   });
   const gw: string[] = [];
-  for (const pooled of [pooledConditions(by, rows), pooledModels(by, rows, c.domainModels)]) if (pooled) gw.push(pooled);
+  const pools = by.length > 0 && !(by.includes("condition") && (by.includes("agent_model") || by.includes("model")));
+  for (const pooled of pools ? [pooledConditions(by, rows()), pooledModels(by, rows(), c.domainModels)] : []) if (pooled) gw.push(pooled);
   if (est.judge.n_unusable > 0) {
     gw.push(
       `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,

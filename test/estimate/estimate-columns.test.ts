@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { estimateFromData, estimateOver, type EstimateOptions } from "../../src/estimate/run.js";
+import { objectEstimateData } from "../../src/estimate/estimate-data.js";
 import { columnEstimateData, readEstimateColumns, storedCommitteeColumns } from "../../src/estimate/estimate-columns.js";
 import { readLeanRun } from "../../src/store/lean-read.js";
 import { readStoredCommittee } from "../../src/committee/members.js";
@@ -158,4 +159,30 @@ describe("estimate --human on columns (issue 26 point 3): the same report as on 
         if (!refused && kind === "strata of part of the run") expect(want).toContain("its strata hold 800 trajectories, the run 1200");
         if (!refused) expect(want).toContain('"content_changed_since_sample":');
       });
+
+  // the column path reads judge health as the verdicts come and keeps the last (source, kept) pair's figures for the
+  // second rate: each answer must still be the objects' for the pair asked, and a copy the caller may change
+  it("judge health: the objects' figures for each (source, kept) asked, in any order, each a fresh copy", async () => {
+    const file = readHumanLabels(plain);
+    const { index, verdicts } = await readLeanRun(dir, { content: labelledIds(file) });
+    const col = columnEstimateData(await readEstimateColumns(dir, labelledIds(file)));
+    const obj = objectEstimateData(index, verdicts);
+    const kept = new Uint8Array(col.n);
+    for (let u = 0; u < col.n; u += 3) kept[u] = 1;
+    const other = kept.map((x) => 1 - x);
+    const gpt = { kind: "judge", judge_id: "gpt" } as const;
+    const sig = { kind: "judge", judge_id: "signature" } as const;
+    const committee = { kind: "committee", quorum: 2, members: ["gpt", "signature"], left_out: [] } as const;
+    const first = col.health(gpt, kept);
+    expect(first).toEqual(obj.health(gpt, kept));
+    expect(first.caveats.length + first.broken.used.length + first.broken.other.length).toBeGreaterThan(0);
+    first.caveats.length = 0; // the caller's copy: the next answer is unchanged
+    const again = col.health({ ...gpt }, kept.slice());
+    expect(again).toEqual(obj.health(gpt, kept));
+    expect(again).not.toBe(first);
+    // the pairs below differ in their figures (so a memo keyed wrongly would show)
+    expect(obj.health(gpt, other)).not.toEqual(obj.health(gpt, kept));
+    expect(obj.health(sig, kept)).not.toEqual(obj.health(gpt, kept));
+    for (const [s, k] of [[gpt, other], [gpt, null], [sig, kept], [committee, kept], [committee, null], [gpt, kept]] as const) expect(col.health(s, k)).toEqual(obj.health(s, k));
+  });
 });
