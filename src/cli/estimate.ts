@@ -18,6 +18,7 @@ import type { PaperTable } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
 import { HumanLabelsError, labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
+import { applySampleWhere } from "./sample-where-default.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
@@ -76,7 +77,8 @@ export function registerEstimate(program: Command): void {
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
     .option("--csv <file>", "with --table: write the table as CSV")
     .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
-    .option("--json", "print one JSON object");
+    .option("--json", "print one JSON object")
+    .option("--no-sample-population", "with --human: over the whole run, not the population the sample was drawn from (its --where, recorded in the label file and applied when no --where is given)");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
@@ -111,6 +113,8 @@ Examples:
     .addHelpText("after", brokenExitHelp("the judge, or the committee's members, and --table's heuristic"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
+      // the sample's recorded population as --where when none is given (./sample-where-default.ts)
+      applySampleWhere(o, "estimate");
       const choice = judgeChoice(o);
       const table = !!(o.table || o.csv || o.latex);
       if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");

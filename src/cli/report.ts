@@ -19,6 +19,7 @@ import { itemsPopulationText } from "../report/items-text.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 import { calibratedAllLine } from "../report/calibrated-all-html.js";
+import { applySampleWhere } from "./sample-where-default.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -29,6 +30,7 @@ export function registerReport(program: Command): void {
     .requiredOption("--run <name>", "the run to report (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--human <file>", "human labels (CSV or JSONL: trajectory_id, annotator, label; e.g. the output of import-annotations)")
+    .option("--no-sample-population", "with --human: over the whole run, not the population the sample was drawn from (its --where, recorded in the label file and applied when no --where is given)")
     .option("--out <file>", "the HTML file to write", "report.html")
     .option("--max-items <n>", "most trajectories in the disagreement list", "200")
     .option("--bootstrap <n>", "bootstrap resamples for the kappa intervals against humans (0: none)", "2000")
@@ -57,6 +59,8 @@ Example:
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
+      // the sample's recorded population as --where when none is given (./sample-where-default.ts)
+      applySampleWhere(o, "report");
       const choice = judgeChoice(o);
       // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
       // would pay

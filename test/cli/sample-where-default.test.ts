@@ -1,0 +1,80 @@
+/**
+ * New user 46 F3: after `sample --where attacked=true --where suite=...`, `estimate --human` (and `report --human`)
+ * without the same `--where` printed only `undefined (outside_sample_population)` human and calibrated figures.
+ * The human file records the sample's `--where`; the commands now apply it when no `--where` is given and say so
+ * (src/cli/sample-where-default.ts). Through the built CLI on the 516 real AgentDojo runs (signature judge), a
+ * 40-item sample of the attacked workspace runs and one annotator copying the judge.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { CORPUS } from "../helpers/paths.js";
+import { applySampleWhere } from "../../src/cli/sample-where-default.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-sample-where-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const readJsonl = (f: string) => fs.readFileSync(path.join(tmp, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+
+beforeAll(async () => {
+  const run = async (args: string[]) => {
+    const r = await runCli(args, { cwd: tmp });
+    expect(r.code, r.stderr).toBe(0);
+    return r;
+  };
+  await run(["label", path.join(CORPUS, "runs"), "--run", "r"]);
+  await run(["sample", "--run", "r", "--random", "40", "--disagreement", "0", "--seed", "3", "--where", "attacked=true", "--where", "suite=workspace", "--out", "s1"]);
+  const judged = new Map(readJsonl("labels/r/verdicts.jsonl").map((v) => [v.trajectory_id, v.label as string]));
+  const rows = readJsonl("s1/manifest.jsonl").slice(1);
+  fs.writeFileSync(path.join(tmp, "ann.csv"), ["item_id,annotator,label", ...rows.map((m) => `${m.item_id},ann,${judged.get(m.trajectory_id)}`)].join("\n") + "\n");
+  await run(["import-annotations", "ann.csv", "--manifest", "s1/manifest.jsonl", "--out", "s1/human.jsonl"]);
+}, 180_000);
+
+describe("estimate and report take the sample's recorded population as --where when none is given", () => {
+  it("estimate --human without --where equals estimate --where <the sample's>, said on stderr; --no-sample-population keeps the whole run", async () => {
+    const plain = await runCli(["estimate", "--run", "r", "--human", "s1/human.jsonl", "--json"], { cwd: tmp });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain(
+      "estimate: s1/human.jsonl records the population its sample was drawn from (--where attacked=true --where suite=workspace): every figure below is over it, the judge's too",
+    );
+    const given = await runCli(["estimate", "--run", "r", "--human", "s1/human.jsonl", "--json", "--where", "attacked=true", "--where", "suite=workspace"], { cwd: tmp });
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.stderr).not.toContain("records the population its sample was drawn from");
+    const a = JSON.parse(plain.stdout);
+    expect(a).toEqual(JSON.parse(given.stdout));
+    expect(a.groups[0].calibrated.asr).not.toBeNull();
+    // the judge's figure is over the sample's population: the attacked workspace runs, recounted from the run's files
+    const ids = new Set(readJsonl("labels/r/trajectories.jsonl").filter((t) => t.attacked === true && t.suite === "workspace").map((t) => t.id));
+    expect(a.groups[0].n_population).toBe(ids.size);
+    const whole = await runCli(["estimate", "--run", "r", "--human", "s1/human.jsonl", "--json", "--no-sample-population"], { cwd: tmp });
+    expect(whole.code, whole.stderr).toBe(0);
+    const w = JSON.parse(whole.stdout);
+    expect(w.groups[0].calibrated.asr).toBeNull();
+    expect(w.groups[0].calibrated.reason).toMatch(/^outside_sample_population/);
+  });
+
+  it("report --human without --where is over the sample's population too, said on stderr", async () => {
+    const r = await runCli(["report", "--run", "r", "--human", "s1/human.jsonl", "--bootstrap", "0", "--out", "rep.html", "--json"], { cwd: tmp });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain("report: s1/human.jsonl records the population its sample was drawn from (--where attacked=true --where suite=workspace)");
+    expect(fs.readFileSync(path.join(tmp, "rep.html"), "utf8")).toContain("attacked=true");
+  });
+
+  it("applySampleWhere: nothing applied with a --where given, --no-sample-population, no --human, no record, or an unreadable file", () => {
+    const f = path.join(tmp, "s1/human.jsonl");
+    expect(applySampleWhere({ human: f, where: ["model=x"] }, "t")).toBeNull();
+    expect(applySampleWhere({ human: f, samplePopulation: false }, "t")).toBeNull();
+    expect(applySampleWhere({}, "t")).toBeNull();
+    expect(applySampleWhere({ human: path.join(tmp, "missing.jsonl") }, "t")).toBeNull();
+    const bare = path.join(tmp, "bare.jsonl");
+    fs.writeFileSync(bare, `${JSON.stringify({ trajectory_id: "x", annotator: "a", label: "unaffected" })}\n`);
+    expect(applySampleWhere({ human: bare }, "t")).toBeNull();
+    const unknown = path.join(tmp, "unknown.jsonl");
+    fs.writeFileSync(unknown, `${JSON.stringify({ trajectory_id: "x", annotator: "a", label: "unaffected", sample_where: { filter: "zzz=1", clauses: { zzz: ["1"] }, N: 3 } })}\n`);
+    expect(applySampleWhere({ human: unknown }, "t")).toBeNull();
+    const o: { human: string; where?: string[] } = { human: f };
+    expect(applySampleWhere(o, "t")).toBe("--where attacked=true --where suite=workspace");
+    expect(o.where).toEqual(["attacked=true", "suite=workspace"]);
+  });
+});
