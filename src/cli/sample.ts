@@ -37,11 +37,9 @@ export function registerSample(program: Command): void {
 Examples:
   ipi-judge sample --run committee --random 119 --disagreement 100 --seed 7 --out study1
   ipi-judge sample --run committee --random 60 --strata agent_model,suite --seed 7 --scale three --out study2
-  ipi-judge sample --run committee --random 100 --seed 7 --out study3 \\
-    --where attack=$(jq -r 'select(.attack) | .attack' labels/committee/trajectories.jsonl | sort -u | paste -sd, -)
-      attacked runs only: phase 1 draws unattacked runs too, and --where keeps listed values (no negation), so
-      list every attack the run holds; a run with injected text but no attack name has attack (none) and is
-      left out: compare the count kept with attacked=true of --strata attacked without --where
+  ipi-judge sample --run committee --random 100 --seed 7 --out study3 --where attacked=true
+      attacked runs only (phase 1 draws unattacked runs too otherwise); import-annotations records the --where
+      on every label row, and estimate and report --human take it as their population when given no --where
 
 Design: phase 1 draws --random trajectories, allocated to the strata in proportion to their sizes (largest
 remainder), by simple random sampling within each stratum; phase 2 draws --disagreement trajectories at random

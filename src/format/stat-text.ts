@@ -87,7 +87,7 @@ const REASON_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => s
   [/^no_([a-z]+)_trajectories$/, (m) => `no ${m[1]} trajectory`],
   // the classic Fleiss' kappa has no SE of its own (../stats/fleiss.ts): the generalised one beside it has Gwet's (new
   // user 30, L10: the code itself was printed)
-  [/^use_fleissKappaGeneralized_for_nonnull_se$/, () => "the classic formula gives none: see the generalised Fleiss' kappa's"],
+  [/^use_fleissKappaGeneralized_for_nonnull_se$/, () => "Fleiss, Nee & Landis's (1979) SE holds only under the null of chance agreement, so it gives no interval: see the generalised Fleiss' kappa's"],
 ];
 
 /**

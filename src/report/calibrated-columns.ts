@@ -42,7 +42,7 @@ export function calibratedColumns(
     });
     for (const w of calibrated.warnings) warnings.push(`calibrated estimate: ${w}`);
     // and each group's, as estimate prints them (calibrated_goal_above_behaviour on the asr_goal group: review 16)
-    for (const r of [calibrated, calibrated.asr_goal]) if (r && "groups" in r) for (const g of r.groups) for (const w of g.warnings) warnings.push(`calibrated ${r.rate ?? "estimate"}, ${g.group}: ${w}`);
+    for (const r of [calibrated, calibrated.asr_goal]) if (r && "groups" in r) for (const g of r.groups) for (const w of g.warnings) warnings.push(`estimate ${r.rate ?? ""}, ${g.group}: ${w}`);
     return calibrated;
   } catch (e) {
     warnings.push(`calibrated estimate not shown: ${(e as Error).message}`);

@@ -7,12 +7,12 @@
  */
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
-const GOAL = "calibrated asr_goal, ";
-const BEHAVIOUR = "calibrated asr_behaviour, ";
+const GOAL = "estimate asr_goal, ";
+const BEHAVIOUR = "estimate asr_behaviour, ";
 
 /**
- * The warnings with each `calibrated asr_goal, <group>: <text>` whose `calibrated asr_behaviour, <group>: <text>` twin
- * is also there (the same words after the rate) said once, as `calibrated asr_goal and asr_behaviour, <group>: <text>`,
+ * The warnings with each `estimate asr_goal, <group>: <text>` whose `estimate asr_behaviour, <group>: <text>` twin
+ * is also there (the same words after the rate) said once, as `estimate asr_goal and asr_behaviour, <group>: <text>`,
  * at the first twin's place; every other warning as is, in order.
  */
 export function mergeRateTwins(warnings: readonly string[]): string[] {
@@ -27,7 +27,7 @@ export function mergeRateTwins(warnings: readonly string[]): string[] {
     const twin = prefix ? (prefix === GOAL ? BEHAVIOUR : GOAL) + rest : null;
     if (twin && all.has(twin) && !said.has(twin)) {
       said.add(twin);
-      out.push(`calibrated asr_goal and asr_behaviour, ${rest}`);
+      out.push(`estimate asr_goal and asr_behaviour, ${rest}`);
     } else out.push(w);
   }
   return out;

@@ -21,7 +21,7 @@ describe("format", () => {
     expect(estimateText({ value: null, reason: "empty_input", se: null })).toBe("undefined (no item to compare)");
     // the classic Fleiss' kappa's SE reason reads as words, not its code (new user 30, L10)
     expect(estimateText({ value: 0.847, se: null, se_reason: "use_fleissKappaGeneralized_for_nonnull_se" })).toBe(
-      "0.847 (SE undefined (the classic formula gives none: see the generalised Fleiss' kappa's))",
+      "0.847 (SE undefined (Fleiss, Nee & Landis's (1979) SE holds only under the null of chance agreement, so it gives no interval: see the generalised Fleiss' kappa's))",
     );
   });
   it("a constant rater: kappa 0 with SE 0 shows its interval as undefined, never [0.000, 0.000], in every text output", () => {

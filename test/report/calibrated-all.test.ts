@@ -146,15 +146,15 @@ describe("the summary first, every warning under one counted list", () => {
   it("merges a note said alike for asr_goal and asr_behaviour, keeps every other, in order", () => {
     const ws = [
       "agent models ran different attacks (a: x; b: y), so their per-model rates are not like for like",
-      "calibrated asr_behaviour, (all): 3 of 9 trajectories have no usable verdict",
-      "calibrated asr_behaviour, (all): interval A",
-      "calibrated asr_goal, (all): 3 of 9 trajectories have no usable verdict",
-      "calibrated asr_goal, (all): interval B",
-      "calibrated asr_goal, m / c: coverage_low: the judge labelled 70.0% of the group",
+      "estimate asr_behaviour, (all): 3 of 9 trajectories have no usable verdict",
+      "estimate asr_behaviour, (all): interval A",
+      "estimate asr_goal, (all): 3 of 9 trajectories have no usable verdict",
+      "estimate asr_goal, (all): interval B",
+      "estimate asr_goal, m / c: coverage_low: the judge labelled 70.0% of the group",
     ];
     expect(mergeRateTwins(ws)).toEqual([
       ws[0],
-      "calibrated asr_goal and asr_behaviour, (all): 3 of 9 trajectories have no usable verdict",
+      "estimate asr_goal and asr_behaviour, (all): 3 of 9 trajectories have no usable verdict",
       ws[2],
       ws[4],
       ws[5],
@@ -167,7 +167,7 @@ describe("the summary first, every warning under one counted list", () => {
   it("the page: summary before the Judges section, the headline with its interval, the warnings in a <details> with their counts", async () => {
     const runDir = path.join(tmp, "conditions");
     const m: ReportModel = await buildReportModelObjects({ runDir, run: "conditions", humanFile: path.join(tmp, "conditions-human.jsonl"), bootstrap: { B: 0, seed: 1 }, now, maxItems: 0 });
-    const extra = ["calibrated asr_behaviour, (all): the same note", "calibrated asr_goal, (all): the same note"];
+    const extra = ["estimate asr_behaviour, (all): the same note", "estimate asr_goal, (all): the same note"];
     const html = await renderReportHtml({ ...m, warnings: [...m.warnings, ...extra] });
     const [s, o] = [html.indexOf('<section id="summary"'), html.indexOf('<section id="overview"')];
     expect(s).toBeGreaterThan(0);
@@ -186,10 +186,10 @@ describe("the summary first, every warning under one counted list", () => {
     const g = groupedWarnings([...m.warnings, ...extra]);
     expect(boxes).toBe(g.reading.length + g.notes.length);
     expect(details).toMatch(new RegExp(`<summary>All warnings of this report: ${boxes} \\(${g.reading.length} that change how a figure reads, ${g.notes.length} notes; \\d+ said alike for asr_goal and asr_behaviour given once\\)</summary>`));
-    expect(details).toContain("calibrated asr_goal and asr_behaviour, (all): the same note");
+    expect(details).toContain("estimate asr_goal and asr_behaviour, (all): the same note");
     // each warning is on the page: as is, or merged with its twin
     for (const w of m.warnings) {
-      const rest = w.replace(/^calibrated asr_(goal|behaviour), /, "");
+      const rest = w.replace(/^estimate asr_(goal|behaviour), /, "");
       expect(details.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")).toContain(rest);
     }
   });
