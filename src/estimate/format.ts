@@ -35,10 +35,11 @@ export function designAsrText(e: DesignAsr): string {
  */
 export function formatEstimate(r: EstimateReport): string {
   r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
-  const main = formatOne(r);
+  const said = new Set<string>();
+  const main = formatOne(r, said);
   if (!r.asr_goal) return main;
   if (!("groups" in r.asr_goal)) return `${main}\n\nasr_goal (full compliance): ${undefinedText(r.asr_goal.reason)}`;
-  return `${main}\n\n${formatOne(r.asr_goal)}`;
+  return `${main}\n\n${formatOne(r.asr_goal, said)}`;
 }
 
 /** Of the left-out trajectories, those `agree --human` leaves out by its own earlier reason (` (2 of them unattacked, 1 outside --where)`). */
@@ -77,7 +78,27 @@ function labelsLine(r: EstimateReport): string {
   return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${countText(l.annotators, "annotator")}${adj}: ${parts.join("; ")}`;
 }
 
-function formatOne(r: EstimateReport): string {
+/** Where a small-count interval note's counts end and its make-up (the union, the exact intervals) begins. */
+const MAKE_UP = "; the interval is the union of ";
+
+/**
+ * A group's note as the text prints it (new user 46 F4: the same ~600-character make-up of a small-count interval
+ * printed for every group and both rates buried the figures): the first note of each kind in full, later ones of
+ * that kind with their own counts and without the make-up, which `--json` keeps whole for each group.
+ * @param said the note kinds (the words before the first ":") printed in full so far, updated.
+ */
+function noteText(w: string, said: Set<string>): string {
+  const cut = w.indexOf(MAKE_UP);
+  if (cut < 0) return w;
+  const kind = `${w.slice(0, w.indexOf(":"))}|${/the (calibrated|human-only) interval/.exec(w)?.[1] ?? ""}`;
+  if (!said.has(kind)) {
+    said.add(kind);
+    return w;
+  }
+  return `${w.slice(0, cut)} (made as the first such note above says; --json has each in full)`;
+}
+
+function formatOne(r: EstimateReport, said: Set<string>): string {
   const L: string[] = [];
   const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `${sourceName(r.source)}${r.source.left_out.length ? ` (left out: ${r.source.left_out.join(", ")})` : ""}`;
   if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
@@ -100,7 +121,7 @@ function formatOne(r: EstimateReport): string {
     L.push(`  judge      ${j} (${counts})${cov}${rateCaveatMarker(r.rate_caveats ?? [])}`); // a broken judge's figure is never bare
     L.push(`  human      ${designAsrText(g.human)}`);
     L.push(`  calibrated ${designAsrText(g.calibrated)}`);
-    for (const w of g.warnings) L.push(`  note: ${w}`);
+    for (const w of g.warnings) L.push(`  note: ${noteText(w, said)}`);
   }
   L.push("");
   L.push(`calibrated: ${r.estimators.calibrated}`);

@@ -76,7 +76,14 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const widened = rep.groups.filter((g: { human: { ci_method?: string } }) => g.human.ci_method);
     for (const g of rep.groups) expect(g.warnings.some((w: string) => w.includes("the human-only interval is an")), g.group).toBe(!!g.human.ci_method);
     const byModel = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "agent_model"]);
-    for (const g of widened) expect(byModel.stdout).toContain(`the human-only interval is an ${g.human.ci_method}`);
+    // the first such note in full; later ones with their own counts, the make-up said once (new user 46 F4)
+    let first = true;
+    for (const g of widened) {
+      const m = g.human.ci_method as string;
+      const cut = m.indexOf("; the interval is the union of ");
+      expect(byModel.stdout).toContain(`the human-only interval is an ${first || cut < 0 ? m : `${m.slice(0, cut)} (made as the first such note above says`}`);
+      if (cut >= 0) first = false;
+    }
   }, 120_000);
 
   it("--table writes CSV and LaTeX per model and condition, with the calibrated asr_behaviour beside the judge's and heuristic's two rates", async () => {
