@@ -82,7 +82,8 @@ function fieldOfClause(text: string): WhereField | undefined {
  * Parse `--where` option values (`FIELD=VALUE[,VALUE]`, repeatable).
  * @returns the filter, or null when none is given.
  * @throws UsageError naming the option for a malformed clause, an unknown field (listing the fields), an empty value,
- *   or a value that is itself a clause of a known field (`model=a,attack=b`: one --where per field).
+ *   a value that is itself a clause of a known field (`model=a,attack=b`: one --where per field), or an `attacked`
+ *   value other than true or false (any case) or `(none)`.
  */
 export function parseWhere(specs: readonly string[] | string | undefined): WhereFilter | null {
   const list = specs === undefined ? [] : typeof specs === "string" ? [specs] : [...specs];
@@ -93,7 +94,7 @@ export function parseWhere(specs: readonly string[] | string | undefined): Where
     if (eq <= 0) throw new UsageError(`--where "${spec}": expected FIELD=VALUE[,VALUE] (fields: ${whereFieldsText()})`);
     const field = fieldOfClause(spec);
     if (!field) throw new UsageError(`--where "${spec}": unknown field "${spec.slice(0, eq).trim()}" (fields: ${whereFieldsText()})`);
-    const values = [...new Set(spec.slice(eq + 1).split(",").map((v) => v.trim()))];
+    let values = [...new Set(spec.slice(eq + 1).split(",").map((v) => v.trim()))];
     if (values.some((v) => v === "")) throw new UsageError(`--where "${spec}": empty value (give ${field}=VALUE[,VALUE]; ${WHERE_NONE} matches runs without a ${field})`);
     const other = values.find((v) => fieldOfClause(v) !== undefined);
     if (other !== undefined) {
@@ -103,9 +104,23 @@ export function parseWhere(specs: readonly string[] | string | undefined): Where
         `--where "${spec}": the value "${other}" names another field; the values of one --where are alternatives of one field, so give one --where per field (e.g. --where ${field}=${rest.join(",") || "VALUE"} --where ${other})`,
       );
     }
+    if (field === "attacked") values = booleanValues(spec, values);
     clauses.push({ field, values });
   }
   return { clauses, text: clauses.map((c) => `${c.field}=${c.values.join(",")}`).join(" ") };
+}
+
+/**
+ * The values of an `attacked` clause: `true` and `false` in any case (`True`, as Python writes it, is `true`), and
+ * {@link WHERE_NONE}. Any other value is refused before anything is read (break 46: `--where attacked=yes` matched
+ * nothing, so `label` read the whole input, judged nothing and exited 0 with one warning).
+ * @throws UsageError naming the value and the ones accepted.
+ */
+function booleanValues(spec: string, values: string[]): string[] {
+  const out = values.map((v) => (v === WHERE_NONE ? v : v.toLowerCase()));
+  const bad = out.find((v) => v !== "true" && v !== "false" && v !== WHERE_NONE);
+  if (bad !== undefined) throw new UsageError(`--where "${spec}": attacked is true or false (or ${WHERE_NONE} for runs without the field), not "${values[out.indexOf(bad)]}"`);
+  return [...new Set(out)];
 }
 
 /**

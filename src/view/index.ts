@@ -47,9 +47,10 @@ export interface OpenViewOptions {
  * @throws HumanLabelsError, AnnotationImportError (manifest), Error (no manifest, page not built, port in use).
  */
 export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer; run: ViewRun; warnings: string[] }> {
-  const run = await loadViewRun(o.runDir, { humanFile: o.humanFile, progress: o.progress });
-  // of the other run only what the pages show of it, its ids in the run's id table (./other-run.ts)
-  const other = o.otherDir ? await loadOtherRun(o.otherDir, { main: run.ids, progress: o.progress }) : undefined;
+  const run = await loadViewRun(o.runDir, { humanFile: o.humanFile, progress: o.progress, keepContent: o.otherDir !== undefined });
+  // of the other run only what the pages show of it, its ids in the run's id table, its texts compared with this
+  // run's (./other-run.ts)
+  const other = o.otherDir ? await loadOtherRun(o.otherDir, { main: run.ids, mainContent: run.takeContentCodes?.(), progress: o.progress }) : undefined;
   const sourceRoot = path.resolve(o.sourceRoot ?? process.cwd());
   const sample = o.sampleDir ? new SampleStore(o.sampleDir, (id) => loadTrajectory(run, id, sourceRoot)) : undefined;
   // labels imported from a filled tasks.csv or Label Studio are in the --human file: adjudicated too (new-user report 31, L4)

@@ -13,6 +13,11 @@
  * the crash notes ask it). Slots are the main run's id table's, so an id of both runs is stored once; ids only in
  * the other run get slots after them in a small table of their own.
  *
+ * An id both runs hold with other content (the index rows' `content_sha256` differ: the other run labelled another
+ * text under that id, e.g. a corpus run again) shows no other-run labels, as an id the other run lacks, and one warning
+ * counts them with examples: side by side, their labels differed because the texts did (break 46: shown as the
+ * judges' disagreements, nothing said). Needs the main run's content codes (`mainContent`, `ViewRun.takeContentCodes`).
+ *
  * The judges' health is counted during the one read (./scan-health.ts). When a verdict was superseded during it,
  * the count does not hold and `loadViewRun` counts it over the current verdicts: the other run is then loaded
  * whole when its health is first asked (the memory of before, for that rare run), and dropped after.
@@ -32,6 +37,7 @@ import { Codes } from "./row-columns.js";
 import { ScanHealth } from "./scan-health.js";
 import { loadViewRun, orphansWarning, scanJsonlLines, staleCommitteeReason } from "./run-data.js";
 import { judgeBanners, viewJudgeHealth, type ViewJudgeHealth } from "./judge-health.js";
+import { showControls } from "../format/shown.js";
 
 /** What the view reads of the other run. */
 export interface OtherRun {
@@ -163,14 +169,19 @@ class OtherColumns {
 /**
  * Load the other run of `view --other` (module docstring).
  * @param runDir `<labels-dir>/<run>`. @param opts.main the main run's id table (`ViewRun.ids`): ids of both runs
- *   share its slots; without it every id gets a slot of the other run's own. @param opts.progress the read's progress.
+ *   share its slots; without it every id gets a slot of the other run's own. @param opts.mainContent the main run's
+ *   content codes per slot (`ViewRun.takeContentCodes`): an id whose text differs shows no other-run labels (module
+ *   docstring); without it no text is compared. @param opts.progress the read's progress.
  * @returns the other run as the view reads it. @throws as `loadViewRun` (unreadable files).
  */
-export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: string): number; size: number }; progress?: ReadProgress } = {}): Promise<OtherRun> {
+export async function loadOtherRun(
+  runDir: string,
+  opts: { main?: { slotOf(id: string): number; size: number }; mainContent?: Float64Array; progress?: ReadProgress } = {},
+): Promise<OtherRun> {
   const c = new OtherColumns(opts.main);
   // read in a function of its own: its closures' state (the scan's per-row health codes, the stale keys, the
   // record check's lists) is let go when it returns, not held by the closures returned here
-  const { judges, warnings, staleByJudge, superseded, counted } = readOther(runDir, c, opts.progress);
+  const { judges, warnings, staleByJudge, superseded, counted, otherText } = readOther(runDir, c, opts.progress, opts.mainContent);
   await checkCommittee(runDir, c, warnings);
   const name = path.basename(runDir);
   let banners: Promise<ViewJudgeHealth> | undefined;
@@ -180,7 +191,7 @@ export async function loadOtherRun(runDir: string, opts: { main?: { slotOf(id: s
     warnings,
     labelsOf: (id) => {
       const s = c.rowSlot(id);
-      return s === -1 ? undefined : c.pair(s)[0];
+      return s === -1 || otherText?.[s] === 1 ? undefined : c.pair(s)[0];
     },
     judgeHealth: () =>
       (banners ??= superseded || !counted
@@ -200,11 +211,14 @@ interface OtherRead {
   /** a verdict was replaced by a later line: `counted` does not hold */
   superseded: boolean;
   counted: JudgeHealth[] | undefined;
+  /** per main-run slot, 1 when the other run holds that id with other content (undefined: nothing compared, or none) */
+  otherText: Uint8Array | undefined;
 }
 
 /** Read the other run's index and verdicts into `c` with `loadViewRun`'s rules (module docstring). */
-function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | undefined): OtherRead {
+function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | undefined, mainContent?: Float64Array): OtherRead {
   const tfile = path.join(runDir, "trajectories.jsonl");
+  const texts = mainContent ? new OtherTexts(mainContent) : undefined;
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
   const gone = removedIds(runDir);
   const health = new ScanHealth();
@@ -215,6 +229,7 @@ function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | und
     const s = c.slot(r.id, true);
     c.state[s] = INDEXED;
     c.content[s] = contentCode(r.content_sha256);
+    texts?.row(s, r.id, c.content[s]);
     health.row(s, r);
   }, tskip.bad, progress);
   tskip.end(tlines);
@@ -275,7 +290,40 @@ function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | und
   warnings.push(...takeJournalWarnings());
   c.content = new Float64Array(0);
   if (orphans) warnings.push(orphansWarning(orphans));
-  return { judges: [...judges].sort(), warnings, staleByJudge, superseded, counted: health.result() };
+  const differ = texts?.warning(path.basename(runDir));
+  if (differ) warnings.push(differ);
+  return { judges: [...judges].sort(), warnings, staleByJudge, superseded, counted: health.result(), otherText: texts?.count ? texts.flags : undefined };
+}
+
+/** The ids both runs hold with other content (module docstring): a flag per main-run slot, the count, a few examples. */
+class OtherTexts {
+  readonly flags: Uint8Array;
+  count = 0;
+  /** Candidate examples by slot (a later row of the id can make its text the same again). */
+  private readonly seen = new Map<number, string>();
+
+  constructor(private readonly main: Float64Array) {
+    this.flags = new Uint8Array(main.length);
+  }
+
+  /** An index row of the other run at slot `s` (a later row of an id replaces the earlier one's flag). */
+  row(s: number, id: string, code: number): void {
+    if (s >= this.main.length) return; // an id only the other run holds
+    const differs = code !== -1 && this.main[s] !== -1 && code !== this.main[s] ? 1 : 0;
+    this.count += differs - this.flags[s];
+    this.flags[s] = differs;
+    if (differs && this.seen.size < 64) this.seen.set(s, id);
+  }
+
+  /** The warning (undefined when none differs). */
+  warning(other: string): string | undefined {
+    if (this.count === 0) return undefined;
+    const eg = [...this.seen].filter(([s]) => this.flags[s] === 1).slice(0, 3).map(([, id]) => JSON.stringify(showControls(id)));
+    return (
+      `view --other: ${this.count} trajectories of run ${other} hold other content than this run under the same id (e.g. ${eg.join(", ")}): ` +
+      `its verdicts there judged another text, so its labels are not shown beside this run's for them (no o:<judge> labels, as for an id it lacks)`
+    );
+  }
 }
 
 /** The committee file's staleness check against the other run's repeat-0 votes (loadViewRun's `loadCommittee`): its warning. */

@@ -58,6 +58,11 @@ export interface ViewRun {
   health?: JudgeHealth[];
   /** The rows' id table (a loaded run's): the other run of `view --other` shares its slots (./other-run.ts). */
   ids?: { slotOf(id: string): number; readonly size: number };
+  /**
+   * With `loadViewRun`'s `keepContent`: the index rows' content codes per slot (`../store/content-code.ts`, -1: none),
+   * given once and then let go (8 bytes a row): `view --other` compares the other run's texts with them.
+   */
+  takeContentCodes?: () => Float64Array | undefined;
   /** Whether the committee column comes from a current `committee.jsonl`; why not otherwise. */
   committee: { source: "file"; judges: string[] } | { source: null; reason: string };
   warnings: string[];
@@ -270,11 +275,15 @@ function applyRep0(c: RowColumns, s: number, v: Verdict): void {
  * it; the search text is built when a search runs ({@link searchText}).
  * @param runDir `<labels-dir>/<run>` (must hold `verdicts.jsonl`).
  * @param opts.humanFile a human-label file (`import-annotations` output or any `agree --human` file).
+ * @param opts.keepContent keep the index rows' content codes for one `takeContentCodes()` (`view --other`).
  * @returns the rows in the index's order (trajectories with verdicts but no index row are added after, with
  *   a warning), the judges, the committee (only from a `committee.jsonl` that is current for these verdicts).
  * @throws HumanLabelsError for an unreadable human-label file.
  */
-export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
+export async function loadViewRun(
+  runDir: string,
+  opts: { name?: string; humanFile?: string; progress?: ReadProgress; keepContent?: boolean } = {},
+): Promise<ViewRun> {
   const cols = new RowColumns();
   const refStore = new RefStore();
   const tfile = path.join(runDir, "trajectories.jsonl");
@@ -356,6 +365,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     opts.progress,
   );
   vskip.end(vlines);
+  let content = opts.keepContent ? Float64Array.from({ length: nIndexed }, (_, s) => rowContent[s] ?? -1) : undefined;
   rowContent.length = 0; // 8 bytes a row, held by the scan's closure while the view serves otherwise
   noteRemovedLeftOut(runDir, gone);
   const said = new StaleVerdicts();
@@ -399,6 +409,11 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     refreshHumanFile: () => humans.refreshFile(),
     judges: [...judges].sort(),
     ids: cols.ids,
+    takeContentCodes: () => {
+      const c = content;
+      content = undefined;
+      return c;
+    },
     index,
     stale: staleByJudge,
     health: counted,

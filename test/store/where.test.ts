@@ -66,7 +66,14 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=true"))).map((r) => r.id)).toEqual(["x"]);
     expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=false"))).map((r) => r.id)).toEqual(["y"]);
     expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=(none)"))).map((r) => r.id)).toEqual(["z"]);
-    expect(applyWhere(flagged, parseWhere("attacked=true,ture")).warnings).toEqual(["--where attacked=ture matches none of the 3 trajectories (attacked values: (none), false, true)"]);
+    // a value that is not a boolean is refused before anything is read (break 46: `attacked=yes` kept nothing, and
+    // `label` then judged nothing and exited 0); the case of true and false does not matter (Python's True)
+    expect(() => parseWhere("attacked=true,ture")).toThrow(/--where "attacked=true,ture": attacked is true or false \(or \(none\) for runs without the field\), not "ture"/);
+    expect(() => parseWhere("attacked=yes")).toThrow(/not "yes"/);
+    expect(() => parseWhere("attacked=1")).toThrow(/not "1"/);
+    expect(parseWhere("attacked=True,FALSE,true")!.clauses).toEqual([{ field: "attacked", values: ["true", "false"] }]);
+    expect(parseWhere("attacked=True")!.text).toBe("attacked=true");
+    expect(flagged.filter((r) => matchesWhere(r, parseWhere("attacked=True"))).map((r) => r.id)).toEqual(["x"]);
   });
   it("states what it kept and warns about each value that matched nothing, naming the values that occur", () => {
     const r = applyWhere(rows, parseWhere(["condition=tool_filter,tool_filtre"]));

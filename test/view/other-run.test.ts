@@ -127,3 +127,32 @@ describe.each(["other", "superseded"])("loadOtherRun (%s)", (name) => {
     for (const id of IDS) expect(JSON.stringify(alone.labelsOf(id)), id).toBe(JSON.stringify(shared.labelsOf(id)));
   });
 });
+
+describe("an id both runs hold with other content (break 46)", () => {
+  it("shows no other-run labels, and one warning counts them with an example; the same texts show theirs", async () => {
+    // the main run labelled another text under t1 and t3 (a corpus run again); t2 and t5 are the same texts
+    const dir = path.join(tmp, "main-retext");
+    fs.mkdirSync(dir, { recursive: true });
+    const retext = (id: string) => (id === "t1" || id === "t3" ? { ...row(id), content_sha256: sha(`${id} run again`) } : row(id));
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), jsonl(["t1", "t2", "t3", "main-only", "t5"].map(retext)));
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), jsonl(["t1", "t2", "t3", "main-only", "t5"].map((id) => ({ ...verdict(id, "a", "unaffected"), content_sha256: retext(id).content_sha256 }))));
+    const main = await loadViewRun(dir, { keepContent: true });
+    const codes = main.takeContentCodes?.();
+    expect(codes).toHaveLength(5);
+    expect(main.takeContentCodes?.()).toBeUndefined(); // given once, then let go
+    const other = await loadOtherRun(path.join(tmp, "x", "other"), { main: main.ids, mainContent: codes });
+    expect(other.labelsOf("t1")).toBeUndefined();
+    expect(other.labelsOf("t3")).toBeUndefined();
+    expect(other.labelsOf("t2")).toEqual({ b: "unaffected" });
+    expect(other.labelsOf("other-only")).toEqual({ c: "full_compliance" });
+    const w = other.warnings.filter((x) => x.startsWith("view --other:"));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(/^view --other: 2 trajectories of run other hold other content than this run under the same id \(e\.g\. "t1", "t3"\)/);
+    // without the main run's codes nothing is compared (the labels as before)
+    const plain = await loadOtherRun(path.join(tmp, "y", "other"), { main: main.ids });
+    expect(plain.labelsOf("t1")).toEqual({ b: "full_compliance", c: "unaffected" });
+    expect(plain.warnings.some((x) => x.startsWith("view --other:"))).toBe(false);
+    // a run loaded without keepContent keeps no codes
+    expect((await loadViewRun(dir)).takeContentCodes?.()).toBeUndefined();
+  });
+});
