@@ -4,34 +4,18 @@
  * an id, a verdict on an older text with no current one (left out, counted stale) and one with a current one (left
  * out, not counted), a replaced verdict (the health tally dropped), an orphan, and a removed trajectory's verdict.
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonl, sha, verdict } from "./run-fixture.js";
 import { scanRun, type RunScanSink } from "../../src/view/run-scan.js";
 import type { TrajectoryIndexRow } from "../../src/store/records.js";
 import { writeRemovedIds } from "../../src/store/removed-ids.js";
 import type { Verdict } from "../../src/types.js";
 
 let tmp: string;
-const sha = (s: string) => createHash("sha256").update(s).digest("hex");
 const row = (id: string, text = id) => ({ id, content_sha256: sha(text), attacked: true, agent_model: "m", attack: "a" });
-const verdict = (id: string, judge: string, label: string, more: Record<string, unknown> = {}) => ({
-  trajectory_id: id,
-  judge_id: judge,
-  judge_model: `${judge}-model`,
-  judge_family: "x",
-  repeat: 0,
-  prompt_sha256: "p",
-  content_sha256: sha(id),
-  attacked: true,
-  status: "ok",
-  label,
-  label_basis: "judge",
-  ...more,
-});
-const jsonl = (xs: unknown[]) => xs.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join("\n") + "\n";
 
 /** A sink that records what it is handed, one slot per id in order of first sight. */
 function recordingSink() {
