@@ -13,11 +13,11 @@
  *   items outside the sample, rows the view does not show), the item's rows replaced by the new one.
  * - {@link humanFileAdjudicationProblem}: the same checks for an adjudicated row of a `--human` file.
  */
-import fs from "node:fs";
 import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { shownName } from "../agree/annotator-names.js";
 import type { HumanLabelRead } from "../agree/human-file.js";
 import { repeatedKeyProblem } from "../io/jsonl.js";
+import { eachSampleLine } from "./sample-lines.js";
 import { adjudicatedRecord } from "../sample/import-adjudicated.js";
 import { canonicalScaleLabel, labelOnScale, scaleValues, type Scale } from "../rubric/scale.js";
 
@@ -76,30 +76,14 @@ function rowProblem(o: Record<string, unknown>, where: string, scale: Scale): st
  */
 export function checkedAdjudications(file: string, items: { has(id: string): boolean }, scale: Scale): CheckedAdjudications {
   const out: CheckedAdjudications = { rows: new Map(), warnings: [] };
-  if (!fs.existsSync(file)) return out;
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    out.warnings.push(`${file}: could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).name}), skipped`);
-    return out;
-  }
   const kept = new Map<string, { row: AdjudicationRow; line: number }>();
   const conflicted = new Set<string>();
   const foreign: string[] = [];
-  text.split("\n").forEach((line, i) => {
-    if (!line.trim()) return;
-    const where = `${file} line ${i + 1}`;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      return out.warnings.push(`${where}: not JSON, skipped`);
-    }
+  eachSampleLine(file, out.warnings, "", (v, line, where, n) => {
     if (!isObj(v) || typeof v.item_id !== "string" || typeof v.annotator !== "string") return out.warnings.push(`${where}: not an annotation row (item_id, annotator), skipped`);
     const twice = repeatedKeyProblem(line, v); // JSON.parse kept the last of two labels in silence (break44)
     if (twice !== null) return out.warnings.push(`${where}: ${twice}: ${NOT_SHOWN}`);
-    if (!items.has(v.item_id)) return foreign.push(`line ${i + 1} item ${JSON.stringify(v.item_id.slice(0, 80))}`);
+    if (!items.has(v.item_id)) return foreign.push(`line ${n} item ${JSON.stringify(v.item_id.slice(0, 80))}`);
     const problem = rowProblem(v, where, scale);
     if (problem) return out.warnings.push(`${problem}: ${NOT_SHOWN}`);
     const row = { ...(v as unknown as AdjudicationRow), label: canonicalScaleLabel(v.label, scale)! };
@@ -112,7 +96,7 @@ export function checkedAdjudications(file: string, items: { has(id: string): boo
           `(import-annotations refuses the file; keep one adjudication per item: adjudicate the item again in the view)`,
       );
     }
-    kept.set(v.item_id, { row, line: i + 1 });
+    kept.set(v.item_id, { row, line: n });
   });
   for (const [id, k] of kept) if (!conflicted.has(id)) out.rows.set(id, k.row);
   if (foreign.length) {

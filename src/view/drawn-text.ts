@@ -7,8 +7,8 @@
  * line and what is wrong. An item given twice with different texts is shown with neither (which one was drawn is not
  * known), and said; the same text twice is kept once.
  */
-import fs from "node:fs";
 import { repeatedKeyProblem } from "../io/jsonl.js";
+import { eachSampleLine } from "./sample-lines.js";
 
 /** The drawn texts of a sample's items and what could not be read. */
 export interface DrawnTexts {
@@ -27,25 +27,8 @@ export interface DrawnTexts {
  */
 export function readDrawnTexts(file: string): DrawnTexts {
   const out: DrawnTexts = { texts: new Map(), refused: new Map(), warnings: [] };
-  if (!fs.existsSync(file)) return out;
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    out.warnings.push(`${file}: could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).name}), skipped: no item's drawn text can be shown`);
-    return out;
-  }
   const lineOf = new Map<string, number>();
-  text.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\r$/, "");
-    if (!line.trim()) return;
-    const where = `${file} line ${i + 1}`;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
-      return out.warnings.push(`${where}: not JSON, skipped`);
-    }
+  eachSampleLine(file, out.warnings, ": no item's drawn text can be shown", (v, line, where, n) => {
     const o = v as Record<string, unknown> | null;
     if (!o || typeof o !== "object" || Array.isArray(o) || typeof o.item_id !== "string" || typeof o.trajectory !== "string") {
       return out.warnings.push(`${where}: not a task line (item_id, trajectory), skipped`);
@@ -61,7 +44,7 @@ export function readDrawnTexts(file: string): DrawnTexts {
     const had = out.texts.get(id);
     if (had === undefined) {
       out.texts.set(id, o.trajectory);
-      lineOf.set(id, i + 1);
+      lineOf.set(id, n);
     } else if (had !== o.trajectory) {
       out.texts.delete(id);
       const why = `${where}: item ${id} has another text here than at line ${lineOf.get(id)}`;

@@ -4,13 +4,13 @@
  * columns and filters, the item page's other-run block). Issue 26: loaded as a whole `ViewRun` (./run-data.ts), the
  * 1M-trajectory run twice peaked at 673 MB; here a trajectory of the other run costs a few fixed-width bytes.
  *
- * Read the way `loadViewRun` reads a run, with its rules and words: the same skipped lines, removed trajectories,
- * verdicts on an older text left out (and counted per judge), a later verdict of the same trajectory, judge and
- * repeat replacing the earlier (the labels then in the storage order of the current verdicts, as its recompute
- * gives them), the orphans' warning, the committee file's staleness check (its warning; the committee column is not
- * shown for the other run). Per slot: a state byte (no row / index row / verdicts only), a code into the distinct
- * (labels, status) pairs, and one bit per (judge, repeat) that has a current verdict there (the stale rule and
- * the crash notes ask it). Slots are the main run's id table's, so an id of both runs is stored once; ids only in
+ * Read by the one scan `loadViewRun` reads a run with (./run-scan.ts: its rules and words live there once): the
+ * same skipped lines, removed trajectories, verdicts on an older text left out (and counted per judge), a later
+ * verdict of the same trajectory, judge and repeat replacing the earlier (the labels then in the storage order of
+ * the current verdicts, as `loadViewRun`'s recompute gives them), the orphans' warning; then the committee file's
+ * staleness check (its warning; the committee column is not shown for the other run). Per slot: a state byte (no
+ * row / index row / verdicts only), a code into the distinct (labels, status) pairs, and one bit per (judge,
+ * repeat) that has a current verdict there (the stale rule and the crash notes ask it). Slots are the main run's id table's, so an id of both runs is stored once; ids only in
  * the other run get slots after them in a small table of their own.
  *
  * An id both runs hold with other content (the index rows' `content_sha256` differ: the other run labelled another
@@ -19,24 +19,19 @@
  * judges' disagreements, nothing said). Needs the main run's content codes (`mainContent`, `ViewRun.takeContentCodes`).
  *
  * The judges' health is counted during the one read (./scan-health.ts). When a verdict was superseded during it,
- * the count does not hold and `loadViewRun` counts it over the current verdicts: the other run is then loaded
+ * the count does not hold and `loadViewRun` counts it over the current verdicts row by row (./judge-health.ts: the
+ * order names a note's first items), which needs each row's current verdict lines: the other run is then loaded
  * whole when its health is first asked (the memory of before, for that rare run), and dropped after.
  */
 import path from "node:path";
-import type { Verdict } from "../types.js";
-import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
-import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
-import { noteRemovedLeftOut, removedIds } from "../store/removed-ids.js";
-import { contentCode } from "../store/content-code.js";
-import { StaleVerdicts } from "../store/stale-verdicts.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { IdTable } from "../store/id-table.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
-import type { JudgeHealth } from "../verdict/health.js";
 import { Codes } from "./row-columns.js";
-import { ScanHealth } from "./scan-health.js";
-import { loadViewRun, orphansWarning, scanJsonlLines, staleCommitteeReason } from "./run-data.js";
+import { loadViewRun, staleCommitteeReason } from "./run-data.js";
+import { scanRun, type RunScanSink } from "./run-scan.js";
 import { judgeBanners, viewJudgeHealth, type ViewJudgeHealth } from "./judge-health.js";
+import { contentCode } from "../store/content-code.js";
 import { showControls } from "../format/shown.js";
 
 /** What the view reads of the other run. */
@@ -63,8 +58,6 @@ class OtherColumns {
   cap: number;
   state: Uint8Array;
   vote: Uint32Array;
-  /** per slot: its index row's content code (-1: none); dropped after the load */
-  content: Float64Array;
   /** `words` 32-bit words per slot: bit c set when (judge, repeat) combination c has a current verdict */
   present: Uint32Array;
   words = 1;
@@ -77,7 +70,6 @@ class OtherColumns {
     this.cap = (main?.size ?? 0) + 1024;
     this.state = new Uint8Array(this.cap);
     this.vote = new Uint32Array(this.cap);
-    this.content = new Float64Array(this.cap).fill(-1);
     this.present = new Uint32Array(this.cap);
     this.empty = this.pairs.code([{}, {}]);
     this.vote.fill(this.empty);
@@ -144,7 +136,7 @@ class OtherColumns {
 
   private grow(): void {
     const cap = this.cap * 2;
-    const g = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, n: number, fill: number): T => {
+    const g = <T extends Uint8Array | Uint32Array>(a: T, n: number, fill: number): T => {
       const b = new (a.constructor as new (n: number) => T)(n);
       b.fill(fill);
       b.set(a);
@@ -152,7 +144,6 @@ class OtherColumns {
     };
     this.state = g(this.state, cap, NONE);
     this.vote = g(this.vote, cap, this.empty);
-    this.content = g(this.content, this.content.length ? cap : 0, -1);
     this.present = g(this.present, cap * this.words, 0);
     this.cap = cap;
   }
@@ -179,9 +170,13 @@ export async function loadOtherRun(
   opts: { main?: { slotOf(id: string): number; size: number }; mainContent?: Float64Array; progress?: ReadProgress } = {},
 ): Promise<OtherRun> {
   const c = new OtherColumns(opts.main);
-  // read in a function of its own: its closures' state (the scan's per-row health codes, the stale keys, the
-  // record check's lists) is let go when it returns, not held by the closures returned here
-  const { judges, warnings, staleByJudge, superseded, counted, otherText } = readOther(runDir, c, opts.progress, opts.mainContent);
+  const texts = opts.mainContent ? new OtherTexts(opts.mainContent) : undefined;
+  // the read's own state (content and health codes per row, the stale keys, the record check's lists) is the
+  // scan's, let go when it returns: not held by the closures returned here
+  const { judges, warnings, stale, health } = scanRun(runDir, otherSink(c, texts), opts.progress);
+  const differ = texts?.warning(path.basename(runDir));
+  if (differ) warnings.push(differ);
+  const otherText = texts?.count ? texts.flags : undefined;
   await checkCommittee(runDir, c, warnings);
   const name = path.basename(runDir);
   let banners: Promise<ViewJudgeHealth> | undefined;
@@ -194,105 +189,44 @@ export async function loadOtherRun(
       return s === -1 || otherText?.[s] === 1 ? undefined : c.pair(s)[0];
     },
     judgeHealth: () =>
-      (banners ??= superseded || !counted
+      (banners ??= !health
         ? loadViewRun(runDir, { name }).then((whole) => viewJudgeHealth(whole))
-        : judgeBanners(runDir, counted, staleByJudge, (id, judge, repeat) => {
+        : judgeBanners(runDir, health, stale, (id, judge, repeat) => {
             const s = c.rowSlot(id);
             return s !== -1 && c.has(s, c.combo(judge, repeat, false));
           })),
   };
 }
 
-/** What reading the other run's journals gives besides its columns. */
-interface OtherRead {
-  judges: string[];
-  warnings: string[];
-  staleByJudge: Record<string, number>;
-  /** a verdict was replaced by a later line: `counted` does not hold */
-  superseded: boolean;
-  counted: JudgeHealth[] | undefined;
-  /** per main-run slot, 1 when the other run holds that id with other content (undefined: nothing compared, or none) */
-  otherText: Uint8Array | undefined;
-}
-
-/** Read the other run's index and verdicts into `c` with `loadViewRun`'s rules (module docstring). */
-function readOther(runDir: string, c: OtherColumns, progress: ReadProgress | undefined, mainContent?: Float64Array): OtherRead {
-  const tfile = path.join(runDir, "trajectories.jsonl");
-  const texts = mainContent ? new OtherTexts(mainContent) : undefined;
-  const tskip = journalSkips(tfile, NOT_INDEX_ROW);
-  const gone = removedIds(runDir);
-  const health = new ScanHealth();
-  const tlines = scanJsonlLines(tfile, (o, _ref, line) => {
-    if (!isIndexRecord(o)) return tskip.bad(line);
-    const r = o as unknown as TrajectoryIndexRow;
-    if (gone.has(r.id)) return;
-    const s = c.slot(r.id, true);
-    c.state[s] = INDEXED;
-    c.content[s] = contentCode(r.content_sha256);
-    texts?.row(s, r.id, c.content[s]);
-    health.row(s, r);
-  }, tskip.bad, progress);
-  tskip.end(tlines);
-  const warnings: string[] = [];
-  const vfile = path.join(runDir, "verdicts.jsonl");
-  const judges = new Set<string>();
-  const stale = new Map<string, { judge: string; id: string }>();
-  let orphans = 0;
-  let superseded = false;
-  const vskip = journalSkips(vfile, NOT_VERDICT);
-  const vcheck = verdictRecordCheck(vfile);
-  const vlines = scanJsonlLines(
-    vfile,
-    (o, _ref, line) => {
-      // loadViewRun's rules (./run-data.ts), in its order
-      if (!vcheck(o, line)) return vskip.bad(line);
-      const v = o as unknown as Verdict;
-      if (gone.has(v.trajectory_id)) return;
-      judges.add(v.judge_id);
-      const known = c.slot(v.trajectory_id, false);
-      const code = contentCode(v.content_sha256);
-      const isStale = known !== -1 && c.state[known] === INDEXED && code !== -1 && c.content[known] !== -1 && c.content[known] !== code;
-      if (isStale || stale.size) {
-        const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
-        stale.delete(k);
-        if (isStale) {
-          if (!c.has(known, c.combo(v.judge_id, v.repeat, false))) stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
-          return;
-        }
-      }
-      const s = c.slot(v.trajectory_id, true);
-      if (c.state[s] === NONE) {
-        c.state[s] = ORPHAN;
-        orphans++;
-      }
-      const cb = c.combo(v.judge_id, v.repeat, true);
-      if (c.has(s, cb)) {
-        superseded = true;
-        health.superseded();
-      } else {
-        c.mark(s, cb);
-        health.add(v, s);
-      }
-      if (v.repeat === 0) c.setRep0(s, v.judge_id, v.label ?? null, v.status);
+/**
+ * What the other run keeps as the scan reads it (./run-scan.ts, the rules `loadViewRun` reads by): a slot's state,
+ * a bit per (judge, repeat) with a current verdict, and the repeat-0 labels in the storage order of the current
+ * verdicts (a replaced verdict's judge moves after the others, as `loadViewRun`'s recompute orders them).
+ */
+function otherSink(c: OtherColumns, texts: OtherTexts | undefined): RunScanSink {
+  return {
+    indexRow: (r) => {
+      const s = c.slot(r.id, true);
+      c.state[s] = INDEXED;
+      texts?.row(s, r.id, contentCode(r.content_sha256));
+      return s;
     },
-    vskip.bad,
-    progress,
-  );
-  vskip.end(vlines);
-  noteRemovedLeftOut(runDir, gone);
-  const said = new StaleVerdicts();
-  const staleByJudge: Record<string, number> = {};
-  for (const x of stale.values()) {
-    said.add(x.judge, x.id);
-    staleByJudge[x.judge] = (staleByJudge[x.judge] ?? 0) + 1;
-  }
-  said.note(runDir);
-  warnings.push(...takeJournalWarnings());
-  c.content = new Float64Array(0);
-  if (orphans) warnings.push(orphansWarning(orphans));
-  const differ = texts?.warning(path.basename(runDir));
-  if (differ) warnings.push(differ);
-  return { judges: [...judges].sort(), warnings, staleByJudge, superseded, counted: health.result(), otherText: texts?.count ? texts.flags : undefined };
+    slotOf: (id) => c.slot(id, false),
+    has: (s, judge, repeat) => c.has(s, c.combo(judge, repeat, false)),
+    verdictSlot: (id) => {
+      const s = c.slot(id, true);
+      const orphan = c.state[s] === NONE;
+      if (orphan) c.state[s] = ORPHAN;
+      return { slot: s, orphan };
+    },
+    keep: (s, v) => {
+      const cb = c.combo(v.judge_id, v.repeat, true);
+      const replaced = c.has(s, cb);
+      if (!replaced) c.mark(s, cb);
+      if (v.repeat === 0) c.setRep0(s, v.judge_id, v.label ?? null, v.status);
+      return replaced;
+    },
+  };
 }
 
 /** The ids both runs hold with other content (module docstring): a flag per main-run slot, the count, a few examples. */

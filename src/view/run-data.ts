@@ -4,27 +4,18 @@
  * text) and, per verdict, where its line sits in `verdicts.jsonl` so one trajectory's full verdicts are read back
  * on demand without keeping 40,000 verdicts (findings, quotes, raw replies) in memory.
  */
-import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../types.js";
-import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
-import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
-import { noteRemovedLeftOut, removedIds } from "../store/removed-ids.js";
-import { contentCode } from "../store/content-code.js";
-import { StaleVerdicts } from "../store/stale-verdicts.js";
+import type { TrajectoryIndexRow } from "../store/records.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
 import { HumanLayers } from "./human-layers.js";
-import { ScanHealth } from "./scan-health.js";
 import type { JudgeHealth } from "../verdict/health.js";
+import { readLine, type LineRef } from "./jsonl-lines.js";
+import { scanRun, type RunScanSink } from "./run-scan.js";
 
-/** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
-export interface LineRef {
-  start: number;
-  length: number;
-}
-
+export { readLine, scanJsonlLines, type LineRef } from "./jsonl-lines.js";
 export type { ViewRow } from "./row-columns.js";
 
 /** A loaded run. */
@@ -148,80 +139,6 @@ function firstStart(st: RefStore, head: number): number {
   return m;
 }
 
-/**
- * Read `file` line by line with the byte offset of each line (UTF-8), calling `onLine` for each non-empty line
- * (with its 1-based number). Lines that are not JSON objects are passed to `onBad` with their 1-based number.
- * @returns the number of lines read (0 when the file does not exist).
- */
-export function scanJsonlLines(
-  file: string,
-  onLine: (value: Record<string, unknown>, ref: LineRef, line: number) => void,
-  onBad?: (line: number) => void,
-  progress?: ReadProgress,
-): number {
-  if (!fs.existsSync(file)) return 0;
-  const total = progress ? fs.statSync(file).size : 0;
-  const fd = fs.openSync(file, "r");
-  try {
-    // one buffer for the whole file: the unfinished line is moved to its front and the next chunk read after it
-    // (a longer line grows it); no Buffer per chunk, which at 4.6 GB left hundreds of MB of freed-but-held memory
-    let buf = Buffer.alloc(2 << 20);
-    const CHUNK = 1 << 20;
-    let carryLen = 0;
-    let carryStart = 0;
-    let pos = 0;
-    let lineNo = 0;
-    const handle = (buf: Buffer, start: number) => {
-      lineNo++;
-      const text = buf.toString("utf8").replace(/\r$/, "");
-      if (!text.trim()) return;
-      try {
-        const v = JSON.parse(text);
-        if (typeof v === "object" && v !== null && !Array.isArray(v)) onLine(v, { start, length: buf.length }, lineNo);
-        else onBad?.(lineNo);
-      } catch {
-        onBad?.(lineNo);
-      }
-    };
-    for (;;) {
-      if (carryLen + CHUNK > buf.length) {
-        const grown = Buffer.alloc(Math.max(buf.length * 2, carryLen + CHUNK));
-        buf.copy(grown, 0, 0, carryLen);
-        buf = grown;
-      }
-      const n = fs.readSync(fd, buf, carryLen, CHUNK, pos);
-      if (n === 0) break;
-      const data = buf.subarray(0, carryLen + n);
-      let from = 0;
-      for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, from)) {
-        handle(data.subarray(from, i), carryStart + from);
-        from = i + 1;
-      }
-      carryStart += from;
-      carryLen = data.length - from;
-      buf.copy(buf, 0, from, data.length);
-      pos += n;
-      progress?.(pos, total, file);
-    }
-    if (carryLen) handle(buf.subarray(0, carryLen), carryStart);
-    return lineNo;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Read one stored line back (a {@link LineRef} from {@link scanJsonlLines}). */
-export function readLine<T>(file: string, ref: LineRef): T {
-  const fd = fs.openSync(file, "r");
-  try {
-    const buf = Buffer.alloc(ref.length);
-    fs.readSync(fd, buf, 0, ref.length, ref.start);
-    return JSON.parse(buf.toString("utf8")) as T;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /** The benchmark's verdict where it means something (DESIGN section 3): attacked runs without a run error. */
 export function referenceOf(row: TrajectoryIndexRow): boolean | undefined {
   if (!row.attacked || row.run_error) return undefined;
@@ -269,6 +186,49 @@ function applyRep0(c: RowColumns, s: number, v: Verdict): void {
 }
 
 /**
+ * What `loadViewRun` keeps of a run as the scan reads it (./run-scan.ts): an index row's fields into the row
+ * columns, a current verdict's line into the {@link RefStore} chain of its row and, while its row has no replaced
+ * verdict, its repeat-0 label into the row's columns; `redo` gets the rows recomputed after the read.
+ */
+function viewRunSink(cols: RowColumns, refStore: RefStore, redo: Set<number>): RunScanSink {
+  return {
+    indexRow: (r, ref) => {
+      // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
+      const { slot: s, added } = cols.slot(r.id);
+      if (!added) cols.clear(s);
+      cols.attacked[s] = r.attacked === true ? 1 : 0;
+      for (const k of ROW_FIELDS) {
+        const v = r[k];
+        if (typeof v === "string" && v !== "") cols.setField(s, k, v);
+      }
+      const rf = referenceOf(r);
+      if (rf !== undefined) cols.reference[s] = rf ? 1 : 0;
+      cols.lineStart[s] = ref.start;
+      cols.lineLength[s] = ref.length;
+      return s;
+    },
+    slotOf: (id) => cols.ids.slotOf(id),
+    has: (s, judge, repeat) => refStore.find(cols.refs[s], refStore.code(judge), repeat) !== -1,
+    verdictSlot: (id) => {
+      const { slot, added } = cols.slot(id);
+      if (added) redo.add(slot); // an orphan: verdicts but no index row
+      return { slot, orphan: added };
+    },
+    keep: (s, v, ref) => {
+      const jc = refStore.code(v.judge_id);
+      const prev = refStore.find(cols.refs[s], jc, v.repeat);
+      if (prev !== -1) {
+        refStore.start[prev] = ref.start;
+        refStore.length[prev] = ref.length;
+        redo.add(s);
+      } else cols.refs[s] = refStore.add(cols.refs[s], ref, jc, v.repeat);
+      if (v.repeat === 0 && !redo.has(s)) applyRep0(cols, s, v);
+      return prev !== -1;
+    },
+  };
+}
+
+/**
  * Load a run folder for the view, streamed and as columns (./row-columns.ts): per trajectory codes and numbers in
  * typed arrays, the id once in an id table; per verdict only where its line is (a {@link RefStore} chain); the
  * index rows stay on disk (`index.get(id)` reads one back by offset); a row object is built when a request reads
@@ -287,103 +247,22 @@ export async function loadViewRun(
   const cols = new RowColumns();
   const refStore = new RefStore();
   const tfile = path.join(runDir, "trajectories.jsonl");
-  // skipped lines are named by file and line, as every reader of the journals does (store/skipped-lines.ts)
-  const tskip = journalSkips(tfile, NOT_INDEX_ROW);
-  // the trajectories whose input is gone are left out, as every reader of a run leaves them out (store/removed-ids.ts)
-  const gone = removedIds(runDir);
-  const rowContent: number[] = []; // per slot: its row's content code (a verdict on other content is left out)
-  const health = new ScanHealth(); // the judges' health, counted in this one read (./scan-health.ts)
-  const tlines = scanJsonlLines(tfile, (o, ref, line) => {
-    if (!isIndexRecord(o)) return tskip.bad(line);
-    const r = o as unknown as TrajectoryIndexRow;
-    if (gone.has(r.id)) return;
-    // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
-    const { slot: s, added } = cols.slot(r.id);
-    if (!added) cols.clear(s);
-    cols.attacked[s] = r.attacked === true ? 1 : 0;
-    for (const k of ROW_FIELDS) {
-      const v = r[k];
-      if (typeof v === "string" && v !== "") cols.setField(s, k, v);
-    }
-    const rf = referenceOf(r);
-    if (rf !== undefined) cols.reference[s] = rf ? 1 : 0;
-    cols.lineStart[s] = ref.start;
-    cols.lineLength[s] = ref.length;
-    rowContent[s] = contentCode(r.content_sha256);
-    health.row(s, r);
-  }, tskip.bad, opts.progress);
-  tskip.end(tlines);
-  const nIndexed = cols.size;
-  const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
-  // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
-  // row with a superseded verdict, and a row without an index line, is recomputed from its current lines after.
-  const judges = new Set<string>();
-  // the current verdicts made on other content, by trajectory, judge and repeat (a later verdict supersedes one)
-  const stale = new Map<string, { judge: string; id: string }>();
+  // the rows with a replaced verdict, and the orphans (verdicts but no index row): recomputed from their current
+  // lines after the read (the current verdict per trajectory, judge and repeat is the last stored)
   const redo = new Set<number>();
-  const vskip = journalSkips(vfile, NOT_VERDICT);
-  const vcheck = verdictRecordCheck(vfile);
-  const vlines = scanJsonlLines(
-    vfile,
-    (o, ref, line) => {
-      // the store's own record check (a line every other command skips is not shown here either)
-      if (!vcheck(o, line)) return vskip.bad(line);
-      const v = o as unknown as Verdict;
-      if (gone.has(v.trajectory_id)) return;
-      judges.add(v.judge_id);
-      const known = cols.ids.slotOf(v.trajectory_id);
-      const c = contentCode(v.content_sha256);
-      // made on another text than the row's now: left out, as every reader leaves it out (store/stale-verdicts.ts)
-      const isStale = known !== -1 && known < nIndexed && c !== -1 && rowContent[known] !== -1 && rowContent[known] !== c;
-      if (isStale || stale.size) {
-        const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
-        stale.delete(k);
-        // it supersedes nothing: a verdict on the text now stays current (A -> B -> A), and nothing is said of it
-        if (isStale) {
-          const jc = refStore.find(cols.refs[known], refStore.code(v.judge_id), v.repeat);
-          if (jc === -1) stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
-          return;
-        }
-      }
-      const { slot: s, added } = cols.slot(v.trajectory_id);
-      if (added) redo.add(s); // an orphan: verdicts but no index row
-      const jc = refStore.code(v.judge_id);
-      const prev = refStore.find(cols.refs[s], jc, v.repeat);
-      if (prev !== -1) {
-        refStore.start[prev] = ref.start;
-        refStore.length[prev] = ref.length;
-        redo.add(s);
-        health.superseded();
-      } else {
-        cols.refs[s] = refStore.add(cols.refs[s], ref, jc, v.repeat);
-        health.add(v, s);
-      }
-      if (v.repeat === 0 && !redo.has(s)) applyRep0(cols, s, v);
-    },
-    vskip.bad,
-    opts.progress,
-  );
-  vskip.end(vlines);
-  let content = opts.keepContent ? Float64Array.from({ length: nIndexed }, (_, s) => rowContent[s] ?? -1) : undefined;
-  rowContent.length = 0; // 8 bytes a row, held by the scan's closure while the view serves otherwise
-  noteRemovedLeftOut(runDir, gone);
-  const said = new StaleVerdicts();
-  const staleByJudge: Record<string, number> = {};
-  for (const x of stale.values()) {
-    said.add(x.judge, x.id);
-    staleByJudge[x.judge] = (staleByJudge[x.judge] ?? 0) + 1;
-  }
-  said.note(runDir);
-  // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
-  warnings.push(...takeJournalWarnings());
+  // read in one function the other run's loader shares (./run-scan.ts): which lines count is said there once
+  const scan = scanRun(runDir, viewRunSink(cols, refStore, redo), opts.progress, opts.keepContent === true);
+  const nIndexed = cols.size - scan.orphans;
+  let content = scan.content;
+  scan.content = undefined;
+  const warnings = scan.warnings;
   for (const s of redo) recompute(cols, s, refStore, vfile, s >= nIndexed);
   // orphans in the order of their first current verdict (as they were added before: storage order)
   const orphans: number[] = [];
   for (let s = nIndexed; s < cols.size; s++) orphans.push(s);
   const first = orphans.map((s) => firstStart(refStore, cols.refs[s]));
   const tail = orphans.map((s, i) => [s, first[i]] as const).sort((x, y) => x[1] - y[1]).map((x) => x[0]);
-  if (orphans.length) warnings.push(orphansWarning(orphans.length));
   const rows = new ColumnRows(cols, nIndexed, tail);
   const slotOf = (id: string) => cols.ids.slotOf(id);
   const byId: ViewRun["byId"] = {
@@ -395,7 +274,6 @@ export async function loadViewRun(
   };
   const committee = await loadCommittee(runDir, cols, nIndexed, warnings);
   const index = new IndexByOffset(tfile, cols);
-  const counted = health.result();
   // the --human file's labels and the sample's, each read again when its file changes (./human-layers.ts)
   const humans = new HumanLayers(cols, index, warnings, opts.humanFile);
   return {
@@ -407,7 +285,7 @@ export async function loadViewRun(
     addHumans: (id, labels) => humans.addSample(id, labels),
     setSampleHumans: (by) => humans.setSample(by),
     refreshHumanFile: () => humans.refreshFile(),
-    judges: [...judges].sort(),
+    judges: scan.judges,
     ids: cols.ids,
     takeContentCodes: () => {
       const c = content;
@@ -415,16 +293,11 @@ export async function loadViewRun(
       return c;
     },
     index,
-    stale: staleByJudge,
-    health: counted,
+    stale: scan.stale,
+    health: scan.health,
     committee,
     warnings,
   };
-}
-
-/** The load's warning for `n` trajectories with verdicts but no index row (the main run's and the other run's). */
-export function orphansWarning(n: number): string {
-  return `${n} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`;
 }
 
 /** Why a run's committee column is not shown: its file's staleness problems (`checkCommitteeSlots`). */

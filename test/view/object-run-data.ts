@@ -1,7 +1,8 @@
 /**
  * The object-built loader of `ipi-judge view` as it was before the rows' verdict lines moved into typed columns
- * (src/view/run-data.ts at 396b323, imports adjusted): the reference test/view/run-data.test.ts checks the
- * compact loader against. Not used by the program.
+ * (src/view/run-data.ts at 396b323, imports adjusted; its line reader is the program's, src/view/jsonl-lines.ts, which
+ * test/view/units.test.ts checks on its own): the reference test/view/run-data.test.ts checks the compact loader
+ * against. Not used by the program.
  *
  * What `ipi-judge view` keeps in memory about a run: one compact row per trajectory (index fields, each judge's
  * repeat-0 label and status, the committee's label, the benchmark's verdict, human labels, a lowercased search
@@ -17,12 +18,7 @@ import { Interner, type ReadProgress } from "../../src/store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../../src/committee/file.js";
 import { readHumanLabels } from "../../src/agree/human.js";
 import { checkLabelPairing } from "../../src/agree/label-pairing.js";
-
-/** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
-export interface LineRef {
-  start: number;
-  length: number;
-}
+import { readLine, scanJsonlLines, type LineRef } from "../../src/view/jsonl-lines.js";
 
 /** One trajectory of a run, as the list shows and filters it. */
 export interface ViewRow {
@@ -73,71 +69,6 @@ export interface ViewRun {
 }
 
 const RATIONALE_SEARCH_CHARS = 400;
-
-/**
- * Read `file` line by line with the byte offset of each line (UTF-8), calling `onLine` for each non-empty line
- * (with its 1-based number). Lines that are not JSON objects are passed to `onBad` with their 1-based number.
- * @returns the number of lines read (0 when the file does not exist).
- */
-export function scanJsonlLines(
-  file: string,
-  onLine: (value: Record<string, unknown>, ref: LineRef, line: number) => void,
-  onBad?: (line: number) => void,
-  progress?: ReadProgress,
-): number {
-  if (!fs.existsSync(file)) return 0;
-  const total = progress ? fs.statSync(file).size : 0;
-  const fd = fs.openSync(file, "r");
-  try {
-    const chunk = Buffer.alloc(1 << 20);
-    let carry = Buffer.alloc(0);
-    let carryStart = 0;
-    let pos = 0;
-    let lineNo = 0;
-    const handle = (buf: Buffer, start: number) => {
-      lineNo++;
-      const text = buf.toString("utf8").replace(/\r$/, "");
-      if (!text.trim()) return;
-      try {
-        const v = JSON.parse(text);
-        if (typeof v === "object" && v !== null && !Array.isArray(v)) onLine(v, { start, length: buf.length }, lineNo);
-        else onBad?.(lineNo);
-      } catch {
-        onBad?.(lineNo);
-      }
-    };
-    for (;;) {
-      const n = fs.readSync(fd, chunk, 0, chunk.length, pos);
-      if (n === 0) break;
-      const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : Buffer.from(chunk.subarray(0, n));
-      let from = 0;
-      for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, from)) {
-        handle(data.subarray(from, i), carryStart + from);
-        from = i + 1;
-      }
-      carryStart += from;
-      carry = Buffer.from(data.subarray(from));
-      pos += n;
-      progress?.(pos, total, file);
-    }
-    if (carry.length) handle(carry, carryStart);
-    return lineNo;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Read one stored line back (a {@link LineRef} from {@link scanJsonlLines}). */
-export function readLine<T>(file: string, ref: LineRef): T {
-  const fd = fs.openSync(file, "r");
-  try {
-    const buf = Buffer.alloc(ref.length);
-    fs.readSync(fd, buf, 0, ref.length, ref.start);
-    return JSON.parse(buf.toString("utf8")) as T;
-  } finally {
-    fs.closeSync(fd);
-  }
-}
 
 /** The benchmark's verdict where it means something (DESIGN section 3): attacked runs without a run error. */
 export function referenceOf(row: TrajectoryIndexRow): boolean | undefined {

@@ -7,34 +7,17 @@
  * committee file, a line that is not JSON; with and without a superseded verdict (the counted health, and the load
  * of the whole run it falls back to).
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { jsonl, sha, verdict } from "./run-fixture.js";
 import { loadViewRun } from "../../src/view/run-data.js";
 import { loadOtherRun } from "../../src/view/other-run.js";
 import { viewJudgeHealth } from "../../src/view/judge-health.js";
 
 let tmp: string;
-const sha = (id: string) => createHash("sha256").update(id).digest("hex");
 const row = (id: string) => ({ id, content_sha256: sha(id), attacked: true, agent_model: "m", attack: "a", reference: { security: id.length % 2 === 0 } });
-const verdict = (id: string, judge: string, label: string | null, more: Record<string, unknown> = {}) => ({
-  trajectory_id: id,
-  judge_id: judge,
-  judge_model: `${judge}-model`,
-  judge_family: "x",
-  repeat: 0,
-  prompt_sha256: "p",
-  content_sha256: sha(id),
-  attacked: true,
-  status: label ? "ok" : "judge_error",
-  label,
-  label_basis: "judge",
-  ...(label ? {} : { error: { kind: "unparseable", message: "no JSON object in the reply" } }),
-  ...more,
-});
-const jsonl = (xs: unknown[]) => xs.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join("\n") + "\n";
 
 /** Write a run folder; `supersede` adds later verdicts of keys already judged. */
 function writeRun(dir: string, kind: "main" | "other", supersede = false): void {
