@@ -120,7 +120,8 @@ export function zeroSeNote(d: WeightedAgreement): string {
 export function withZeroSe(est: WeightedAgreement): WeightedAgreement {
   type E = WeightedAgreement["kappa"];
   const fix = <T extends E>(e: T): T => {
-    if (typeof e.se !== "number" || e.se === 0 || Math.abs(e.se) > ZERO_SE) return e;
+    // a NaN SE is no zero (break46: it passed the test below and became 0); it stays as it is
+    if (typeof e.se !== "number" || !Number.isFinite(e.se) || e.se === 0 || Math.abs(e.se) > ZERO_SE) return e;
     const out: T = { ...e, se: 0, flags: ["degenerate_ci"] };
     if (typeof e.se_no_fpc === "number" && Math.abs(e.se_no_fpc) <= ZERO_SE) out.se_no_fpc = 0;
     if (e.ci_wald) out.ci_wald = { ...e.ci_wald, degenerate: true };

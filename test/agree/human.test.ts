@@ -208,6 +208,10 @@ describe("humanAgreement: design weights", () => {
     expect(z.kappa).toMatchObject({ se: 0, se_no_fpc: 0, flags: ["degenerate_ci"], ci_wald: { degenerate: true } });
     expect(z.po.se).toBe(0);
     expect(z.ac1).toEqual(w.ac1);
+    // a NaN SE is no zero: left as it is, never 0 (break46)
+    const nan = withZeroSe({ ...w, kappa: est(Number.NaN) } as typeof w);
+    expect(nan.kappa.se).toBeNaN();
+    expect(nan.kappa.flags).toBeUndefined();
   });
 
   it("strata that do not add up to the run, no frame recorded: the design-weighted figures are refused as estimate refuses them (sample_frame_unknown)", () => {
