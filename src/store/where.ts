@@ -197,6 +197,18 @@ export class WhereTally {
         warnings.push(`--where ${c.field}=${v} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
         said.push(`${c.field}=${v} matches none (${c.field} values: ${occurring(c.field)})`);
       }
+      // a joined surface (`tool_output+tool_description`) holding an asked one is another value: said, not kept in
+      // silence (break46: --where surface=tool_output left such runs out with no word)
+      if (c.field === "surface") {
+        const joined = [...this.seen.get("surface")!].filter(([v]) => v.includes("+") && !c.values.includes(v) && v.split("+").some((p) => c.values.includes(p)));
+        if (joined.length) {
+          const n = joined.reduce((a, [, k]) => a + k, 0);
+          const list = joined.sort(([a], [b]) => (a < b ? -1 : 1)).slice(0, 12).map(([v, k]) => `${showControls(v)} ${k}`).join(", ");
+          const w = `surface=${c.values.join(",")} is matched exactly: ${n} ${what} whose surface joins it with another are left out (${list}); list them too to keep them (--where surface=${[...c.values, ...joined.map(([v]) => v)].join(",")})`;
+          warnings.push(`--where ${w}`);
+          said.push(w);
+        }
+      }
     }
     const statement: WhereStatement = {
       filter: this.filter.text,

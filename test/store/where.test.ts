@@ -82,6 +82,18 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     expect(r.warnings).toEqual(["--where condition=tool_filtre matches none of the 3 trajectories (condition values: no_defense, tool_filter)"]);
     expect(whereLine(r.statement)).toBe("filter --where condition=tool_filter,tool_filtre: 1 of 3 trajectories (matched nothing: condition=tool_filtre)");
   });
+  it("surface is matched exactly, and the runs whose joined surface holds the asked one are said to be left out (break46)", () => {
+    const joined = [...rows, { id: "d", surface: "tool_output+tool_description" }, { id: "e", surface: "tool_description+tool_output" }, { id: "f", surface: "tool_description" }];
+    const r = applyWhere(joined, parseWhere(["surface=tool_output"]));
+    expect(r.kept.map((x) => x.id)).toEqual(["a"]);
+    expect(r.warnings).toEqual([
+      "--where surface=tool_output is matched exactly: 2 trajectories whose surface joins it with another are left out (tool_description+tool_output 1, tool_output+tool_description 1); list them too to keep them (--where surface=tool_output,tool_description+tool_output,tool_output+tool_description)",
+    ]);
+    // listed: kept, nothing said
+    const all = applyWhere(joined, parseWhere(["surface=tool_output,tool_output+tool_description,tool_description+tool_output"]));
+    expect(all.kept.map((x) => x.id)).toEqual(["a", "d", "e"]);
+    expect(all.warnings).toEqual([]);
+  });
   it("a filter that keeps nothing is refused, naming why", () => {
     // the filter and the count said once, then what each unmatched value found (session 40: it said both twice)
     expect(() => applyWhere(rows, parseWhere(["suite=travel"]), "trajectories of run r")).toThrow(
