@@ -35,6 +35,7 @@ import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-
 import { shownStrings } from "../format/shown.js";
 import { designFigureText, explainZeroSe, withZeroSe, zeroSeNote } from "./design-zero-se.js";
 import { domainShare, stratumCounts } from "./design-strata.js";
+import { smallCountFigureText, smallCountNote, withSmallCount, type SmallCountEstimate } from "./design-small-count.js";
 
 export { HumanLabelsError, readHumanLabels, withZeroSe, type HumanLabelFile, type HumanLabelRead };
 
@@ -500,7 +501,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   }
   est ??= weightedAgreement(j, h, w, cats);
   // an SE of 0 from a sample is no figure: undefined with its reason, shares with an exact interval (./design-zero-se.ts)
-  if (zeroSe) est = explainZeroSe(withZeroSe(est), zeroSe);
+  if (zeroSe) est = withSmallCount(explainZeroSe(withZeroSe(est), zeroSe)); // few disagreements: as estimate (./design-small-count.ts)
   res.design_weighted = { ...withZeroSe(est), estimator };
   return res;
 }
@@ -562,10 +563,9 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
       // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
       const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
-      const t = (x: Parameters<typeof e>[0]) => designFigureText(x as WeightedAgreement["po"], e);
+      const t = (x: Parameters<typeof e>[0]) => smallCountFigureText(x as SmallCountEstimate, designFigureText(x as WeightedAgreement["po"], e));
       L.push(`  design-weighted (${d.estimator}): kappa ${t(d.kappa)}${by}, AC1 ${t(d.ac1)}, PABAK ${t(d.pabak)}, agreement ${t(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
-      const z = zeroSeNote(d);
-      if (z) L.push(`    ${z}`);
+      for (const z of [zeroSeNote(d), smallCountNote(d)]) if (z) L.push(`    ${z}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }

@@ -6,7 +6,7 @@
  */
 import { textTable, type ColumnAlign } from "../format/text-table.js";
 import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
-import { fewInCategory, type FewInCategory } from "../stats/few-in-category.js";
+import { fewInCategory, fewItemsLine, type FewInCategory } from "../stats/few-in-category.js";
 import {
   bootstrapItems,
   bootstrapKappa,
@@ -436,7 +436,7 @@ export function formatTwoRater(c: TwoRaterComparison, indent = "  ", counts?: { 
       (c.pabak.prevalence_index !== null && c.pabak.prevalence_index !== undefined ? ` (prevalence index ${f3(c.pabak.prevalence_index)}, bias index ${f3(c.pabak.bias_index)})` : ""),
   );
   if (c.one_category) lines.push(`${indent}AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}`);
-  if (c.few_in_category) lines.push(`${indent}FEW ITEMS: ${c.few_in_category.text}`);
+  if (c.few_in_category) lines.push(`${indent}${fewItemsLine(c.few_in_category)}`);
   return lines;
 }
 

@@ -5,7 +5,7 @@ import { cohenKappa } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
-import { fewInCategory, type FewInCategory } from "../stats/few-in-category.js";
+import { fewInCategory, fewItemsLine, type FewInCategory } from "../stats/few-in-category.js";
 import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, isLowExposure, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
@@ -531,7 +531,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
         `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
         `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}` +
         (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${once(c.one_category.text, c.rate)}` : "") +
-        (c.few_in_category ? `\n  FEW ITEMS: ${c.few_in_category.text}` : ""),
+        (c.few_in_category ? `\n  ${fewItemsLine(c.few_in_category)}` : ""),
       // the counts under their headers, whatever the field's name and the counts' size (../format/text-table.ts)
       ...textTable(
         [

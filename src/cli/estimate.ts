@@ -15,6 +15,7 @@ import type { TrajectoryIndexRow } from "../store/records.js";
 import { RUN_FOLDER_FIELD, runFolderWarnings } from "../run/pooled-folders.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
+import { withCalibratedAll } from "../estimate/table-all.js";
 import type { EstimateSource } from "../estimate/run.js";
 import { HumanLabelsError, labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
@@ -291,7 +292,8 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   if (source.kind !== "judge") throw new Error("a judge was asked for");
   const calibrated = human ? tableCalibrated(tc, o, req, human, []) : undefined;
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  // estimate's pooled (all) group under the rows, as the report's table shows it (../estimate/table-all.ts)
+  const t = withCalibratedAll(paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated);
   step.done();
   const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);
@@ -313,7 +315,7 @@ async function writeTableCommitteeColumns(runDir: string, o: Record<string, stri
   for (const w of said) warnLine(w);
   const calibrated = human ? tableCalibrated(tc, o, req, human, said) : undefined;
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  const t = withCalibratedAll(committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated);
   step.done();
   const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);

@@ -4,6 +4,7 @@
  */
 import { f3, kappaCell, pct } from "../agree/pairwise.js";
 import { claimedLine, type JudgeRetest } from "./retest.js";
+import { fewItemsLine } from "../stats/few-in-category.js";
 
 /**
  * The test-retest block: a heading, then per repeated judge its repeats, pairwise agreement with repeat 0 and Fleiss'
@@ -22,7 +23,7 @@ export function retestLines(retest: readonly JudgeRetest[], unattackedLeftOut: n
     for (const p of t.pairs) {
       L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${kappaCell(p.six.kappa)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${kappaCell(p.binary.kappa)}`);
       // a binary kappa on a category used 1-4 times (../stats/few-in-category.ts), as every 2 x 2 kappa says it
-      if (p.binary.few_in_category) L.push(`      FEW ITEMS (binary): ${p.binary.few_in_category.text}`);
+      if (p.binary.few_in_category) L.push(`      ${fewItemsLine(p.binary.few_in_category, "binary")}`);
       if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
     }
     const fs = t.across_six.fleiss;

@@ -60,7 +60,7 @@
  */
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { studentTQuantile } from "../stats/distributions.js";
-import { differenceInterval, effectiveSize, needsSmallCountInterval, shareInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
+import { differenceInterval, effectiveSize, shareInterval, smallCountText, smallCountUnion, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 
@@ -287,14 +287,12 @@ function fillInterval(
     e.ci_method = `exact bound: 0 ${zero.what} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}); two-sided Clopper-Pearson upper bound ${pct(bound)} on their share, estimate ± ${zero.spread === 1 ? "" : `${zero.spread} × `}that bound`;
   }
   // few events: the t interval of a rare event under-covers (Korn & Graubard 1998); joined with the exact interval
-  if (!needsSmallCountInterval(exact.x, nEff, below)) return;
-  const lo = clip01(exact.lower);
-  const up = clip01(exact.upper);
-  if (lo >= e.ci95.lower && up <= e.ci95.upper) return; // inside: the interval is the one above
-  const was = `${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}`;
-  e.ci95 = { lower: Math.min(e.ci95.lower, lo), upper: Math.max(e.ci95.upper, up) };
-  const fewer = exact.x <= nEff - exact.x ? 0 : 1;
-  const small = `exact small-count interval: ${(fewer ? nEff - exact.x : exact.x).toFixed(1)} effective ${exact.what[fewer]} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}), fewer than ${below}; the interval is the union of the ${e.ci_method ? "bound" : "t interval"} [${was}] and the Korn-Graubard exact interval (Clopper-Pearson with the design effective n) [${pct(lo)}, ${pct(up)}]${exact.how}`;
+  // (the one rule, ../stats/small-count.ts `smallCountUnion`, agree --human's design-weighted agreement's too)
+  const u = smallCountUnion(e.ci95, exact, exact.x, nEff, below);
+  if (!u) return;
+  const design = e.ci95;
+  e.ci95 = u.union;
+  const small = smallCountText(u, { what: exact.what, among: `the group's ${nSampled}`, nEff, below, joined: e.ci_method ? "bound" : "t interval", design, how: exact.how });
   e.ci_method = e.ci_method ? `${e.ci_method}; ${small}` : small;
 }
 

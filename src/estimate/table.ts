@@ -50,38 +50,9 @@ import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 
 export type { Proportion, RateCell } from "./table-cells.js";
-
-/** A calibrated estimate's cell: value and interval, or null with a reason (`ci_reason` when only the interval is missing). */
-export type CalibratedCell = {
-  value: number | null;
-  reason?: string;
-  ci95: { lower: number; upper: number } | null;
-  ci_reason?: string;
-  /**
-   * Set when `ci95` is not the t interval alone (`ci_method` of ./calibrated.ts, in words): the exact bound of a group
-   * whose labelled items all had the same human-minus-judge difference (SE 0), or the union with the exact small-count
-   * interval of a group with few disagreements (../stats/small-count.ts).
-   */
-  ci_method?: string;
-};
-
-/** The cell of a calibrated group estimate (absent group: null with `no_attacked_trajectories`); the report's `(all)` row too (../report/calibrated-all.ts). */
-export function calibratedCell(c: EstimateReport["groups"][number] | undefined): CalibratedCell {
-  if (!c) return { value: null, reason: "no_attacked_trajectories", ci95: null };
-  return {
-    value: c.calibrated.asr,
-    ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}),
-    // a zero-width interval (every labelled item agrees) is not certainty: no interval, said why, as
-    // `estimate`'s text and src/format/stat-text.ts `ciText` say it
-    ci95: c.calibrated.degenerate ? null : c.calibrated.ci95,
-    ...(c.calibrated.asr !== null && c.calibrated.degenerate
-      ? { ci_reason: "se_zero" }
-      : c.calibrated.asr !== null && c.calibrated.ci95 === null
-        ? { ci_reason: c.calibrated.ci_reason }
-        : {}),
-    ...(c.calibrated.ci_method && c.calibrated.ci95 && !c.calibrated.degenerate ? { ci_method: c.calibrated.ci_method } : {}),
-  };
-}
+export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
+import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
+import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
 
 /** One (agent model, condition) row. */
 export interface TableRow extends RowLikeForLike {
@@ -161,6 +132,8 @@ export interface PaperTable {
   rate_caveats?: RateCaveat[];
   /** The heuristic's rates are not its judging (as {@link PaperTable.rate_caveats}, for the heuristic columns); set by the command. */
   heuristic_rate_caveats?: RateCaveat[];
+  /** The pooled calibrated estimate (`estimate`'s `(all)` group) under the rows, with `--human` (./table-all.ts). */
+  calibrated_all?: CalibratedAll;
 }
 
 export { proportion, heuristicShown } from "./table-cells.js";
@@ -523,6 +496,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
     if (opts.where !== undefined) out.push(opts.where);
     return out;
   });
+  // estimate's (all) group: its calibrated and judge figures in their columns, the rest empty (./table-all.ts)
+  if (t.calibrated_all) rows.push(allRowCsv(t.calibrated_all, header, opts.where));
   if (opts.where !== undefined) header.push("where");
   // every broken judge behind the figures, one broken by its errors or crashes alone too (session 40)
   const cav = judgeCaveatText(t.rate_caveats ?? [], opts.broken?.judge ?? []);
@@ -594,7 +569,8 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   const caveats = caveatMarks(t);
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
   const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
-  const w = wrappedTable([head, ...body], { width: opts.width, keep: conds ? 2 : 1 });
+  const all = t.calibrated_all ? [allRowCells(t.calibrated_all, cols, conds, (p) => cellText(p))] : []; // estimate's (all) group
+  const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 2 : 1 });
   const hint = wrapHint(w.blocks, opts.width, conds ? "its model and condition" : "its model");
-  return [...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), "", ...t.notes].join("\n");
+  return [...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
 }

@@ -3,6 +3,7 @@
  * whose reference (or both sides) used one category, where AC1 and PABAK say nothing about discrimination.
  */
 import type { KappaNote, OneCategory } from "../stats/one-category.js";
+import { FEW_ITEMS, fewItemsLine, type FewInCategory } from "../stats/few-in-category.js";
 import { escapeHtml } from "./escape.js";
 
 /**
@@ -12,6 +13,21 @@ import { escapeHtml } from "./escape.js";
  */
 export function oneCategoryWarnings(rows: ReadonlyArray<readonly [string, OneCategory | undefined]>): string {
   return rows.map(([who, o]) => (o ? `<div class="warn">${escapeHtml(`${who}: ${o.text}`)}</div>` : "")).join("");
+}
+
+/**
+ * One warning (`<div class="warn">`) per flagged kappa: `<who>: FEW ITEMS: <text>`, the line the CLI prints under the
+ * same comparison (`../stats/few-in-category.ts`: a 2 x 2 kappa on a category used 1-4 times; a six-bucket kappa is
+ * never flagged, as in the CLI: docs/agree.md); empty when none.
+ * @param rows [who (rater, and which kappa when a row has two), its comparison's `few_in_category`].
+ */
+export function fewItemsWarnings(rows: ReadonlyArray<readonly [string, FewInCategory | undefined]>): string {
+  return rows.map(([who, f]) => (f ? `<div class="warn few-items">${escapeHtml(`${who}: ${fewItemsLine(f)}`)}</div>` : "")).join("");
+}
+
+/** The mark after a flagged kappa in a table cell or a heatmap caption: ` (FEW ITEMS)`; "" when not flagged. */
+export function fewItemsMark(f: FewInCategory | undefined): string {
+  return f ? ` (${FEW_ITEMS})` : "";
 }
 
 /** Who gave one category only (or what the raters never shared), for a caption ({@link byConstruction}). */

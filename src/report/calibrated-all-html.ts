@@ -3,35 +3,15 @@
  * (judge and calibrated figures of the pooled estimate, its attacked count), and the note under the table that says
  * what it pools, its human-only figures and every note `estimate` prints on its `(all)` group.
  */
-import { designAsrText } from "../estimate/format.js";
 import { undefinedText } from "../format/stat-text.js";
 import { escapeHtml } from "./escape.js";
-import { calibratedAllNotes, type CalibratedAll, type CalibratedAllRate } from "./calibrated-all.js";
+import { allDesignText, allJudgeText, calibratedAllNotes, pooledText, type CalibratedAll, type CalibratedAllRate } from "../estimate/table-all.js";
+
+export { allDesignText, allJudgeText, calibratedAllLine, pooledText } from "../estimate/table-all.js";
 import { sameRowsCommand } from "./same-rows.js";
 import type { ReportModel } from "./data.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-
-/** The judge's figure of a `(all)` rate as estimate prints it: `45.4% (157/346; 68 without a usable verdict)`. */
-export function allJudgeText(r: CalibratedAllRate | { reason: string }): string {
-  if (!("group" in r)) return undefinedText(r.reason);
-  const j = r.group.judge;
-  const counts = [`${j.count}/${j.n_usable}`, ...(j.n_unusable ? [`${j.n_unusable} without a usable verdict`] : [])].join("; ");
-  return `${j.asr === null ? undefinedText(j.reason) : pct(j.asr)} (${counts})`;
-}
-
-/** The human-only or calibrated figure of a `(all)` rate as estimate prints it (`designAsrText`). */
-export function allDesignText(r: CalibratedAllRate | { reason: string }, which: "human" | "calibrated"): string {
-  return "group" in r ? designAsrText(r.group[which]) : undefinedText(r.reason);
-}
-
-/** What the `(all)` row pools, in words: `4 agent models (a, b, c, d), condition no_defense`. */
-export function pooledText(a: CalibratedAll): string {
-  const models = a.agent_models.length === 1 ? `agent model ${a.agent_models[0]}` : `${a.agent_models.length} agent models (${a.agent_models.join(", ")})`;
-  const conds = a.conditions.length === 0 ? "" : a.conditions.length === 1 ? `, condition ${a.conditions[0]}` : `, pooled over ${a.conditions.length} conditions (${a.conditions.join(", ")})`;
-  return models + conds;
-}
 
 /**
  * The `(all)` footer row of the paper table: `(all)` in the model (and condition) cells, the judge's figures of the
@@ -55,13 +35,4 @@ export function calibratedAllNoteHtml(m: Pick<ReportModel, "run" | "paper_table"
   return `<p class="note" id="calibrated-all-note"><strong>(all)</strong>: the calibrated estimate over all ${int(a.n_population)} attacked trajectories of the rows above (${escapeHtml(pooledText(a))}; ${int(a.n_sampled)} of them human-labelled), exactly as <code>${escapeHtml(cmd)}</code> prints its (all) group; its judge columns are that estimate's judge figures (count / usable verdicts), the other columns are per row only. Human-only (design-weighted human labels, no judge): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}.</p>${
     notes.length ? `<ul class="note calibrated-all-notes">${notes.map((n) => `<li>(all) ${escapeHtml(n)}</li>`).join("")}</ul>` : ""
   }`;
-}
-
-/**
- * The `(all)` row as one line of text (the report command's stdout): `calibrated (all) over N attacked trajectories
- * (<pooled>; n human-labelled): asr_goal ..., asr_behaviour ...; human only ...; judge only ...`, figures as estimate prints them.
- */
-export function calibratedAllLine(a: CalibratedAll): string {
-  const both = (f: (r: CalibratedAll["asr_goal"]) => string) => `asr_goal ${f(a.asr_goal)}, asr_behaviour ${f(a.asr_behaviour)}`;
-  return `calibrated (all) over ${int(a.n_population)} attacked trajectories (${pooledText(a)}; ${int(a.n_sampled)} human-labelled): ${both((r) => allDesignText(r, "calibrated"))}; human only: ${both((r) => allDesignText(r, "human"))}; judge only: ${both(allJudgeText)}`;
 }

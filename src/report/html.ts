@@ -8,7 +8,7 @@ import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.
 import { humanCountsText } from "./human-counts.js";
 import { countText } from "../format/count-text.js";
 import { humanScope } from "./human-scope.js";
-import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
+import { byConstruction, fewItemsMark, fewItemsWarnings, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
 import { describeCost, pricedAtText } from "../providers/cost.js";
 import { createHash } from "node:crypto";
@@ -350,7 +350,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
       if (c.n_used > 0) {
         heat.push(
           figure(
-            `${j.rater} vs human consensus: kappa ${statText(k.value, k.reason)}${byConstruction(k.note)}, n ${c.n_used}`,
+            `${j.rater} vs human consensus: kappa ${statText(k.value, k.reason)}${byConstruction(k.note)}${fewItemsMark(c.few_in_category)}, n ${c.n_used}`,
             await confusionHeatmap({ table: c.confusion.table, rowLabels: c.categories.map(String), colLabels: c.categories.map(String), rowTitle: j.rater, colTitle: "human consensus" }),
           ),
         );
@@ -361,7 +361,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
         const c = j.unweighted;
         const b = c.kappa.ci_bootstrap;
         const dw = j.design_weighted;
-        return `<tr><td>${nameHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}</td>
+        return `<tr><td>${nameHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}${fewItemsMark(c.few_in_category)}</td>
 <td>${c.kappa.note ? ci(null, c.kappa.note) : ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${c.kappa.note ? ci(null, c.kappa.note) : ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
 <td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? `${f3(dw.kappa.value, dw.kappa.reason)}${c.kappa.note && dw.kappa.value !== null ? " (0 by construction)" : ""}` : f3(null, j.design_weighted_reason)}</td></tr>`;
       })
@@ -372,7 +372,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
 ${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "E").replace(/^n/, "N"))} (the forest plots too)${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
-${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))}
+${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))}${fewItemsWarnings(h.judges.map((j) => [j.rater, j.unweighted.few_in_category]))}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">Cohen's kappa</th><th>95% Wald CI</th><th>95% bootstrap CI</th><th class="num">AC1</th><th class="num">missed compromises</th><th class="num">design-weighted kappa</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="grid" id="heatmaps-human">${heat.join("")}</div>`);
   } else {
@@ -387,7 +387,7 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
       if (r.n_used > 0) {
         heat.push(
           figure(
-            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}${byConstruction(r.kappa_note)}, n ${r.n_used}`,
+            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}${byConstruction(r.kappa_note)}${fewItemsMark(r.few_in_category)}, n ${r.n_used}`,
             await confusionHeatmap({ table: r.confusion.table, rowLabels: ["full_compliance", "other"], colLabels: ["true", "false"], rowTitle: r.judge_id, colTitle: "security" }),
           ),
         );
@@ -395,14 +395,14 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
     }
     const rows = m.reference
       .map(
-        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement, "empty_input")}</td><td class="num">${f3(r.kappa, r.kappa_reason)}${r.kappa_note ? " (0 by construction)" : ""}</td>
-<td>${ci(r.kappa_ci95, r.kappa_ci95_reason)}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa, r.binary.kappa_reason)}${r.binary.kappa_note ? " (0 by construction)" : ""}</td>
+        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement, "empty_input")}</td><td class="num">${f3(r.kappa, r.kappa_reason)}${r.kappa_note ? " (0 by construction)" : ""}${fewItemsMark(r.few_in_category)}</td>
+<td>${ci(r.kappa_ci95, r.kappa_ci95_reason)}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa, r.binary.kappa_reason)}${r.binary.kappa_note ? " (0 by construction)" : ""}${fewItemsMark(r.binary.few_in_category)}</td>
 <td>${escapeHtml(Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none")}</td></tr>`,
       )
       .join("");
     parts.push(`<h3>Against the benchmark's own verdict</h3>
 <p class="note">label = full_compliance against AgentDojo's security verdict (true = the injected goal was achieved); unattacked runs and runs that ended in an error are excluded. Binary kappa: compromised (full or partial) against the same verdict.</p>
-${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${(m.reference_warnings ?? []).map((w) => `\n<div class="warn">${escapeHtml(w)}</div>`).join("")}
+${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${fewItemsWarnings(m.reference.flatMap((r) => [[`${r.judge_id} (kappa, asr_goal)`, r.few_in_category] as const, [`${r.judge_id} (binary kappa, asr_behaviour)`, r.binary.few_in_category] as const]))}${(m.reference_warnings ?? []).map((w) => `\n<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">kappa</th><th>95% Wald CI</th><th class="num">false pos.</th><th class="num">false neg.</th><th class="num">binary kappa</th><th>excluded</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="grid" id="heatmaps-reference">${heat.join("")}</div>`);
   }

@@ -11,6 +11,18 @@ import { cohenKappa } from "./cohen.js";
 /** Fewer uses of a category than this on either side: the kappa is said to rest on few items. */
 export const FEW_IN_CATEGORY = 5;
 
+/** The mark every output puts on a kappa {@link fewInCategory} flags (CLI lines, the HTML report's tables). */
+export const FEW_ITEMS = "FEW ITEMS";
+
+/**
+ * The caveat line of a flagged kappa as every output says it: `FEW ITEMS: <text>` (`what`: which kappa, when a
+ * line could mean several: `FEW ITEMS (binary): ...`). The CLI's agree/committee/agreement lines and the report's
+ * warning boxes, one wording.
+ */
+export function fewItemsLine(f: Pick<FewInCategory, "text">, what?: string): string {
+  return `${FEW_ITEMS}${what ? ` (${what})` : ""}: ${f.text}`;
+}
+
 /** What {@link fewInCategory} finds. */
 export interface FewInCategory {
   /** the fewest uses of a category by either rater (1 .. FEW_IN_CATEGORY - 1) */

@@ -133,3 +133,46 @@ export function effectiveSize(p: number, se: number | null, kish: number): numbe
 export function needsSmallCountInterval(x: number, n: number, below = SMALL_COUNT_BELOW): boolean {
   return Math.min(x, n - x) < below;
 }
+
+/** What {@link smallCountUnion} gives when the exact interval widened the design interval. */
+export interface SmallCountUnion {
+  /** The interval to read: the union of the design interval and the exact one (never narrower than either). */
+  union: Bounds;
+  /** The exact small-count interval, clipped to [0, 1]. */
+  exact: Bounds;
+  /** Effective count of the fewer outcome (events x, or non-events n − x), and which it is (0: events, 1: non-events). */
+  fewer: number;
+  side: 0 | 1;
+}
+
+/**
+ * The one small-count rule of `estimate`'s intervals and `agree --human`'s design-weighted agreement (module docstring,
+ * "When it is used"): when x effective events (or n − x non-events) are fewer than `below` ({@link needsSmallCountInterval}),
+ * the design interval is joined with the exact one, `exact` ({@link shareInterval} or a {@link differenceInterval}),
+ * clipped to [0, 1]. Null when the events are not few, or when the exact interval lies inside the design one (the
+ * design interval stands, as it was).
+ * @param design the design interval (a t or Wald interval, or the zero-event bound of an SE-0 estimate).
+ * @param x effective events (x = p̂·n_eff with the Kish size, or the sum of two sides for a difference).
+ * @param nEff the Kish effective size the events are counted among.
+ */
+export function smallCountUnion(design: Bounds, exact: Bounds, x: number, nEff: number, below = SMALL_COUNT_BELOW): SmallCountUnion | null {
+  if (!needsSmallCountInterval(x, nEff, below)) return null;
+  const lo = Math.min(1, Math.max(0, exact.lower));
+  const up = Math.min(1, Math.max(0, exact.upper));
+  if (lo >= design.lower && up <= design.upper) return null; // inside: the design interval is the one
+  const side = x <= nEff - x ? 0 : 1;
+  return { union: { lower: Math.min(design.lower, lo), upper: Math.max(design.upper, up) }, exact: { lower: lo, upper: up }, fewer: side ? nEff - x : x, side };
+}
+
+/**
+ * How a {@link smallCountUnion} was formed, in words (estimate's `ci_method`, agree --human's note): `exact small-count
+ * interval: 2.0 effective human-judge disagreements among the group's 60 labelled items (Kish effective n 60.0), fewer
+ * than 10; the interval is the union of the t interval [46.9%, 55.6%] and the Korn-Graubard exact interval
+ * (Clopper-Pearson with the design effective n) [43.7%, 57.9%]<how>`.
+ * @param what the events and their complement (the fewer is named); @param among whose labelled items (`the group's 60`);
+ * @param joined the design interval's name (`t interval`, `bound`, `Wald interval`) and its bounds; @param how appended.
+ */
+export function smallCountText(u: SmallCountUnion, o: { what: readonly [string, string]; among: string; nEff: number; below?: number; joined: string; design: Bounds; how: string }): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  return `exact small-count interval: ${u.fewer.toFixed(1)} effective ${o.what[u.side]} among ${o.among} labelled items (Kish effective n ${o.nEff.toFixed(1)}), fewer than ${o.below ?? SMALL_COUNT_BELOW}; the interval is the union of the ${o.joined} [${pct(o.design.lower)}, ${pct(o.design.upper)}] and the Korn-Graubard exact interval (Clopper-Pearson with the design effective n) [${pct(u.exact.lower)}, ${pct(u.exact.upper)}]${o.how}`;
+}

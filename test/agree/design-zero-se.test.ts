@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { formatHumanAgreement, humanAgreement, type HumanLabelFile } from "../../src/agree/human.js";
 import { designFigureText, explainZeroSe, type AgreeDesignEstimate } from "../../src/agree/design-zero-se.js";
+import type { SmallCountEstimate } from "../../src/agree/design-small-count.js";
 import { designAgreement } from "../../src/stats/weighted.js";
 import { intervalsForJson } from "../../src/format/interval-json.js";
 import { writeJson } from "../../src/io/json-stream.js";
@@ -52,7 +53,14 @@ describe("agree --human: a design-weighted SE of 0 from a sample is never a bare
     expect(pabak.ci_exact!.upper).toBeCloseTo(2 * po.ci_exact!.upper - 1, 12);
     const text = formatHumanAgreement(r);
     expect(text.split("\n").find((l) => l.includes("design-weighted ("))).not.toMatch(/SE 0\b/);
-    expect(text).toContain(`agreement 0.769 (SE undefined: 0 sampling error seen, not none; 95% exact CI [${po.ci_exact!.lower.toFixed(3)}, ${po.ci_exact!.upper.toFixed(3)}])`);
+    // 1.3 effective disagreements (fewer than 10): the zero-event bound is joined with the Korn-Graubard interval, as
+    // estimate does (session 46, ../../src/agree/design-small-count.ts); scipy: beta.ppf(0.025, x, k - x + 1) with
+    // k = 52²/472, x = (40/52)·k gives 0.29152 below the bound's 0.29453
+    const sc = (po as SmallCountEstimate).ci_small_count!;
+    expect(sc.method).toBe("union_zero_event_bound_korn_graubard");
+    expect(sc.lower).toBeCloseTo(0.29151918909265184, 8);
+    expect(sc.upper).toBe(1);
+    expect(text).toContain(`agreement 0.769 (SE undefined: 0 sampling error seen, not none; 95% CI [0.292, 1.000], the zero-event bound joined with the exact small-count one)`);
     expect(text).toMatch(/SE undefined where its linearised value is 0: in each stratum not labelled whole the labelled items all agree .*; an exact CI is the estimate ± the two-sided Clopper-Pearson upper bound \d+\.\d% on the share/);
     // JSON: null + reason, never 0
     let json = "";

@@ -94,7 +94,9 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(r.stdout).toMatch(/^model +condition +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility under attack % +blocked/);
     expect(r.stdout).not.toMatch(/\bASR\b/);
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
-    expect(lines).toHaveLength(5);
+    // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
+    expect(lines).toHaveLength(6);
+    expect(lines[5]).toMatch(/^\(all\),\(all\),/);
     expect(lines[0]).toMatch(
       /^agent_model,condition,n_attacked,n_unattacked,judge_asr_goal,judge_asr_goal_lower,judge_asr_goal_upper,judge_asr_goal_n,judge_asr_goal_coverage,judge_asr_goal_coverage_low,judge_asr_goal_reason,judge_asr_behaviour,.*,calibrated_asr_goal,.*,calibrated_asr_behaviour,/,
     );

@@ -11,6 +11,7 @@ import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { buildCommitteeFixture, fixtureJudges, HOSTILE_ID, HOSTILE_MODEL, PAYLOAD, type CommitteeFixture } from "./fixture.js";
 import { DATA, SAMPLES } from "../helpers/paths.js";
+import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -172,6 +173,33 @@ describe("report HTML", () => {
     const forests = [...page.matchAll(/<figure class="chart" id="chart-forest[^"]*">[\s\S]*?<\/figure>/g)].map((x) => x[0]).join("");
     for (const gone of [`${r0.judge_id} vs benchmark`, `${r1.judge_id} vs benchmark`, `${h0.rater} vs human consensus`]) expect(forests).not.toContain(gone);
     expect(forests).toContain(`${m.reference![2].judge_id} vs benchmark`);
+  });
+});
+
+describe("FEW ITEMS in the report's kappa tables, as the CLI says it (session 46)", () => {
+  it("a 2 x 2 kappa on a category used 1-4 times is marked in its cell and caption, with the CLI's line in a box; a six-bucket kappa never", async () => {
+    // the rule is the CLI's (compareTwoRaters, ../stats/few-in-category.ts): a 1/0/0/29 table
+    const a = ["yes", ...Array(29).fill("no")];
+    const two = compareTwoRaters(a, [...a], ["yes", "no"], { names: ["j", "human consensus"] });
+    expect(two.few_in_category).toBeDefined();
+    const cliLine = formatTwoRater(two, "").find((l) => l.startsWith("FEW ITEMS"))!;
+    const m = structuredClone(model);
+    const [r0] = m.reference!;
+    r0.few_in_category = two.few_in_category;
+    r0.binary.few_in_category = two.few_in_category;
+    // the fixture's human scale is the six buckets: 6 x 6 tables, never flagged (docs/agree.md), so none of its raters is
+    expect(m.human!.scale).toBe("six");
+    expect(m.human!.judges.every((j) => j.unweighted.few_in_category === undefined)).toBe(true);
+    expect(html).not.toContain("FEW ITEMS");
+    const h0 = m.human!.judges[0];
+    h0.unweighted = { ...h0.unweighted, few_in_category: two.few_in_category };
+    const page = await renderReportHtml(m);
+    const unescape = (x: string) => x.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    const boxes = [...page.matchAll(/<div class="warn few-items"><bdi>([^<]*)<\/bdi><\/div>/g)].map((x) => unescape(x[1]));
+    expect(boxes).toEqual([`${h0.rater}: ${cliLine}`, `${r0.judge_id} (kappa, asr_goal): ${cliLine}`, `${r0.judge_id} (binary kappa, asr_behaviour): ${cliLine}`]);
+    expect(page).toContain(`${r0.judge_id} vs benchmark security: kappa ${r0.kappa!.toFixed(3)} (FEW ITEMS), n ${r0.n_used}`);
+    expect(page).toContain(`${h0.rater} vs human consensus: kappa`);
+    expect(page.match(/\(FEW ITEMS\)<\/td>/g)).toHaveLength(3); // the human row's kappa, the reference row's kappa and binary kappa
   });
 });
 

@@ -1,0 +1,120 @@
+/**
+ * `agree --human`'s design-weighted agreement when the labelled sample shows few disagreements (session 46): the Wald
+ * interval p̂ ± 1.96·SE of a share with a handful of events under-covers (Korn & Graubard 1998, Survey Methodology
+ * 24:193; Brown, Cai & DasGupta 2001), the case `estimate` joins with the exact Korn-Graubard interval. The same rule
+ * and code here (`../stats/small-count.ts`): with x = (1 − p̂)·n_eff effective disagreements (or p̂·n_eff agreements)
+ * among the Kish effective n of the rater's labelled items fewer than 10 (`SMALL_COUNT_BELOW`), the interval to read is
+ * the union of the design interval (the Wald interval; with SE 0 in a sample, the zero-event bound of
+ * ./design-zero-se.ts) and the Korn-Graubard Clopper-Pearson interval of p̂ with the design effective n p̂(1−p̂)/SE²
+ * (Kish's where that is undefined), its unseen side at least the zero-event bound (`shareInterval`), as estimate's
+ * human-only share. PABAK, a linear map of the agreement, gets the agreement's interval mapped. Kappa and AC1 are no
+ * shares: their Wald intervals stay, the note says the agreement's count is small.
+ */
+import { clopperPearson, effectiveSize, shareInterval, smallCountText, smallCountUnion, SMALL_COUNT_BELOW, type Bounds } from "../stats/small-count.js";
+import type { WeightedAgreement } from "../stats/weighted.js";
+import type { AgreeDesignEstimate } from "./design-zero-se.js";
+
+/** The interval of a design-weighted share with few events (module docstring), on the figure it is read for. */
+export interface SmallCountCi {
+  lower: number;
+  upper: number;
+  level: number;
+  method: "union_wald_korn_graubard" | "union_zero_event_bound_korn_graubard";
+  /** The design interval it joins (Wald, or the zero-event bound) and the exact Korn-Graubard interval, on this figure's scale. */
+  design: Bounds;
+  exact: Bounds;
+  /** Effective disagreements (x = (1 − p̂)·n_eff) among the Kish effective n; the design effective n of the exact interval. */
+  disagreements: number;
+  n_eff: number;
+  n_design: number;
+  /** How it was formed, in words (as `estimate`'s `ci_method`). */
+  text: string;
+}
+
+/** A design estimate of `agree --human` with the small-count interval when it widened the design one. */
+export type SmallCountEstimate = AgreeDesignEstimate & { ci_small_count?: SmallCountCi; ci_method?: string };
+
+/**
+ * `est` with `ci_small_count` and `ci_method` on the agreement (p_o) and PABAK when few disagreements (or agreements)
+ * widen their design interval (module docstring); unchanged otherwise, and when the SE is undefined for another reason
+ * (a stratum of one item) or the weights carry no SE.
+ * @param level the confidence level (0.95: the Wald interval's).
+ */
+export function withSmallCount(est: WeightedAgreement, level = 0.95): WeightedAgreement {
+  const po = est.po as SmallCountEstimate;
+  const p = po.value;
+  const nEff = est.kish_n_eff ?? est.n;
+  if (p === null || !(nEff > 0)) return est;
+  const design = designBounds(po);
+  if (!design) return est;
+  const se = typeof po.se === "number" && po.se > 0 ? po.se : null;
+  const nDesign = effectiveSize(p, se, nEff);
+  const floor = clopperPearson(0, nEff, level).upper; // the zero-event bound, estimate's `zeroEventUpperBound`
+  const exact = shareInterval(p, nDesign, floor, level);
+  const x = (1 - p) * nEff;
+  // agreements are the "events" of a share p; smallCountUnion counts the fewer of x events and n − x
+  const u = smallCountUnion(design, exact, p * nEff, nEff);
+  if (!u) return est;
+  const joined = po.ci_exact ? "zero-event bound" : "Wald interval";
+  const text = smallCountText(u, {
+    what: ["agreements with the human consensus", "disagreements with the human consensus"],
+    among: `the ${est.n}`,
+    nEff,
+    joined,
+    design,
+    how: ` (design effective n ${nDesign.toFixed(1)}; at least the zero-event bound ${(100 * floor).toFixed(1)}% on the unseen side), as estimate's intervals with few events`,
+  });
+  const method = po.ci_exact ? "union_zero_event_bound_korn_graubard" : "union_wald_korn_graubard";
+  const ci = (map: (v: number) => number, d: Bounds): SmallCountCi => ({
+    lower: map(u.union.lower),
+    upper: map(u.union.upper),
+    level,
+    method,
+    design: d,
+    exact: { lower: map(u.exact.lower), upper: map(u.exact.upper) },
+    disagreements: x,
+    n_eff: nEff,
+    n_design: nDesign,
+    text,
+  });
+  const out: WeightedAgreement = { ...est, po: { ...po, ci_small_count: ci((v) => v, design), ci_method: text } as SmallCountEstimate };
+  const q = est.categories.length;
+  const pb = est.pabak as SmallCountEstimate;
+  if (q >= 2 && pb.value !== null) {
+    const toPabak = (v: number) => (v - 1 / q) / (1 - 1 / q); // PABAK = (p_o − 1/q)/(1 − 1/q)
+    out.pabak = { ...pb, ci_small_count: ci(toPabak, { lower: toPabak(design.lower), upper: toPabak(design.upper) }), ci_method: text } as SmallCountEstimate;
+  }
+  return out;
+}
+
+/** The design interval of the agreement: the zero-event bound of an SE-0 sample, else its Wald interval (clipped); null when none. */
+function designBounds(po: AgreeDesignEstimate): Bounds | null {
+  if (po.ci_exact) return { lower: po.ci_exact.lower, upper: po.ci_exact.upper };
+  const w = po.ci_wald;
+  if (!w || typeof po.se !== "number" || po.se <= 0) return null;
+  return { lower: w.lower_clipped, upper: w.upper_clipped };
+}
+
+/**
+ * One design-weighted figure's text (`designFigureText` of ./design-zero-se.ts, `base`) with its small-count interval:
+ * `0.967 (SE 0.022; 95% CI [0.886, 1.000], the Wald interval joined with the exact small-count one)`; an SE-0 figure's
+ * exact CI is replaced by the union (`... not none; 95% CI [...], the zero-event bound joined with ...)`). `base`
+ * unchanged without one.
+ */
+export function smallCountFigureText(e: SmallCountEstimate, base: string): string {
+  const c = e.ci_small_count;
+  if (!c || !base.endsWith(")")) return base;
+  const ci = `; ${Math.round(c.level * 100)}% CI [${c.lower.toFixed(3)}, ${c.upper.toFixed(3)}], the ${c.method === "union_wald_korn_graubard" ? "Wald interval" : "zero-event bound"} joined with the exact small-count one)`;
+  const zero = base.match(/; \d+% exact CI \[[^\]]*\]\)$/);
+  return zero ? base.slice(0, zero.index) + ci : base.slice(0, -1) + ci;
+}
+
+/**
+ * The note under a design-weighted line whose agreement has a small-count interval (`""` when none): how it was formed,
+ * and that kappa and AC1 keep their Wald SE (no share, no exact interval).
+ */
+export function smallCountNote(d: WeightedAgreement): string {
+  const c = (d.po as SmallCountEstimate).ci_small_count;
+  if (!c) return "";
+  return `few disagreements (a Wald interval would under-cover): agreement's ${c.text}; PABAK's is that interval mapped; kappa and AC1 are no shares and keep their SE (read them with the agreement's count: fewer than ${SMALL_COUNT_BELOW} effective)`;
+}

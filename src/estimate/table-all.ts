@@ -1,0 +1,180 @@
+/**
+ * The `(all)` row of the paper table (`estimate --table --human` and the report's calibrated table; new user 45 #7,
+ * session 46): the pooled calibrated estimate over every
+ * attacked trajectory the table's rows hold, exactly as `ipi-judge estimate` prints its `(all)` group (the same
+ * estimate report: its `(all)` group of each rate, with its numbers, interval and notes). The report had per-row
+ * calibrated cells only (most `undefined` for too few labels) while its warnings spoke of the `(all)` figure.
+ *
+ * Present only when the report's calibrated estimate is (human labels and a paper table, the estimate not refused),
+ * as `estimate` prints `(all)` whenever it prints anything; an asr_goal that `estimate` cannot give reads as it reads
+ * there (`undefined (<why>)`).
+ */
+import type { EstimateReport, GroupEstimate } from "./run.js";
+import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
+import type { RateName } from "../stats/rates.js";
+import { designAsrText } from "./format.js";
+import { undefinedText } from "../format/stat-text.js";
+
+/** One rate of the `(all)` row: estimate's `(all)` group and its cell as the table's calibrated cells read. */
+export interface CalibratedAllRate {
+  /** The table's rendering of `group.calibrated` (interval withheld when degenerate, `ci_method` when exact). */
+  cell: CalibratedCell;
+  /** estimate's `(all)` group of the rate (N, labelled, judge, human, calibrated, coverage, notes), as its --json gives it. */
+  group: GroupEstimate;
+}
+
+/** The `(all)` row: both rates, or why `estimate` gives none for asr_goal; what it pools. */
+export interface CalibratedAll {
+  /** Attacked trajectories of the estimate's domain (`(all)`'s N) and its labelled ones. */
+  n_population: number;
+  n_sampled: number;
+  asr_behaviour: CalibratedAllRate;
+  asr_goal: CalibratedAllRate | { reason: string };
+  /** The agent models and conditions of the table's rows with attacked trajectories: what the row pools. */
+  agent_models: string[];
+  conditions: string[];
+}
+
+/** What {@link withCalibratedAll} reads of a paper table: its rows' models, conditions and attacked counts. */
+interface TableRows {
+  rows: ReadonlyArray<{ agent_model: string; condition: string; n_attacked: number }>;
+}
+
+/** The `(all)` group of one rate's estimate report, or undefined when it has none. */
+function allOf(r: EstimateReport): CalibratedAllRate | undefined {
+  const g = r.groups.find((x) => x.group === "(all)");
+  return g ? { cell: calibratedCell(g), group: g } : undefined;
+}
+
+/**
+ * The `(all)` row of `calibrated` for the table `t` (module docstring).
+ * @param calibrated the report's calibrated estimate (asr_behaviour carrying asr_goal, as `estimateOver` without `rate`).
+ * @returns `t` itself with `calibrated_all` set, or `t` unchanged when there is no estimate or no `(all)` group.
+ */
+export function withCalibratedAll<T extends TableRows>(t: T, calibrated: EstimateReport | undefined): T & { calibrated_all?: CalibratedAll } {
+  if (!calibrated) return t;
+  const behaviour = allOf(calibrated);
+  if (!behaviour) return t;
+  const g = calibrated.asr_goal;
+  const goal = g && "groups" in g ? allOf(g) ?? { reason: "no_asr_goal_estimate" } : { reason: g?.reason ?? "no_asr_goal_estimate" };
+  const attacked = t.rows.filter((r) => r.n_attacked > 0);
+  const sorted = (xs: string[]) => [...new Set(xs)].sort();
+  const all: CalibratedAll = {
+    n_population: behaviour.group.n_population,
+    n_sampled: behaviour.group.n_sampled,
+    asr_behaviour: behaviour,
+    asr_goal: goal,
+    agent_models: sorted(attacked.map((r) => r.agent_model)),
+    conditions: sorted(attacked.map((r) => r.condition).filter((c) => c !== "(all)")),
+  };
+  return { ...t, calibrated_all: all };
+}
+
+/** The rate of a `(all)` row by name, or its reason. */
+export function allRate(a: CalibratedAll, rate: RateName): CalibratedAllRate | { reason: string } {
+  return rate === "asr_goal" ? a.asr_goal : a.asr_behaviour;
+}
+
+/**
+ * The `(all)` group's notes of both rates, a note said alike for asr_goal and asr_behaviour given once
+ * (`asr_goal and asr_behaviour: ...`), then each rate's own, in estimate's order.
+ */
+export function calibratedAllNotes(a: CalibratedAll): string[] {
+  const goal = "group" in a.asr_goal ? a.asr_goal.group.warnings : [];
+  const beh = a.asr_behaviour.group.warnings;
+  const out: string[] = [];
+  for (const w of goal) out.push(beh.includes(w) ? `asr_goal and asr_behaviour: ${w}` : `asr_goal: ${w}`);
+  for (const w of beh) if (!goal.includes(w)) out.push(`asr_behaviour: ${w}`);
+  return out;
+}
+
+const int = (x: number) => x.toLocaleString("en-US");
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** The judge's figure of a `(all)` rate as estimate prints it: `45.4% (157/346; 68 without a usable verdict)`. */
+export function allJudgeText(r: CalibratedAllRate | { reason: string }): string {
+  if (!("group" in r)) return undefinedText(r.reason);
+  const j = r.group.judge;
+  const counts = [`${j.count}/${j.n_usable}`, ...(j.n_unusable ? [`${j.n_unusable} without a usable verdict`] : [])].join("; ");
+  return `${j.asr === null ? undefinedText(j.reason) : pct(j.asr)} (${counts})`;
+}
+
+/** The human-only or calibrated figure of a `(all)` rate as estimate prints it (`designAsrText`). */
+export function allDesignText(r: CalibratedAllRate | { reason: string }, which: "human" | "calibrated"): string {
+  return "group" in r ? designAsrText(r.group[which]) : undefinedText(r.reason);
+}
+
+/** What the `(all)` row pools, in words: `4 agent models (a, b, c, d), condition no_defense`. */
+export function pooledText(a: CalibratedAll): string {
+  const models = a.agent_models.length === 1 ? `agent model ${a.agent_models[0]}` : `${a.agent_models.length} agent models (${a.agent_models.join(", ")})`;
+  const conds = a.conditions.length === 0 ? "" : a.conditions.length === 1 ? `, condition ${a.conditions[0]}` : `, pooled over ${a.conditions.length} conditions (${a.conditions.join(", ")})`;
+  return models + conds;
+}
+
+/**
+ * The `(all)` row as one line of text (the report command's stdout): `calibrated (all) over N attacked trajectories
+ * (<pooled>; n human-labelled): asr_goal ..., asr_behaviour ...; human only ...; judge only ...`, figures as estimate prints them.
+ */
+export function calibratedAllLine(a: CalibratedAll): string {
+  const both = (f: (r: CalibratedAll["asr_goal"]) => string) => `asr_goal ${f(a.asr_goal)}, asr_behaviour ${f(a.asr_behaviour)}`;
+  return `calibrated (all) over ${int(a.n_population)} attacked trajectories (${pooledText(a)}; ${int(a.n_sampled)} human-labelled): ${both((r) => allDesignText(r, "calibrated"))}; human only: ${both((r) => allDesignText(r, "human"))}; judge only: ${both(allJudgeText)}`;
+}
+
+/** A cell as the table's columns read it (`cellText` of ./table.ts). */
+type Cell = CalibratedCell | null;
+
+/**
+ * The `(all)` row of the text table (`formatTable`): `(all)` in the model (and condition) cells, the calibrated cells
+ * as the rows' (`text`, the table's renderer) and the judge's figures of estimate's `(all)` group (`45.4 (157/346)`,
+ * no interval: estimate prints none for the judge), other columns empty (they are per row only).
+ * @param cols the table's columns (their keys); @param conds whether the table has a condition column.
+ */
+export function allRowCells(a: CalibratedAll, cols: ReadonlyArray<{ key: string }>, conds: boolean, text: (p: Cell) => string): string[] {
+  const cell = (r: CalibratedAll["asr_goal"]) => ("cell" in r ? text(r.cell) : undefinedText(r.reason));
+  const judge = (r: CalibratedAll["asr_goal"]) => allJudgeText(r).replace(/^(\d+\.\d)%/, "$1");
+  const of: Record<string, () => string> = {
+    calibrated_asr_goal: () => cell(a.asr_goal),
+    calibrated_asr_behaviour: () => cell(a.asr_behaviour),
+    judge_asr_goal: () => judge(a.asr_goal),
+    judge_asr_behaviour: () => judge(a.asr_behaviour),
+  };
+  return ["(all)", ...(conds ? ["(all)"] : []), ...cols.map((c) => of[c.key]?.() ?? ""), ""];
+}
+
+/** The lines under the text table on its `(all)` row (none without one): what it pools, the human-only figures, its notes. */
+export function allRowLines(a: CalibratedAll | undefined): string[] {
+  if (!a) return [];
+  return [
+    `(all): the calibrated estimate over all ${int(a.n_population)} attacked trajectories of the rows above, as estimate without --table prints its (all) group; the other columns are per row only:`,
+    `  ${calibratedAllLine(a)}`,
+    ...calibratedAllNotes(a).map((n) => `  (all) ${n}`),
+  ];
+}
+
+/**
+ * The `(all)` row of the CSV (`tableCsv`), cell by cell under `header`: `agent_model` and `condition` `(all)`,
+ * `n_attacked` its N; the calibrated columns' value, bounds and reason as the rows'; the judge's columns its value,
+ * `_n` its usable verdicts and `_coverage` its share of N (no interval: estimate gives the judge's none); every other
+ * cell empty; `where` when the table has it.
+ */
+export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: string): Array<string | number> {
+  const cal = (r: CalibratedAll["asr_goal"], f: string): string | number => {
+    if (!("cell" in r)) return f === "reason" ? r.reason : "";
+    const c = r.cell;
+    return f === "" ? (c.value ?? "") : f === "lower" ? (c.ci95?.lower ?? "") : f === "upper" ? (c.ci95?.upper ?? "") : f === "reason" ? (c.value === null ? (c.reason ?? "") : (c.ci_reason ?? "")) : "";
+  };
+  const judge = (r: CalibratedAll["asr_goal"], f: string): string | number => {
+    if (!("group" in r)) return f === "reason" ? r.reason : "";
+    const j = r.group.judge;
+    return f === "" ? (j.asr ?? "") : f === "n" ? j.n_usable : f === "coverage" ? (a.n_population ? j.n_usable / a.n_population : "") : f === "reason" ? (j.asr === null ? (j.reason ?? "") : "") : "";
+  };
+  const out = header.map((h): string | number => {
+    if (h === "agent_model" || h === "condition") return "(all)";
+    if (h === "n_attacked") return a.n_population;
+    const m = /^(calibrated|judge)_(asr_goal|asr_behaviour)(?:_(lower|upper|n|coverage|reason))?$/.exec(h);
+    if (!m) return "";
+    const r = m[2] === "asr_goal" ? a.asr_goal : a.asr_behaviour;
+    return m[1] === "calibrated" ? cal(r, m[3] ?? "") : judge(r, m[3] ?? "");
+  });
+  return where !== undefined ? [...out, where] : out;
+}

@@ -1,0 +1,59 @@
+/**
+ * agree --human's design-weighted agreement with few disagreements (session 46): the Wald interval joined with the
+ * Korn-Graubard exact interval by estimate's rule (src/stats/small-count.ts `smallCountUnion`), said in text and JSON.
+ * References from scipy (/work/s46/few46-bench.md, ref1.py): post-stratified p̂, stratified SE with the fpc, Wald
+ * 1.96·SE, Clopper-Pearson with x = p̂·n*, n* = p̂(1−p̂)/V̂, the unseen side at least 1 − 0.025^(1/n_Kish).
+ */
+import { describe, expect, it } from "vitest";
+import { designAgreement } from "../../src/stats/weighted.js";
+import { smallCountFigureText, smallCountNote, withSmallCount, type SmallCountEstimate } from "../../src/agree/design-small-count.js";
+import { designFigureText } from "../../src/agree/design-zero-se.js";
+import { estimateText } from "../../src/format/stat-text.js";
+
+/** Strata A (N 200, 30 labelled) and D (N 50, 30 labelled); `dis` disagreements (judge yes, human no) in each. */
+function design(disA: number, disD: number) {
+  const recs = [
+    ...Array.from({ length: 30 }, (_, i) => ({ judge: i < disA ? "yes" : "no", human: "no", stratum: "A" })),
+    ...Array.from({ length: 30 }, (_, i) => ({ judge: i < disD ? "yes" : i % 2 ? "yes" : "no", human: i < disD ? "no" : i % 2 ? "yes" : "no", stratum: "D" })),
+  ];
+  return designAgreement(recs, { A: 200, D: 50 }, ["yes", "no"]);
+}
+
+describe("agree --human's design-weighted agreement with few disagreements (Korn-Graubard, as estimate)", () => {
+  it("2 disagreements among 60: the Wald interval joined with the exact one, the figures scipy gives", () => {
+    const d = withSmallCount(design(2, 0));
+    const po = d.po as SmallCountEstimate;
+    expect(po.value).toBeCloseTo(0.9466666666666667, 12);
+    expect(po.se).toBeCloseTo(0.034164353720421814, 10);
+    const c = po.ci_small_count!;
+    expect(c.method).toBe("union_wald_korn_graubard");
+    expect(c.disagreements).toBeCloseTo(2.3529411764705883, 10);
+    expect(c.n_eff).toBeCloseTo(44.11764705882352, 10);
+    expect(c.n_design).toBeCloseTo(43.25630252100841, 8);
+    expect(c.design.lower).toBeCloseTo(0.8797057638195529, 8);
+    expect(c.design.upper).toBe(1);
+    expect(c.exact.lower).toBeCloseTo(0.8326178018472451, 6);
+    expect(c.exact.upper).toBeCloseTo(0.9919402573128046, 6);
+    expect([c.lower, c.upper]).toEqual([c.exact.lower, 1]);
+    expect(po.ci_method).toBe(c.text);
+    expect(c.text).toMatch(/^exact small-count interval: 2\.4 effective disagreements with the human consensus among the 60 labelled items \(Kish effective n 44\.1\), fewer than 10; the interval is the union of the Wald interval \[88\.0%, 100\.0%\] and the Korn-Graubard exact interval \(Clopper-Pearson with the design effective n\) \[83\.3%, 99\.2%\]/);
+    // PABAK = 2 p_o − 1: the same interval mapped
+    const pb = d.pabak as SmallCountEstimate;
+    expect(pb.ci_small_count!.lower).toBeCloseTo(2 * c.lower - 1, 12);
+    expect(pb.ci_small_count!.upper).toBeCloseTo(1, 12);
+    // kappa and AC1 keep their Wald SE and interval
+    expect((d.kappa as SmallCountEstimate).ci_small_count).toBeUndefined();
+    expect((d.ac1 as SmallCountEstimate).ci_small_count).toBeUndefined();
+    // text: the figure names the interval, the note how it was formed
+    const plain = (e: SmallCountEstimate) => estimateText({ value: e.value, reason: e.reason, se: e.se, se_reason: e.se_reason });
+    expect(smallCountFigureText(po, designFigureText(po, plain))).toBe("0.947 (SE 0.034; 95% CI [0.833, 1.000], the Wald interval joined with the exact small-count one)");
+    expect(smallCountNote(d)).toMatch(/^few disagreements \(a Wald interval would under-cover\): agreement's exact small-count interval: 2\.4 effective disagreements .*; PABAK's is that interval mapped; kappa and AC1 are no shares/);
+  });
+
+  it("18 disagreements (15.9 effective, not fewer than 10): the Wald interval stands, nothing added", () => {
+    const d = withSmallCount(design(12, 6));
+    expect((d.po as SmallCountEstimate).value).toBeCloseTo(0.64, 12);
+    expect((d.po as SmallCountEstimate).ci_small_count).toBeUndefined();
+    expect(smallCountNote(d)).toBe("");
+  });
+});

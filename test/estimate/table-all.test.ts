@@ -1,0 +1,90 @@
+/**
+ * `estimate --table --human` has the `(all)` row (session 46): the pooled calibrated estimate exactly as `estimate`
+ * prints its `(all)` group (src/estimate/table-all.ts), in the text table, --json (`calibrated_all`) and --csv (a row
+ * `(all),(all)` with the calibrated and judge columns), as the report shows it (test/report/calibrated-all.test.ts).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { Rand } from "../helpers/rand.js";
+import { runCli } from "../helpers/cli.js";
+import { parseCsv } from "../../src/io/csv.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-tableall-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
+
+/** A seeded run `r` of 240 trajectories (two models, two conditions), judge j1, and a human file over about a third of the attacked ones. */
+function writeRun(): string {
+  const dir = path.join(tmp, "r");
+  const r = new Rand(11);
+  const rows: string[] = [];
+  const verdicts: string[] = [];
+  const human: string[] = [];
+  for (let i = 0; i < 240; i++) {
+    const id = `t${i}`;
+    const attacked = r.int(0, 5) !== 0;
+    const model = r.pick(["gpt-4o", "claude-3"]);
+    rows.push(JSON.stringify({ id, source: { format: "agentdojo", path: path.join(dir, "missing", `${i}.json`) }, agent_model: model, suite: "banking", condition: r.pick(["no_defense", "spotlight"]), attacked, ...(attacked ? { attack: "important", injection_task_id: `injection_task_${r.int(0, 3)}` } : {}), user_task_id: `user_task_${r.int(0, 5)}`, reference: { utility: r.int(0, 1) === 0 }, content_sha256: `c${i}` }));
+    const label = LABELS[r.int(0, 5)];
+    verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: "j1", judge_model: "m", judge_family: "openai", repeat: 0, prompt_sha256: "p", status: "ok", label, downgraded: false, findings: [], attacked, label_basis: attacked ? "findings" : "unattacked", agent_model: model }));
+    if (attacked && r.int(0, 2) === 0) human.push(JSON.stringify({ trajectory_id: id, annotator: "a1", label: r.int(0, 4) !== 0 ? label : LABELS[r.int(0, 5)] }));
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
+  fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
+  const file = path.join(tmp, "human.jsonl");
+  fs.writeFileSync(file, human.join("\n") + "\n");
+  return file;
+}
+
+describe("estimate --table --human: the (all) row is estimate's (all) group", () => {
+  it("text, --json and --csv carry the same pooled figures as estimate without --table", async () => {
+    const human = writeRun();
+    const base = ["estimate", "--run", "r", "--labels-dir", tmp, "--human", human];
+    const est = await runCli([...base, "--json"]);
+    expect(est.code, est.stderr).toBe(0);
+    const e = JSON.parse(est.stdout);
+    const allOf = (groups: Array<{ group: string }>) => groups.find((g) => g.group === "(all)")!;
+    const beh = allOf(e.groups) as unknown as { n_population: number; calibrated: { asr: number; ci95: { lower: number; upper: number } }; judge: { asr: number; n_usable: number } };
+    const goal = allOf(e.asr_goal.groups) as unknown as typeof beh;
+    // --json: the table's calibrated_all holds estimate's (all) group of each rate
+    const csvFile = path.join(tmp, "t.csv");
+    const tj = await runCli([...base, "--table", "--json", "--csv", csvFile]);
+    expect(tj.code, tj.stderr).toBe(0);
+    const t = JSON.parse(tj.stdout);
+    expect(t.calibrated_all.asr_behaviour.group).toEqual(beh);
+    expect(t.calibrated_all.asr_goal.group).toEqual(goal);
+    expect(t.calibrated_all.n_population).toBe(beh.n_population);
+    // --csv: one (all) row after the per-model rows, its calibrated and judge columns as estimate's
+    const csv = parseCsv(fs.readFileSync(csvFile, "utf8")).map((r) => r.fields);
+    const head = csv[0];
+    const all = csv.filter((r) => r[0] === "(all)");
+    expect(all).toHaveLength(1);
+    expect(csv[csv.length - 1]).toBe(all[0]);
+    const col = (k: string) => all[0][head.indexOf(k)];
+    expect(col("condition")).toBe("(all)");
+    expect(Number(col("n_attacked"))).toBe(beh.n_population);
+    expect(Number(col("calibrated_asr_behaviour"))).toBe(beh.calibrated.asr);
+    expect(Number(col("calibrated_asr_behaviour_lower"))).toBe(beh.calibrated.ci95.lower);
+    expect(Number(col("calibrated_asr_behaviour_upper"))).toBe(beh.calibrated.ci95.upper);
+    expect(Number(col("calibrated_asr_goal"))).toBe(goal.calibrated.asr);
+    expect(Number(col("judge_asr_goal"))).toBe(goal.judge.asr);
+    expect(Number(col("judge_asr_behaviour_n"))).toBe(beh.judge.n_usable);
+    expect(col("judge_asr_goal_lower")).toBe(""); // estimate gives the judge's pooled rate no interval
+    expect(all[0]).toHaveLength(head.length);
+    // text: an (all) row in the table, then the line the report prints, with estimate's own figures
+    const text = await runCli([...base, "--table"], { env: { ...process.env, COLUMNS: "400" } });
+    expect(text.code, text.stderr).toBe(0);
+    const pct = (x: number) => (100 * x).toFixed(1);
+    const row = text.stdout.split("\n").find((l) => l.startsWith("(all) "))!;
+    expect(row).toMatch(/^\(all\)\s+\(all\)\s+/);
+    expect(row).toContain(`${pct(beh.calibrated.asr)} [${pct(beh.calibrated.ci95.lower)}, ${pct(beh.calibrated.ci95.upper)}]`);
+    const plainText = await runCli(base);
+    const calLine = plainText.stdout.split("\n").find((l) => l.trimStart().startsWith("calibrated "))!;
+    // estimate prints asr_behaviour's (all) group first
+    expect(text.stdout).toContain(`asr_behaviour ${calLine.trim().replace(/^calibrated\s+/, "")}`);
+    expect(text.stdout).toMatch(/\(all\): the calibrated estimate over all \d+ attacked trajectories of the rows above/);
+  }, 120_000);
+});
