@@ -52,13 +52,14 @@ export function labelProgressLine(p: LabelProgress, rate: number | undefined, et
   return (
     `ipi-judge: label: ${counted ? `${n(done)}/${n(total)}` : `${n(done)} (total not counted yet)`} trajectories${share} after ${formatElapsed(elapsedMs)}, ` +
     `${formatRate(rate)}/s, ETA ${counted ? formatEta(eta) : "--"}; ` +
-    `verdicts stored ${n(p.judged)}, already stored ${n(p.skipped)}, input errors ${n(p.errors)}, judge crashes ${n(p.judge_crashes ?? 0)}, in flight ${n(p.in_flight ?? 0)}`
+    `verdicts stored ${n(p.judged)}, already stored ${n(p.skipped)}, input errors ${n(p.errors)}, judge crashes ${n(p.judge_crashes ?? 0)}, in flight ${n(p.in_flight ?? 0)}` +
+    (p.queued ? `, queued ${n(p.queued)}` : "")
   );
 }
 
 /** The counts a line shows, to tell whether anything moved since the last line. */
 function countsKey(p: LabelProgress): string {
-  return [progressDone(p), p.total, p.judged, p.skipped, p.errors, p.judge_crashes ?? 0, p.in_flight ?? 0].join(",");
+  return [progressDone(p), p.total, p.judged, p.skipped, p.errors, p.judge_crashes ?? 0, p.in_flight ?? 0, p.queued ?? 0].join(",");
 }
 
 /** Where a lines reporter writes and what time it is: injectable, so tests need no clock. */

@@ -61,6 +61,23 @@ export function ownFolderOf(dir: string, labelsReal?: string): OwnKind | undefin
   return ownKindOf(dir, files);
 }
 
+/**
+ * The nearest folder above an input path (a file or a folder inside it, e.g. `RUN/verdicts.jsonl` or a folder made
+ * inside a run) that is a label run or an annotation sample (`label` refuses such a path as it refuses the folder
+ * itself), with what it is; undefined when none is. The `--labels-dir` folder above a path is not one: inputs may
+ * lie under it.
+ */
+export function ownFolderAbove(p: string): { dir: string; kind: "run" | "sample" } | undefined {
+  let dir = path.dirname(realOrResolved(p));
+  for (;;) {
+    const kind = ownFolderOf(dir);
+    if (kind === "run" || kind === "sample") return { dir, kind };
+    const up = path.dirname(dir);
+    if (up === dir) return undefined;
+    dir = up;
+  }
+}
+
 /** The real path of `p`, or its resolved path when it has none (not created yet). */
 export function realOrResolved(p: string): string {
   try {

@@ -3,13 +3,16 @@
  * killed, its host went away) is stopped, not ground through item by item for hours (new user 45: a local server
  * killed mid-run, then 10 minutes of progress lines at 0.1 item/s and one `judge_error` per item, nothing else said).
  *
- * What counts: an item whose every request failed to connect (refused, unknown host, unreachable network:
- * `SendResult.unconnected`, the classification of `isUnreachable` in `../providers/faults.ts`). Every such item
- * already took its transport retries (6 by default, backoff 1 s doubling to 30 s: ~30-60 s of refusals), so a server
- * restart of a few seconds never makes one. Any other outcome (a reply, a 4xx or 5xx, a timeout, a reset, a bad body)
- * reached something at the address: it ends the streak and restarts the clock. Timeouts and 5xx keep their own
- * policy (retries, then `judge_error`; the never-answered rule `UNREACHABLE_STOP`): a busy server times out too, and
- * a 5xx is an answer from something, so neither is taken for a server that is gone.
+ * What counts: an item whose every request got no answer at all from the server (`SendResult.unconnected`, the
+ * classification of `../providers/no-answer.ts`): refused, unknown host, unreachable network; no connection made in
+ * time (a host that is off drops the packets: a connect timeout); or the connection closed or reset before any
+ * response byte (a port forward or proxy with nothing behind it). Every such item already took its transport retries
+ * (6 by default, backoff 1 s doubling to 30 s: ~30-60 s of refusals, ~100 s of 10 s connect timeouts), so a server
+ * restart of a few seconds never makes one. Any other outcome (a reply, a 4xx or 5xx, a timeout after the request was
+ * sent, a body cut after its headers, a bad body) reached a live server: it ends the streak and restarts the clock.
+ * Timeouts after the request was sent and 5xx keep their own policy (retries, then `judge_error`; the never-answered
+ * rule `UNREACHABLE_STOP`): a busy server accepts connections and answers late, and a 5xx is an answer, so neither
+ * is taken for a server that is gone. A server that answers some requests is never stopped: one reply ends the streak.
  *
  * The stop: {@link LOST_ENDPOINT}.stopItems such items in a row AND {@link LOST_ENDPOINT}.stopMs with no item that
  * reached the server (both: a burst of concurrent items failing together in a short outage is not enough, nor is
@@ -19,7 +22,7 @@ import { JudgeFatalError } from "../errors.js";
 import { safeBase } from "../providers/faults.js";
 
 /**
- * The defaults: warn at 4 items in a row that could not connect; stop at 8 and 120 s since the last item that reached
+ * The defaults: warn at 4 items in a row with no answer from the server; stop at 8 and 120 s since the last item that reached
  * the server. At concurrency 4 a dead server is stopped after ~2-3 min (8 items at ~45 s each, 4 at a time); at
  * concurrency 1 after ~6 min. A model server that reloads within ~2 min is waited for.
  */
@@ -27,9 +30,9 @@ export const LOST_ENDPOINT = { warnItems: 4, stopItems: 8, stopMs: 120_000 } as 
 
 /** Thresholds and clock of the rule (tests set them; `OpenAIJudgeCommon.lostEndpoint`). */
 export interface LostEndpointOptions {
-  /** Items in a row that could not connect before the warning (default 4). */
+  /** Items in a row with no answer before the warning (default 4). */
   warnItems?: number;
-  /** Items in a row that could not connect before the stop (default 8). */
+  /** Items in a row with no answer before the stop (default 8). */
   stopItems?: number;
   /** Milliseconds with no item that reached the server before the stop (default 120000). */
   stopMs?: number;
@@ -43,11 +46,11 @@ export function minutesSeconds(ms: number): string {
   return s >= 60 ? `${Math.floor(s / 60)} min ${s % 60} s` : `${s} s`;
 }
 
-/** The rule's state for one judge: items in a row that could not connect, and since when nothing reached the server. */
+/** The rule's state for one judge: items in a row with no answer, and since when nothing reached the server. */
 export class LostEndpoint {
   readonly #o: Required<LostEndpointOptions>;
   #streak = 0;
-  /** When the last item that reached the server ended (ms), or, before any, when the first one that could not connect did. */
+  /** When the last item that reached the server ended (ms), or, before any, when the first one with no answer did. */
   #quietSince: number | undefined;
   #warned = false;
   /** Items that ended in an error since the last reply (stored as `judge_error`: the stop message counts them). */
@@ -66,7 +69,7 @@ export class LostEndpoint {
   }
 
   /**
-   * Count one item's end. `unconnected`: every request of it failed to connect (its error message in `message`);
+   * Count one item's end. `unconnected`: no request of it had any answer (its error message in `message`);
    * `reply`: the server replied; `reached`: something answered at the address but the item ended in an error (a 5xx,
    * a timeout, a reset); `neutral` (an item cut short by Ctrl-C) changes nothing.
    * @returns a warning to say now (once per streak, at `warnItems`), else undefined.
@@ -91,15 +94,15 @@ export class LostEndpoint {
       throw new JudgeFatalError(
         this.judgeId,
         "endpoint_lost",
-        `judge "${this.judgeId}": ${n} items in a row could not connect to ${host} (base_url ${base}) after every retry, ` +
-          `and no request has reached it for ${minutesSeconds(quiet)} (the last: ${message}). The server answered before: it ` +
-          `was stopped or is gone. Restart it and run the same command with --retry-errors: the ${this.#failedSinceReply - 1} items that failed ` +
+        `judge "${this.judgeId}": ${n} items in a row got no answer from ${host} (base_url ${base}) after every retry (refused, ` +
+          `no connection made, or closed before any response), and no request has reached it for ${minutesSeconds(quiet)} (the last: ${message}). ` +
+          `The server answered before: it was stopped, its host is off, or nothing is behind its address now. Restart it and run the same command with --retry-errors: the ${this.#failedSinceReply - 1} items that failed ` +
           `since its last reply are stored as judge_error (so are any in flight now) and are judged again; its remaining items stay un-judged for the resume.`,
       );
     if (n >= this.#o.warnItems && !this.#warned) {
       this.#warned = true;
       return (
-        `judge ${this.judgeId}: ${n} items in a row could not connect to ${host} (base_url ${base}) after every retry ` +
+        `judge ${this.judgeId}: ${n} items in a row got no answer from ${host} (base_url ${base}) after every retry ` +
         `(${message}); nothing has reached it for ${minutesSeconds(quiet)}. Is the server down? The judge stops at ` +
         `${this.#o.stopItems} such items and ${minutesSeconds(this.#o.stopMs)}; the run goes on (Ctrl-C stops it, keeping what is stored)`
       );

@@ -34,6 +34,7 @@ import { pipeline, Transform, type Readable } from "node:stream";
 import zlib from "node:zlib";
 import Agent from "undici/lib/dispatcher/agent.js";
 import request from "undici/lib/api/api-request.js";
+import { noteUnconnected } from "./no-answer.js";
 
 let agent: Agent | undefined;
 
@@ -102,16 +103,33 @@ function responseHeaders(h: Record<string, string | string[] | undefined>): Head
 export async function sendRaw(url: URL, init: RequestInit): Promise<RawAnswer> {
   const body = init.body as string | Uint8Array | null | undefined;
   let r;
+  // whether the request was written to a connected socket (undici calls the handler's onConnect then): a failure
+  // before that got no answer from the server (`./no-answer.ts`: a connect timeout is not a busy server)
+  let connected = false;
+  const dispatcher = {
+    dispatch(opts: object, handler: { onConnect: (...a: unknown[]) => unknown }) {
+      const onConnect = handler.onConnect;
+      handler.onConnect = function (this: unknown, ...a: unknown[]) {
+        connected = true;
+        return onConnect.apply(this, a);
+      };
+      return (agent ??= new Agent()).dispatch(opts as never, handler as never);
+    },
+  };
   try {
-    r = await request.call((agent ??= new Agent()), {
-      origin: url.origin,
-      path: url.pathname + url.search,
-      method: (init.method ?? "GET").toUpperCase() as "POST",
-      headers: requestHeaders(url, init.headers, body),
-      body: body ?? null,
-      signal: init.signal ?? null,
-    });
+    r = await untilAborted(
+      request.call(dispatcher as unknown as Agent, {
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: (init.method ?? "GET").toUpperCase() as "POST",
+        headers: requestHeaders(url, init.headers, body),
+        body: body ?? null,
+        signal: init.signal ?? null,
+      }),
+      init.signal ?? undefined,
+    );
   } catch (e) {
+    if (!connected) noteUnconnected(body);
     throw fetchShaped("fetch failed", e);
   }
   let headers: Headers;
@@ -122,6 +140,42 @@ export async function sendRaw(url: URL, init: RequestInit): Promise<RawAnswer> {
     throw fetchShaped("fetch failed", e);
   }
   return { status: r.statusCode, statusText: "", headers, body: r.body };
+}
+
+/**
+ * The request's promise, or its signal's reason as soon as the signal aborts, whichever comes first. undici 6.24.1
+ * ignores the signal of a request not yet written to a socket, and loses a request whose socket the server closed
+ * while undici compiled its HTTP parser (the first connection of the process, `await llhttpPromise` in
+ * `connectH1`): such a request never settled, its timeout did not end it, and a judge waited on it forever (a
+ * server that accepts and at once closes every connection, as a port forward with nothing behind it does). `fetch`
+ * rejects at the abort whatever the dispatcher does; so does this. An answer that comes after the abort is dropped.
+ */
+function untilAborted<T extends { body: Readable }>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return p;
+  return new Promise<T>((resolve, reject) => {
+    let done = false;
+    const onAbort = () => {
+      if (done) return;
+      done = true;
+      reject(signal.reason);
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    p.then(
+      (r) => {
+        signal.removeEventListener("abort", onAbort);
+        if (done) return dropBody(r.body);
+        done = true;
+        resolve(r);
+      },
+      (e) => {
+        signal.removeEventListener("abort", onAbort);
+        if (done) return;
+        done = true;
+        reject(e);
+      },
+    );
+  });
 }
 
 const KNOWN_CODINGS = new Set(["gzip", "x-gzip", "deflate", "br"]);

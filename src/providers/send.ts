@@ -22,6 +22,7 @@ import { classifyError, connectionCause, cutsConcurrency, isUnreachable, safeBas
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
 import { takeLostAnswers, takeResends } from "./fetch.js";
+import { connectTimeoutMessage, noAnswer, takeUnconnected } from "./no-answer.js";
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
 import { addUsage, readUsage, streamedUsage, type Usage } from "./usage.js";
@@ -140,9 +141,9 @@ export interface SendResult {
   /** Judge-level adaptations this call made after a 400 (`RequestAdaptations`): the judge keeps them. */
   adapted?: { kind: AdaptKind; value?: number; what: string }[];
   /**
-   * Set when the call ended in error `connection` and none of its requests reached the server: each failed to
-   * connect (refused, unknown host, unreachable network: `isUnreachable` of `./faults.ts`). The judge's
-   * lost-endpoint rule (`../judges/lost-endpoint.ts`) counts such items.
+   * Set when the call ended in error `connection` or `timeout` and none of its requests had any answer from the
+   * server: each was refused or could not reach the host, made no connection in time, or was closed before any
+   * response byte (`./no-answer.ts`). The judge's lost-endpoint rule (`../judges/lost-endpoint.ts`) counts such items.
    */
   unconnected?: true;
 }
@@ -203,7 +204,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
   const L = sendLoop(req, ctx);
   try {
     const res = await runLoop(client, L);
-    if (!L.reached && res.outcome.kind === "error" && res.outcome.error.kind === "connection") res.unconnected = true;
+    if (!L.reached && res.outcome.kind === "error" && (res.outcome.error.kind === "connection" || res.outcome.error.kind === "timeout")) res.unconnected = true;
     return res;
   } catch (e) {
     // a stop after responses of this call were answered (a streamed reply with usage, a body lost after a 200): what
@@ -263,7 +264,7 @@ async function runLoop(client: OpenAI, L: SendLoop): Promise<SendResult> {
       slot?.();
       res.requests += takeResends(sent);
       if (slot && cutsConcurrency(err)) ctx.pacer?.onRateLimited(slot.seq);
-      const r = await onFault(L, err, body, { timedOut: scoped.timedOut(), aborted: inFlight?.aborted === true, lost: takeLostAnswers(sent) });
+      const r = await onFault(L, err, body, { timedOut: scoped.timedOut(), aborted: inFlight?.aborted === true, lost: takeLostAnswers(sent), unconnected: takeUnconnected(sent) });
       if (r === AGAIN) continue;
       return r;
     }
@@ -404,7 +405,7 @@ async function invalidResponse(L: SendLoop, detail: string): Promise<Step> {
 }
 
 /** A request that threw (HTTP error status or transport fault): what `./faults.ts` says to do, done. */
-async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>, how: { timedOut: boolean; aborted: boolean; lost: number }): Promise<Step> {
+async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>, how: { timedOut: boolean; aborted: boolean; lost: number; unconnected: boolean }): Promise<Step> {
   const { ctx, o, res, req } = L;
   // what the fault is and what to do: the tables of ./faults.ts
   const fault = classifyError(err, {
@@ -424,7 +425,17 @@ async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>,
   // probably billed, its usage unread: a response without usage (cost unknown, never $0; red team 37b F1). The fault
   // itself is what it was (a reset or a timeout, retried).
   const lost = how.lost || (fault.action === "retry" && fault.answered ? 1 : 0);
-  if (fault.action !== "connection" || !isUnreachable(connectionCause(err))) L.reached = true;
+  // a request the server gave no answer at all (refused, no connection in time, closed before any byte): the
+  // lost-endpoint rule counts items made only of these (`./no-answer.ts`)
+  const silent = noAnswer(
+    err,
+    fault.action === "connection" ? "connection" : fault.action === "retry" && fault.kind === "timeout" ? "timeout" : "other",
+    fault.action === "connection" && isUnreachable(connectionCause(err)),
+    how.unconnected,
+    lost,
+  );
+  if (silent === undefined) L.reached = true;
+  else if (silent === "connect_timeout" && fault.action === "retry") fault.message = connectTimeoutMessage(how.timedOut, ctx.timeoutMs);
   if (lost) addUsage(res.usage, { prompt_tokens: 0, completion_tokens: 0, missing: lost, lost });
   switch (fault.action) {
     case "aborted":

@@ -46,10 +46,16 @@ export interface LabelProgress {
    */
   empty_placeholders: number;
   /**
-   * Online verdicts in flight when the report was made (progress reports only: a finished run has none, so
+   * Online verdicts in flight when the report was made: their judge is at work on them (a request out, or the wait
+   * before a retry), at most the judges' concurrency together (progress reports only: a finished run has none, so
    * `this_run.in_flight` is 0; what an interrupted run left un-judged is `this_run.in_flight_when_stopped`).
    */
   in_flight: number;
+  /**
+   * Online verdicts read and waiting for a turn of their judge (its `concurrency` is taken), when the report was made;
+   * the reading loop reads ahead up to twice the judges' concurrency (`OnlinePath.maxPending`). Progress reports only.
+   */
+  queued?: number;
   /** Trajectories whose content changed since they were labelled (judged again). */
   changed: number;
   /**
@@ -85,8 +91,12 @@ export interface LabelRunState {
   /** The run's settings every judge gets per item. */
   readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number; abortSignal?: AbortSignal; onWarning?: (message: string) => void };
   readonly signal: AbortSignal | undefined;
-  /** Online verdicts in flight (the reading loop waits when there are too many). */
+  /** Online verdicts scheduled and not yet ended, queued or at their judge (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;
+  /** Of {@link pending}, the verdicts whose judge is at work on them now (`judge()` called, not yet returned). */
+  judging: number;
+  /** Of {@link pending}, the verdicts waiting for a turn of their judge (its concurrency taken). */
+  queued: number;
   /**
    * Characters of text of the trajectories those verdicts judge (`heldChars`, counted once per verdict in flight):
    * the reading loop also waits when they pass `OnlinePath.maxPendingChars`.

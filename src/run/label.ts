@@ -261,11 +261,11 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal, onWarning: opts.onWarning },
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
-    pendingChars: 0,
+    pendingChars: 0, judging: 0, queued: 0,
     stoppedInFlight: new Map<string, Set<string>>(),
     leftByStoppedJudge: new Map<string, IdBits>(),
     wake: undefined,
-    report: () => opts.onProgress?.({ ...progress, in_flight: runState.pending.size }),
+    report: () => opts.onProgress?.({ ...progress, in_flight: runState.judging, queued: runState.queued }), // apart: "in flight 8" at concurrency 4 counted both
     // a judge that looks broken is named on the way, so a user can stop before paying for the rest
     track: healthWarnings(opts.onWarning),
     stopJudge: (id, message) => {

@@ -119,7 +119,9 @@ export class OnlinePath {
     const run = this.run;
     const limit = this.limits.get(judge.id)!;
     const chars = heldChars(t);
+    run.queued++;
     const p: Promise<void> = limit(async () => {
+      run.queued--;
       if (this.skipped(t, judge)) return;
       // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
       let reservation = 0;
@@ -152,6 +154,7 @@ export class OnlinePath {
       let v: Verdict;
       const sent = (run.progress.sent_by_judge ??= {});
       sent[judge.id] = (sent[judge.id] ?? 0) + 1;
+      run.judging++;
       try {
         v = await judge.judge(t, {
           repeat,
@@ -162,6 +165,7 @@ export class OnlinePath {
           onWarning: run.judgeCtx.onWarning,
         });
       } catch (e) {
+        run.judging--;
         if (run.costCap) releaseOnline(run, reservation);
         // A judge stopped for replying only in its reasoning field, or one that crashed, had its requests answered
         // (paid, cost unknown): the cap counts its estimate, as for a verdict without usage. Stops whose requests
@@ -194,6 +198,7 @@ export class OnlinePath {
         recordCrash(run, t, judge.id, repeat, e);
         return;
       }
+      run.judging--;
       if (run.costCap) {
         releaseOnline(run, reservation);
         // a verdict whose cost is unknown (a response without usage) counts its estimate: the cap errs early

@@ -70,5 +70,18 @@ describe("label over a folder that holds its own labels folder", () => {
     expect(root.code).toBe(2);
     expect(root.stderr).toMatch(/is this invocation's --labels-dir folder/);
     expect(fs.existsSync(path.join(labels, "again"))).toBe(false);
+    // a file or a folder inside the run: refused the same way, naming the run folder (was read: each file an input error)
+    fs.mkdirSync(path.join(labels, "r", "journals"));
+    fs.writeFileSync(path.join(labels, "r", "journals", "b.jsonl"), line("t2"));
+    for (const inside of [path.join(labels, "r", "journals"), path.join(labels, "r", "verdicts.jsonl")]) {
+      const r = await runCli(["label", inside, "--run", "again", "--judge", "signature", "--labels-dir", labels]);
+      expect(r.code, inside).toBe(2);
+      expect(r.stderr).toMatch(/is inside .*labels\/r, which is an ipi-judge label run .*not input/);
+    }
+    expect(fs.existsSync(path.join(labels, "again"))).toBe(false);
+    // a folder under the --labels-dir folder that is no run may still be input
+    fs.mkdirSync(path.join(labels, "corpus"));
+    fs.writeFileSync(path.join(labels, "corpus", "c.jsonl"), line("t3"));
+    expect((await runCli(["label", path.join(labels, "corpus"), "--run", "c", "--judge", "signature", "--labels-dir", labels])).code).toBe(0);
   });
 });

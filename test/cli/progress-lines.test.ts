@@ -15,6 +15,8 @@ describe("labelProgressLine", () => {
     expect(labelProgressLine(p, 450.4, 192, 250_000)).toBe(
       "ipi-judge: label: 12,345/100,000 trajectories (12.3%) after 4m10s, 450/s, ETA 3m12s; verdicts stored 12,001, already stored 300, input errors 44, judge crashes 0, in flight 128",
     );
+    // read ahead and waiting for the judge's turn: said apart from what is at the judge (was "in flight 8" at concurrency 4)
+    expect(labelProgressLine({ ...p, in_flight: 4, queued: 4 }, 450.4, 192, 250_000)).toMatch(/, in flight 4, queued 4$/);
     // 99.99% done is not 100.0%
     expect(labelProgressLine(progress({ read: 9_999, total: 10_000 }), 10, 0.1, 1000)).toContain("9,999/10,000 trajectories (99.9%)");
   });

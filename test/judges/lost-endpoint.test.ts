@@ -69,14 +69,14 @@ describe("a server that answered, then is closed mid-run", () => {
           }
         },
       });
-      const lost = warnings.filter((w) => w.includes("could not connect"));
+      const lost = warnings.filter((w) => w.includes("got no answer from"));
       expect(lost).toHaveLength(1);
-      expect(lost[0]).toMatch(new RegExp(`^judge judge-local: 4 items in a row could not connect to ${host.replace(/\./g, "\\.")} \\(base_url ${url.replace(/[./]/g, "\\$&")}\\) after every retry \\(.*ECONNREFUSED.*\\); nothing has reached it for 2 min 0 s\\. Is the server down\\? The judge stops at 8 such items and 2 min 0 s`));
+      expect(lost[0]).toMatch(new RegExp(`^judge judge-local: 4 items in a row got no answer from ${host.replace(/\./g, "\\.")} \\(base_url ${url.replace(/[./]/g, "\\$&")}\\) after every retry \\(.*ECONNREFUSED.*\\); nothing has reached it for 2 min 0 s\\. Is the server down\\? The judge stops at 8 such items and 2 min 0 s`));
       expect(stopped).toHaveLength(1);
-      expect(stopped[0]).toMatch(/^judge judge-local stopped: judge "judge-local": 8 items in a row could not connect to 127\.0\.0\.1:\d+ \(base_url http:\/\/127\.0\.0\.1:\d+\/v1\) after every retry, and no request has reached it for 4 min 0 s \(the last: connection failed: .*ECONNREFUSED.*\)\. The server answered before/);
+      expect(stopped[0]).toMatch(/^judge judge-local stopped: judge "judge-local": 8 items in a row got no answer from 127\.0\.0\.1:\d+ \(base_url http:\/\/127\.0\.0\.1:\d+\/v1\) after every retry \(refused, no connection made, or closed before any response\), and no request has reached it for 4 min 0 s \(the last: connection failed: .*ECONNREFUSED.*\)\. The server answered before/);
       expect(stopped[0]).toMatch(/Restart it and run the same command with --retry-errors: the 7 items that failed since its last reply are stored as judge_error/);
       expect(stopped[0]).not.toContain(ENV.IPI_TEST_KEY);
-      expect(r1.stoppedJudges["judge-local"]).toMatch(/could not connect/);
+      expect(r1.stoppedJudges["judge-local"]).toMatch(/got no answer from/);
       // 3 labels, then 7 judge_error connection verdicts; the item that stopped the judge and the rest stay un-judged
       const file = path.join(tmp, "lost", "verdicts.jsonl");
       const vs = readVerdicts(file);
@@ -120,7 +120,7 @@ describe("a server that answered, then is closed mid-run", () => {
         },
       });
       expect(r.stoppedJudges).toEqual({});
-      expect(warnings.filter((w) => w.includes("could not connect"))).toHaveLength(1);
+      expect(warnings.filter((w) => w.includes("got no answer from"))).toHaveLength(1);
       const vs = readVerdicts(path.join(tmp, "short", "verdicts.jsonl"));
       expect(vs.map((v) => v.error?.kind ?? v.status)).toEqual([...Array(3).fill("ok"), ...Array(12).fill("connection")]);
     } finally {
@@ -151,7 +151,7 @@ describe("LostEndpoint (the rule's counting)", () => {
     expect(rule.observe("unconnected", "refused")).toBeUndefined();
     expect(rule.observe("neutral")).toBeUndefined();
     const w = rule.observe("unconnected", "refused");
-    expect(w).toMatch(/^judge j: 2 items in a row could not connect to 127\.0\.0\.1:9 \(base_url http:\/\/127\.0\.0\.1:9\/v1\)/);
+    expect(w).toMatch(/^judge j: 2 items in a row got no answer from 127\.0\.0\.1:9 \(base_url http:\/\/127\.0\.0\.1:9\/v1\)/);
     expect(w).not.toContain("pw");
     // 3 in a row but only 50 ms since the last answer: no stop yet
     expect(rule.observe("unconnected", "refused")).toBeUndefined();
