@@ -290,14 +290,16 @@ function humanFigures(
   const { humanFile, tableSource } = o;
   if (!humanFile || !hi.labels) return { human: () => null, calibrated: () => ({ calibrated: undefined, warnings: [] }) };
   const labels = hi.labels;
-  const full = rd.full ?? rd.run;
+  // read from rd when made, never held in a variable: a closure below holding it would keep the whole read alive after
+  // `rd.full = null` (it did: at 100k under --where attacked=true, the whole read's ~14 MB of columns stayed to the end)
+  const fullOf = () => rd.full ?? rd.run;
   let human: { v: HumanAgreementReport | null } | undefined;
   let cal: { calibrated: EstimateReport | undefined; warnings: string[] } | undefined;
   const figures: HumanFigures = {
     human() {
       if (!human) {
         step(`agreement with the human labels (bootstrap ${o.bootstrap.B})`);
-        human = { v: humanAgreementColumns(rd.run, full, hi, humanFile, o.bootstrap, m) };
+        human = { v: humanAgreementColumns(rd.run, fullOf(), hi, humanFile, o.bootstrap, m) };
       }
       return human.v;
     },
@@ -305,7 +307,7 @@ function humanFigures(
       if (!cal) {
         const warnings: string[] = [];
         if (tableSource && rd.full) step("the calibrated estimate");
-        const calibrated = tableSource ? calibratedColumns(full, hi.content, labels, { run: o.run, humanFile, source: tableSource, where: o.where, shown: rd.run }, warnings) : undefined;
+        const calibrated = tableSource ? calibratedColumns(fullOf(), hi.content, labels, { run: o.run, humanFile, source: tableSource, where: o.where, shown: rd.run }, warnings) : undefined;
         cal = { calibrated, warnings };
       }
       return cal;

@@ -18,6 +18,7 @@
 import path from "node:path";
 import type { Verdict } from "../types.js";
 import { IdTable } from "./id-table.js";
+import type { RunIds } from "./id-subset.js";
 import { lines, parseLine, type ReadProgress } from "./lean-read.js";
 import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
@@ -30,7 +31,8 @@ import { rowProjector } from "./row-projection.js";
 
 /** A run as columns (module docstring). */
 export interface ColumnRun {
-  ids: IdTable;
+  /** an {@link IdTable}, or (`restrictColumns` with `view`) some of another run's slots seen as one (`./id-subset.ts`) */
+  ids: RunIds;
   /** slots 0 .. nRows-1 have an index row */
   nRows: number;
   /** per row slot: its index in `rows` */

@@ -7,6 +7,7 @@
  */
 import type { ColumnRun } from "./columns.js";
 import { IdTable } from "./id-table.js";
+import { IdSubset } from "./id-subset.js";
 import { WHERE_FIELDS, WhereTally, tallied, type WhereFilter, type WhereRecord, type WhereStatement } from "./where.js";
 
 /**
@@ -34,24 +35,28 @@ export interface WhereColumns {
  * verdict records are reused (not copied); only those the kept rows and verdicts use remain, numbered in order of
  * first use (so `run.verdicts` names the judges of the kept verdicts only, as the restricted objects do).
  * @param runName named in the messages (`trajectories of run X`).
+ * @param o.view the kept rows' ids as a view on `run`'s id table (`IdSubset` of ./id-subset.ts: 8 bytes per slot,
+ *   `run.ids` held as long as the result is), not a table of their own (tens of bytes per id): for a caller that
+ *   holds the whole read beside the kept rows anyway (`report --where --human`). Same ids, slots and order either way.
  * @throws UsageError as `restrictRun` when the filter keeps nothing.
  */
-export function restrictColumns(run: ColumnRun, f: WhereFilter, runName?: string): WhereColumns {
+export function restrictColumns(run: ColumnRun, f: WhereFilter, runName?: string, o: { view?: boolean } = {}): WhereColumns {
   const tally = new WhereTally(f);
   const slotMap = new Int32Array(run.ids.size).fill(-1);
-  const ids = new IdTable();
-  const rowCode: number[] = [];
+  const rowCodeAll = new Uint32Array(run.nRows);
   const rowNew = new Map<number, number>();
   const rows: ColumnRun["rows"] = [];
+  let nKept = 0;
   for (let s = 0; s < run.nRows; s++) {
     const c = run.rowCode[s];
     if (!tally.add(run.rows[c] as WhereRecord)) continue;
-    slotMap[s] = ids.add(run.ids.id(s));
+    slotMap[s] = nKept;
     let k = rowNew.get(c);
     if (k === undefined) rowNew.set(c, (k = rows.push(run.rows[c]) - 1));
-    rowCode.push(k);
+    rowCodeAll[nKept++] = k;
   }
   const { statement, warnings } = tallied(tally, `trajectories${runName ? ` of run ${runName}` : ""}`);
+  const ids = o.view ? keptView(run, slotMap, nKept) : keptTable(run, slotMap, nKept);
   let n = 0;
   for (let i = 0; i < run.nVerdicts; i++) if (slotMap[run.vSlot[i]] >= 0) n++;
   const vSlot = new Uint32Array(n);
@@ -70,6 +75,20 @@ export function restrictColumns(run: ColumnRun, f: WhereFilter, runName?: string
     if (vContent) vContent[j] = run.vContent![i];
     j++;
   }
-  const kept: ColumnRun = { ids, nRows: ids.size, rowCode: Uint32Array.from(rowCode), rows, nVerdicts: n, vSlot, vCode, verdicts, ...(vContent ? { vContent } : {}) };
+  const kept: ColumnRun = { ids, nRows: ids.size, rowCode: rowCodeAll.slice(0, nKept), rows, nVerdicts: n, vSlot, vCode, verdicts, ...(vContent ? { vContent } : {}) };
   return { run: kept, statement, warnings, slotMap };
+}
+
+/** The kept rows' ids (`slotMap[s]` >= 0, numbered 0 .. nKept-1 in slot order) copied into a table of their own. */
+function keptTable(run: ColumnRun, slotMap: Int32Array, nKept: number): IdTable {
+  const ids = new IdTable();
+  for (let s = 0; s < run.nRows && ids.size < nKept; s++) if (slotMap[s] >= 0) ids.add(run.ids.id(s));
+  return ids;
+}
+
+/** The kept rows' ids as a view on the run's id table (`IdSubset`). */
+function keptView(run: ColumnRun, slotMap: Int32Array, nKept: number): IdSubset {
+  const slots = new Uint32Array(nKept);
+  for (let s = 0; s < run.nRows; s++) if (slotMap[s] >= 0) slots[slotMap[s]] = s;
+  return new IdSubset(run.ids, slots, slotMap);
 }

@@ -193,4 +193,24 @@ describe("--where on a column run (issue 26): the same rows, verdicts and figure
         expect(outcome(() => restrictColumns(read, nowhere, "r"))).toBe(outcome(() => restrictRun({ index: lean.index }, nowhere, "r")));
       }
     });
+
+  it("the kept ids as a view on the read's id table (report --where --human): the same run as the copy", async () => {
+    const dir = await writeRun("run-view", 400, 5, "none");
+    for (const spec of [...WHERES, ["attacked=true"]]) {
+      const f = parseWhere(spec) as WhereFilter;
+      const read = await readColumnRun(dir, { rowFields: whereRowFields([...TABLE_ROW_FIELDS], f) });
+      const copy = restrictColumns(read, f, "r");
+      const view = restrictColumns(read, f, "r", { view: true });
+      expect(view.run.ids.size).toBe(copy.run.ids.size);
+      const ids = [...Array(copy.run.ids.size).keys()].map((s) => copy.run.ids.id(s));
+      expect(ids.map((_, s) => view.run.ids.id(s))).toEqual(ids);
+      for (let s = 0; s < read.ids.size; s++) expect(view.run.ids.slotOf(read.ids.id(s))).toBe(copy.run.ids.slotOf(read.ids.id(s)));
+      for (let s = 1; s < ids.length; s++) expect(Math.sign(view.run.ids.compare(s - 1, s))).toBe(Math.sign(copy.run.ids.compare(s - 1, s)));
+      const { ids: _a, ...restView } = view.run;
+      const { ids: _b, ...restCopy } = copy.run;
+      expect(restView).toEqual(restCopy);
+      expect([...view.slotMap]).toEqual([...copy.slotMap]);
+      expect([view.statement, view.warnings]).toEqual([copy.statement, copy.warnings]);
+    }
+  });
 });
