@@ -70,9 +70,9 @@ const judgedNow = (id: string): boolean => {
 const crashJudged = (id: string, judge: string, repeat: number, seq: number) => store.ledger.judgedSince(id, judge, repeat, seq);
 // ... and so is a store_corrupt_lines record of lines this open did not find again (cut or repaired: ./corrupt-lines.ts)
 const repairedNow = (e: IngestError) => corruptLinesRepaired(e, store);
-const { current, superseded, readSince, rejudged, crashes, repaired } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged, repairedNow);
+const { current, superseded, readSince, rejudged, crashes, repaired, own } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged, repairedNow);
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped, storedBasisOf(store.dir)); // an older build's batch verdicts: ./batch-basis.ts
-if (superseded.length + readSince.length + rejudged.length + crashes.length + repaired.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes, repaired);
+if (superseded.length + readSince.length + rejudged.length + crashes.length + repaired.length + own.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes, repaired, own);
 if (runWhere) summary.where = runWhere;
 // what every later command warns about is the whole run's mix, not the --where subset's (review 28)
 if (allVerdicts) {

@@ -4,6 +4,7 @@
  * over one shared state (`./label-core.ts`: store, progress, stopped judges, cost cap `./cost-cap.ts`), refuses or
  * warns about changed judge configurations (`./config-change.ts`), and ends with the run's summary.
  */
+import { OWN_OUTPUT } from "../ingest/own-folders.js";
 import { byJudgeName, sortedByJudge } from "../format/judge-order.js";
 import path from "node:path";
 import type { IngestWarning, ReadOptions } from "../ingest/index.js";
@@ -235,6 +236,8 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const warnings: IngestWarning[] = [];
   /** An input warning: kept for the summary, and said as it comes. */
   const sayIngest = (w: IngestWarning): void => {
+    // a folder of our own output passed over: an older build's errors about its files are superseded (./superseded-errors.ts)
+    if (w.kind === OWN_OUTPUT && typeof w.path === "string") passedOver.add(path.resolve(w.path) + path.sep);
     warnings.push(w);
     opts.onIngestWarning?.(w);
   };

@@ -151,7 +151,7 @@ export interface RunSummary {
    */
   /** Trajectories the run holds whose input file no longer exists (`./removed-inputs.ts`): still counted here, said. */
   inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number; own_output?: number };
   stopped_judges: Record<string, string>;
   /**
    * Batch judges whose Batch API path stopped on a files/batches call that kept failing (a result download's 5xx, a

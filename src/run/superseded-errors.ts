@@ -14,6 +14,9 @@
  *   fields existed (the judge only in its message) is never superseded: it is not known whether a verdict came after.
  * - a `store_corrupt_lines` record that no longer describes the run's journals (`repaired`, `./corrupt-lines.ts`):
  *   the partial last line it counted was cut off since, or the line repaired; one still in the file stands.
+ * - any error about a file inside ipi-judge's own output (a run or sample folder under the input, passed over now:
+ *   ../ingest/own-folders.ts; `passedOver` holds such a folder as its path with a trailing separator): an older build
+ *   read the run's journals as input, and a resume counted those errors still (`own`).
  * `errors.jsonl` is append-only, so the old line stays; the summary counts it apart as superseded, saying why, so
  * the error is neither counted as live nor hidden.
  */
@@ -35,6 +38,8 @@ export interface SupersededErrors {
   crashes: IngestError[];
   /** `store_corrupt_lines` records of journal lines no longer in the files (cut or repaired since): not counted. */
   repaired: IngestError[];
+  /** Errors about files inside a folder of ipi-judge's own output this invocation passed over: not counted. */
+  own: IngestError[];
 }
 
 /** A `judge_crash` error's judge, repeat and `verdict_seq` when it records them (written since they exist), else undefined. */
@@ -46,7 +51,8 @@ export function crashOf(e: IngestError): { judge_id: string; repeat: number; ver
 
 /**
  * Split a run's stored errors: a file-level error (no trajectory id, no line) whose file this invocation passed
- * over as a sidecar (`passedOver`: resolved paths, `ReadOptions.onPassedOver`) is superseded; every other error
+ * over as a sidecar (`passedOver`: resolved paths, `ReadOptions.onPassedOver`) is superseded; any error whose file is
+ * under a folder `passedOver` holds with a trailing separator (own output passed over) goes to `own`; every other error
  * stands. Paths are compared resolved from the current directory (an error recorded from another directory, under
  * another relative path, stands: shown as before). An error `since` says was answered by a good read of its input
  * since goes to `readSince`; a `content_changed` note whose trajectory `judgedNow` says was judged again on its
@@ -68,6 +74,9 @@ export function splitSupersededErrors(
   const rejudged: IngestError[] = [];
   const crashes: IngestError[] = [];
   const repaired: IngestError[] = [];
+  const own: IngestError[] = [];
+  const ownFolders = [...passedOver].filter((p) => p.endsWith(path.sep));
+  const inOwn = (p: string) => ownFolders.length > 0 && typeof p === "string" && ownFolders.some((f) => path.resolve(p).startsWith(f));
   // per (trajectory, judge, repeat) crashed: the latest verdict_seq recorded (only the crash errors: bounded by them)
   const lastCrash = new Map<string, number>();
   const crashKey = (c: NonNullable<ReturnType<typeof crashOf>>) => `${c.trajectory_id}\u0000${c.judge_id}\u0000${c.repeat}`;
@@ -80,6 +89,7 @@ export function splitSupersededErrors(
     const fileLevel = e.trajectory_id === undefined && e.line === undefined;
     const c = crashOf(e);
     if (repairedNow?.(e)) repaired.push(e);
+    else if (inOwn(e.path)) own.push(e);
     else if (fileLevel && passedOver.size > 0 && passedOver.has(path.resolve(e.path))) superseded.push(e);
     else if (since?.answered(e)) readSince.push(e);
     else if (e.kind === "content_changed" && e.trajectory_id !== undefined && judgedNow?.(e.trajectory_id)) rejudged.push(e);
@@ -89,7 +99,7 @@ export function splitSupersededErrors(
       current.push(e);
     }
   }
-  return { current, superseded, readSince, rejudged, crashes, repaired };
+  return { current, superseded, readSince, rejudged, crashes, repaired, own };
 }
 
 /** Files shown in the superseded note before "and N more". */
@@ -107,8 +117,9 @@ export function supersededStatement(
   rejudged: readonly IngestError[] = [],
   crashes: readonly IngestError[] = [],
   repaired: readonly IngestError[] = [],
-): { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number; repaired?: number } {
-  const all = [...superseded, ...readSince, ...rejudged, ...crashes, ...repaired];
+  own: readonly IngestError[] = [],
+): { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number; repaired?: number; own_output?: number } {
+  const all = [...superseded, ...readSince, ...rejudged, ...crashes, ...repaired, ...own];
   const by_kind: Record<string, number> = {};
   for (const e of all) by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
   const files = [...new Set(all.map((e) => e.path))];
@@ -138,7 +149,14 @@ export function supersededStatement(
         `current store_corrupt_lines record); a verdict such a line held is judged again when missing, or counted as not yet judged`,
     );
   }
-  const inputs = superseded.length + readSince.length;
+  if (own.length > 0) {
+    const f = [...new Set(own.map((e) => e.path))];
+    why.push(
+      `${own.length} ${own.length === 1 ? "is" : "are"} about ${shownFiles(f)}, ipi-judge's own output (a run or sample folder under the input), ` +
+        `passed over now (an older build read ${f.length === 1 ? "it" : "them"} as input)`,
+    );
+  }
+  const inputs = superseded.length + readSince.length + own.length;
   return {
     total: n,
     by_kind,
@@ -155,6 +173,7 @@ export function supersededStatement(
     ...(rejudged.length > 0 ? { rejudged: rejudged.length } : {}),
     ...(crashes.length > 0 ? { judge_crashes: crashes.length } : {}),
     ...(repaired.length > 0 ? { repaired: repaired.length } : {}),
+    ...(own.length > 0 ? { own_output: own.length } : {}),
   };
 }
 

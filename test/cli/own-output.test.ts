@@ -44,6 +44,28 @@ describe("label over a folder that holds its own labels folder", () => {
     expect(dry.stdout).not.toMatch(/bad input items/);
   });
 
+  it("errors an older build recorded about its own files are superseded on a resume, said, not counted (dead46 item 3)", async () => {
+    const dir = path.join(tmp, "old");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.jsonl"), line("t1"));
+    const first = await runCli(["label", ".", "--run", "r", "--judge", "signature", "--json"], { cwd: dir });
+    expect(first.code, first.stderr).toBe(0);
+    // what a build before session 45 wrote: the run's own journals read as input, one error per line
+    const old = [1, 2].map((n) => JSON.stringify({ path: "labels/r/verdicts.jsonl", kind: "schema", message: `labels/r/verdicts.jsonl line ${n}: has no "messages"`, line: n }));
+    old.push(JSON.stringify({ path: "labels/r/store.json", kind: "unknown_format", message: "labels/r/store.json: not a trajectory file" }));
+    fs.appendFileSync(path.join(dir, "labels", "r", "errors.jsonl"), old.join("\n") + "\n");
+    const again = await runCli(["label", ".", "--run", "r", "--judge", "signature", "--json"], { cwd: dir });
+    expect(again.code, again.stderr).toBe(0);
+    const s = JSON.parse(again.stdout);
+    expect(s.errors.total).toBe(0);
+    expect(s.errors_superseded).toMatchObject({ total: 3, own_output: 3, by_kind: { schema: 2, unknown_format: 1 } });
+    expect(s.errors_superseded.message).toMatch(/3 are about labels\/r\/verdicts.jsonl, labels\/r\/store.json, ipi-judge's own output \(a run or sample folder under the input\), passed over now/);
+    // an error about an input file outside the labels folder still counts
+    fs.appendFileSync(path.join(dir, "labels", "r", "errors.jsonl"), JSON.stringify({ path: "gone.jsonl", kind: "schema", message: "gone.jsonl line 1: bad", line: 1 }) + "\n");
+    const third = await runCli(["label", ".", "--run", "r", "--judge", "signature", "--json"], { cwd: dir });
+    expect(JSON.parse(third.stdout).errors.total).toBe(1);
+  });
+
   it("a run folder of another labels folder, met in the input, is passed over by what it holds", async () => {
     const dir = path.join(tmp, "y");
     fs.mkdirSync(dir);
