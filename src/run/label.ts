@@ -234,15 +234,13 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
-  /** An input warning: kept for the summary, and said as it comes. */
+  /** An input warning: kept for the summary, and said as it comes (own output passed over: ./superseded-errors.ts). */
   const sayIngest = (w: IngestWarning): void => {
-    // a folder of our own output passed over: an older build's errors about its files are superseded (./superseded-errors.ts)
     if (w.kind === OWN_OUTPUT && typeof w.path === "string") passedOver.add(path.resolve(w.path) + path.sep);
     warnings.push(w);
     opts.onIngestWarning?.(w);
   };
-  /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
-  const passedOver = new Set<string>();
+  const passedOver = new Set<string>(); // sidecar files passed over (resolved), own folders (+ sep): errors about them superseded
   // the input errors stored before this read: those whose input it reads without error are superseded (./read-since.ts)
   const since = new ReadSince(store.storedErrors);
   // the run's trajectories whose input file is gone, found after a read that ran to the end (./removed-inputs.ts)
