@@ -20,7 +20,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 // while the inputs are counted (label reports once before its pre-count, so a long count is not silent), the
 // documented line without a total: `0 (total not counted yet) trajectories ..., ETA --`
 const LINE =
-  /^ipi-judge: label: (\d[\d,]*\/82 trajectories \(\d+\.\d%\)|0 \(total not counted yet\) trajectories) after \S+, (--|[\d.]+)\/s, ETA \S+; verdicts stored \d+, already stored \d+, input errors \d+, judge crashes \d+, in flight \d+$/;
+  /^ipi-judge: label: (\d[\d,]*\/82 trajectories \(\d+\.\d%\)|0 \(total not counted yet\) trajectories) after \S+, (--|[\d.]+)\/s, ETA \S+; verdicts stored \d+, already stored \d+, input errors \d+, judge crashes \d+, in flight \d+(, queued \d+)?$/;
 
 describe("label's progress lines on a pipe", () => {
   it("auto on a pipe: lines at a tiny interval, each in the documented shape, stdout pure JSON", async () => {
