@@ -51,7 +51,7 @@ export function withSmallCount(est: WeightedAgreement, level = 0.95): WeightedAg
   const nDesign = effectiveSize(p, se, nEff);
   const floor = clopperPearson(0, nEff, level).upper; // the zero-event bound, estimate's `zeroEventUpperBound`
   const exact = shareInterval(p, nDesign, floor, level);
-  const x = (1 - p) * nEff;
+  const x = Math.max(0, (1 - p) * nEff);
   // agreements are the "events" of a share p; smallCountUnion counts the fewer of x events and n − x
   const u = smallCountUnion(design, exact, p * nEff, nEff);
   if (!u) return est;

@@ -23,7 +23,7 @@ import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util
 import { MAX_REPEATS } from "../store/repeat-bound.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
-import { ownFolderAbove, ownFolderOf, ownKindText, realOrResolved } from "../ingest/own-folders.js";
+import { ownFolderAbove, ownFolderOf, ownKindText, realOrResolved, type OwnKind } from "../ingest/own-folders.js";
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
 import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
 import { judgeEntries } from "../format/judge-order.js";
@@ -174,11 +174,12 @@ function checkLabelFlags(
  */
 function refuseOwnFolders(paths: string[], labelsDir: string): void {
   const labelsReal = realOrResolved(labelsDir);
+  const seen = new Map<string, OwnKind | undefined>(); // the folders above the paths, each looked at once
   for (const p of paths) {
     const own = ownFolderOf(p, labelsReal);
     if (own !== undefined) throw new UsageError(`${p} is ${ownKindText(own)}, not input: its files are ipi-judge's own output, not trajectories; give the files or folders of the trajectories to label`);
     // a file or folder inside a run or sample (`label RUN/verdicts.jsonl`): the same refusal, naming the folder
-    const above = ownFolderAbove(p);
+    const above = ownFolderAbove(p, seen);
     if (above !== undefined)
       throw new UsageError(`${p} is inside ${above.dir}, which is ${ownKindText(above.kind)}, not input: its files are ipi-judge's own output, not trajectories; give the files or folders of the trajectories to label`);
   }

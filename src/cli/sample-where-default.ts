@@ -8,7 +8,8 @@
  * run (the human and calibrated figures of groups reaching outside the sample's population are then undefined, as
  * before).
  */
-import { readHumanLabels } from "../agree/human-file.js";
+import { readHumanLabels, type HumanLabelRead } from "../agree/human-file.js";
+import type { SampleWhere } from "../store/sample-where.js";
 import { WHERE_FIELDS } from "../store/where.js";
 import { warnLine } from "./warn.js";
 
@@ -27,18 +28,26 @@ export interface SampleWhereOptions {
  * @returns the `--where` arguments applied (e.g. `--where attacked=true`), or null when nothing was applied: no
  *   `--human`, a `--where` given, `--no-sample-population`, a file with no recorded population (a sample of the whole
  *   run, or a file made by hand), a file that cannot be read (the command's own read names the problem), or a
- *   recorded field this version does not know (the command's read warns about it, ../agree/sample-population.ts).
- *   Never throws.
+ *   recorded field this version does not know (the command's read warns about it, ../agree/sample-population.ts),
+ *   or a file whose rows do not record one population (rows of samples of different populations, rows recording
+ *   none beside rows recording one, a row whose record cannot be read: {@link onePopulation}; said on stderr, as the
+ *   figures are then over the whole run). Never throws.
  */
 export function applySampleWhere(o: SampleWhereOptions, command: string): string | null {
   if (!o.human || o.samplePopulation === false) return null;
   if (Array.isArray(o.where) ? o.where.length > 0 : typeof o.where === "string") return null;
-  let sw;
+  let rows: HumanLabelRead[];
   try {
-    sw = readHumanLabels(o.human).rows.find((r) => r.sample_where)?.sample_where;
+    rows = readHumanLabels(o.human).rows;
   } catch {
     return null;
   }
+  const one = onePopulation(rows);
+  if (typeof one === "string") {
+    warnLine(`${command}: ${o.human} ${one}: none is taken as --where, so the figures below are over the whole run; give --where for the population to read (the label file's check below says what this means for the human figures)`);
+    return null;
+  }
+  const sw = one;
   if (!sw) return null;
   const clauses = Object.entries(sw.clauses);
   if (clauses.length === 0 || clauses.some(([f]) => !Object.hasOwn(WHERE_FIELDS, f))) return null;
@@ -48,4 +57,35 @@ export function applySampleWhere(o: SampleWhereOptions, command: string): string
     `${command}: ${o.human} records the population its sample was drawn from (${args}): every figure below is over it, the judge's too, as if ${args} were given. --no-sample-population for the whole run (groups reaching outside the sample's population then get no human or calibrated figure).`,
   );
   return args;
+}
+
+/** A row's population as a key: its `--where` clauses, fields and values sorted (the same filter however written). */
+function populationKey(sw: SampleWhere | undefined): string {
+  if (!sw) return "";
+  return JSON.stringify(Object.entries(sw.clauses).map(([f, vs]) => [f, [...vs].sort()]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/**
+ * The one population the label file's rows record, undefined when none records any, or why there is not one (the
+ * words after the file's name): rows of samples drawn under different `--where` (a file of two samples pasted
+ * together: the first row's would have been taken, so the judge's figures hung on the rows' order; break47), rows
+ * recording none beside rows recording one, a row whose `sample_where` or `sample_frame` cannot be read.
+ * @param rows the label file's rows as read.
+ */
+export function onePopulation(rows: readonly HumanLabelRead[]): SampleWhere | undefined | string {
+  const bad = rows.find((r) => r.frame_problem);
+  if (bad) return `line ${bad.line}: ${bad.frame_problem}: the population its sample was drawn from cannot be read`;
+  const by = new Map<string, { sw: SampleWhere | undefined; rows: number; first: number }>();
+  for (const r of rows) {
+    const k = populationKey(r.sample_where);
+    const p = by.get(k);
+    if (p) p.rows++;
+    else by.set(k, { sw: r.sample_where, rows: 1, first: r.line });
+  }
+  if (by.size <= 1) return [...by.values()][0]?.sw;
+  const said = [...by.values()].map((p) => {
+    const what = p.sw ? Object.entries(p.sw.clauses).map(([f, vs]) => `--where ${f}=${vs.join(",")}`).join(" ") : "no population recorded (the whole run, or rows made by hand)";
+    return `${what} (${p.rows} row${p.rows === 1 ? "" : "s"} from line ${p.first})`;
+  });
+  return `holds rows of samples drawn from ${by.size} different populations: ${said.join("; ")}`;
 }

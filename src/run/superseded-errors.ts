@@ -16,7 +16,10 @@
  *   the partial last line it counted was cut off since, or the line repaired; one still in the file stands.
  * - any error about a file inside ipi-judge's own output (a run or sample folder under the input, passed over now:
  *   ../ingest/own-folders.ts; `passedOver` holds such a folder as its path with a trailing separator): an older build
- *   read the run's journals as input, and a resume counted those errors still (`own`).
+ *   read the run's journals as input, and a resume counted those errors still (`own`). Not the run's own
+ *   `store_corrupt_lines` record (its path is the run's folder, under the input when the labels folder is): it is
+ *   about the journals as this run reads them, never an input error; only `repaired` supersedes it (break47: with the
+ *   labels folder inside the input, a line still unreadable was said to be "an older build's input error", errors none).
  * `errors.jsonl` is append-only, so the old line stays; the summary counts it apart as superseded, saying why, so
  * the error is neither counted as live nor hidden.
  */
@@ -89,7 +92,7 @@ export function splitSupersededErrors(
     const fileLevel = e.trajectory_id === undefined && e.line === undefined;
     const c = crashOf(e);
     if (repairedNow?.(e)) repaired.push(e);
-    else if (inOwn(e.path)) own.push(e);
+    else if (e.kind !== "store_corrupt_lines" && inOwn(e.path)) own.push(e); // the run's own journal record is no input error (break47)
     else if (fileLevel && passedOver.size > 0 && passedOver.has(path.resolve(e.path))) superseded.push(e);
     else if (since?.answered(e)) readSince.push(e);
     else if (e.kind === "content_changed" && e.trajectory_id !== undefined && judgedNow?.(e.trajectory_id)) rejudged.push(e);

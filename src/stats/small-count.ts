@@ -161,7 +161,7 @@ export function smallCountUnion(design: Bounds, exact: Bounds, x: number, nEff: 
   const up = Math.min(1, Math.max(0, exact.upper));
   if (lo >= design.lower && up <= design.upper) return null; // inside: the design interval is the one
   const side = x <= nEff - x ? 0 : 1;
-  return { union: { lower: Math.min(design.lower, lo), upper: Math.max(design.upper, up) }, exact: { lower: lo, upper: up }, fewer: side ? nEff - x : x, side };
+  return { union: { lower: Math.min(design.lower, lo), upper: Math.max(design.upper, up) }, exact: { lower: lo, upper: up }, fewer: Math.max(0, side ? nEff - x : x), side }; // never -0.0 from rounding (break47)
 }
 
 /**

@@ -226,6 +226,9 @@ function plugIn(judge: readonly Category[], human: readonly Category[], weights:
       pe += W[k][l] * cm.row_prevalence[k] * cm.col_prevalence[l];
     }
   }
+  // shares of one total: a sum of weight fractions can round past 1 (1.0000000000000002 with 28 items of weight 105/40,
+  // kappa then 1.0000000000000004 and "-0.0 effective disagreements" in agree --human's small-count note: break47)
+  po = Math.min(1, po);
   const kappa = Math.abs(1 - pe) < 1e-14 ? null : (po - pe) / (1 - pe);
   const pi = cm.row_prevalence.map((r, k) => (r + cm.col_prevalence[k]) / 2);
   let peAc1: number | null = null;
@@ -234,6 +237,7 @@ function plugIn(judge: readonly Category[], human: readonly Category[], weights:
   // AC1 and PABAK are defined on the unweighted diagonal agreement.
   let poDiag = 0;
   for (let k = 0; k < q; k++) poDiag += cm.P[k][k];
+  poDiag = Math.min(1, poDiag); // as po above
   if (q >= 2) {
     peAc1 = pi.reduce((s, x) => s + x * (1 - x), 0) / (q - 1);
     ac1 = (poDiag - peAc1) / (1 - peAc1);

@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { designAgreement } from "../../src/stats/weighted.js";
+import { smallCountUnion } from "../../src/stats/small-count.js";
 import { smallCountFigureText, smallCountNote, withSmallCount, type SmallCountEstimate } from "../../src/agree/design-small-count.js";
-import { designFigureText } from "../../src/agree/design-zero-se.js";
+import { designFigureText, explainZeroSe, withZeroSe } from "../../src/agree/design-zero-se.js";
 import { estimateText } from "../../src/format/stat-text.js";
 
 /** Strata A (N 200, 30 labelled) and D (N 50, 30 labelled); `dis` disagreements (judge yes, human no) in each. */
@@ -55,5 +56,24 @@ describe("agree --human's design-weighted agreement with few disagreements (Korn
     expect((d.po as SmallCountEstimate).value).toBeCloseTo(0.64, 12);
     expect((d.po as SmallCountEstimate).ci_small_count).toBeUndefined();
     expect(smallCountNote(d)).toBe("");
+  });
+
+  it("every item agreeing, weights whose fractions sum past 1 in floating point: the agreement, kappa, AC1 and PABAK are 1, never 1.0000000000000002, and no union of two equal intervals said with -0.0 disagreements (break47)", () => {
+    // 28 items of weight 105/40 over three categories: Σ_k P̂_kk rounds to 1.0000000000000002 (kappa 1.0000000000000004)
+    const recs = Array.from({ length: 28 }, (_, i) => {
+      const c = i < 9 ? "full_compliance" : i < 10 ? "task_refusal" : "unaffected";
+      return { judge: c, human: c, stratum: "all" };
+    });
+    const est = designAgreement(recs, { all: 73.5 }, ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"]);
+    const d = withSmallCount(explainZeroSe(withZeroSe(est), { n: new Map([["all", 28]]), N: { all: 73.5 } })); // as agree --human (src/agree/human.ts)
+    expect(est.po.value).toBe(1);
+    for (const f of [d.po, d.kappa, d.ac1, d.pabak]) expect(f.value).toBe(1);
+    // before: p̂ 1.0000000000000002 put the exact interval a hair outside the zero-event bound, so a "union" of two
+    // equal intervals [87.7%, 100.0%] was said, with "-0.0 effective disagreements"; now the zero-event bound stands
+    expect((d.po as SmallCountEstimate).ci_small_count).toBeUndefined();
+    expect(d.po.ci_exact?.method).toBe("zero_event_bound");
+    // and a count a hair past the whole (rounding) is never said as a negative number of disagreements
+    const u = smallCountUnion({ lower: 0.95, upper: 1 }, { lower: 0.9, upper: 1 }, 40.000000000000007, 40)!;
+    expect(u.fewer).toBe(0);
   });
 });

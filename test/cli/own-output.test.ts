@@ -66,6 +66,24 @@ describe("label over a folder that holds its own labels folder", () => {
     expect(JSON.parse(third.stdout).errors.total).toBe(1);
   });
 
+  it("the run's own store_corrupt_lines record (its path the run folder, under the input) stands while the line is unreadable: not taken for an old input error (break47)", async () => {
+    const dir = path.join(tmp, "corrupt");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "a.jsonl"), line("t1") + line("t2") + line("t3"));
+    expect((await runCli(["label", ".", "--run", "r", "--judge", "signature"], { cwd: dir })).code).toBe(0);
+    const vf = path.join(dir, "labels", "r", "verdicts.jsonl");
+    const v = lines(vf);
+    v[1] = v[1].slice(0, 30); // a line cut inside the file, not the last: it stays unreadable
+    fs.writeFileSync(vf, v.join("\n") + "\n");
+    for (const round of [1, 2]) {
+      const r = await runCli(["label", ".", "--run", "r", "--judge", "signature", "--json"], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const s = JSON.parse(r.stdout);
+      expect(s.errors.by_kind, `round ${round}`).toEqual({ store_corrupt_lines: 1 });
+      expect(s.errors_superseded?.own_output, `round ${round}`).toBeUndefined();
+    }
+  });
+
   it("a run folder of another labels folder, met in the input, is passed over by what it holds", async () => {
     const dir = path.join(tmp, "y");
     fs.mkdirSync(dir);

@@ -8,10 +8,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { CORPUS } from "../helpers/paths.js";
 import { applySampleWhere } from "../../src/cli/sample-where-default.js";
+import { resetWarnings } from "../../src/cli/warn.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-sample-where-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -76,5 +77,46 @@ describe("estimate and report take the sample's recorded population as --where w
     const o: { human: string; where?: string[] } = { human: f };
     expect(applySampleWhere(o, "t")).toBe("--where attacked=true --where suite=workspace");
     expect(o.where).toEqual(["attacked=true", "suite=workspace"]);
+  });
+
+  it("a file whose rows record no one population (two samples pasted together, rows recording none beside one, a malformed record): nothing applied, said; the same population written two ways is one (break47)", () => {
+    const row = (id: string, sw: unknown) => JSON.stringify({ trajectory_id: id, annotator: "a", label: "unaffected", ...(sw === undefined ? {} : { sample_where: sw }) });
+    const ws = { filter: "attacked=true suite=workspace", clauses: { attacked: ["true"], suite: ["workspace"] }, N: 105 };
+    const bk = { filter: "attacked=true suite=banking", clauses: { attacked: ["true"], suite: ["banking"] }, N: 103 };
+    const file = (name: string, lines: string[]) => (fs.writeFileSync(path.join(tmp, name), lines.join("\n") + "\n"), path.join(tmp, name));
+    const said = (f: string) => {
+      let err = "";
+      resetWarnings();
+      const se = vi.spyOn(process.stderr, "write").mockImplementation((c: string | Uint8Array) => ((err += String(c)), true));
+      const o: { human: string; where?: string[] } = { human: f };
+      let r: string | null;
+      try {
+        r = applySampleWhere(o, "estimate");
+      } finally {
+        se.mockRestore();
+      }
+      return { r, where: o.where, err };
+    };
+    // before: the first row's population was taken, so the judge's figures hung on the order of the rows
+    for (const lines of [[row("x", ws), row("y", bk)], [row("y", bk), row("x", ws)]]) {
+      const s = said(file("two.jsonl", lines));
+      expect(s.r).toBeNull();
+      expect(s.where).toBeUndefined();
+      expect(s.err).toContain("holds rows of samples drawn from 2 different populations");
+      expect(s.err).toContain("--where attacked=true --where suite=workspace (1 row from line");
+      expect(s.err).toContain("--where attacked=true --where suite=banking (1 row from line");
+      expect(s.err).toContain("none is taken as --where, so the figures below are over the whole run");
+    }
+    const mixed = said(file("mixed.jsonl", [row("x", undefined), row("y", ws), row("z", ws)]));
+    expect(mixed.r).toBeNull();
+    expect(mixed.err).toContain("no population recorded (the whole run, or rows made by hand) (1 row from line 1); --where attacked=true --where suite=workspace (2 rows from line 2)");
+    const bad = said(file("bad.jsonl", [row("x", ws), row("y", { filter: "suite=workspace", clauses: { suite: "workspace" }, N: 105 })]));
+    expect(bad.r).toBeNull();
+    expect(bad.err).toContain("bad.jsonl line 2: sample_where.clauses.suite must be a list of strings");
+    // one population, its clauses in another order: applied
+    const ws2 = { ...ws, clauses: { suite: ["workspace"], attacked: ["true"] } };
+    const same = said(file("same.jsonl", [row("x", ws), row("y", ws2)]));
+    expect(same.r).toBe("--where attacked=true --where suite=workspace");
+    expect(same.where).toEqual(["attacked=true", "suite=workspace"]);
   });
 });

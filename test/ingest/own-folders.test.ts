@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { countInputs, inputFiles, readTrajectories, type IngestWarning, type ReadOptions } from "../../src/ingest/index.js";
-import { OwnFolders, ownFolderOf, realOrResolved } from "../../src/ingest/own-folders.js";
+import { OwnFolders, ownFolderAbove, ownFolderOf, realOrResolved, type OwnKind } from "../../src/ingest/own-folders.js";
 import { NOTE_KINDS } from "../../src/ingest/warnings.js";
 
 const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-own-"));
@@ -114,5 +114,22 @@ describe("ipi-judge's own output in an input folder", () => {
     expect(ownFolderOf(path.join(root, "in"), labels)).toBeUndefined();
     expect(ownFolderOf(path.join(root, "in/a.jsonl"), labels)).toBeUndefined();
     expect(ownFolderOf(path.join(root, "missing"), labels)).toBeUndefined();
+  });
+
+  it("ownFolderAbove: many paths of one folder look at each folder above once (break47: each path listed the whole folder, quadratic in the paths of `label d/*.jsonl`); a marker that is a link makes no own folder, as the walk's listing tells it", () => {
+    const root = put(path.join(tmp, "above"), { ...runFiles("labels/r"), ...Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`in/t${i}.jsonl`, line(`t${i}`)])) });
+    const seen = new Map<string, OwnKind | undefined>();
+    for (let i = 0; i < 50; i++) expect(ownFolderAbove(path.join(root, `in/t${i}.jsonl`), seen)).toBeUndefined();
+    const real = realOrResolved(root);
+    // in/, the root and each folder above it: once each, whatever the number of paths
+    expect(seen.size).toBe(real.split(path.sep).length + 1); // in/, the root, ..., the file system root
+    expect(seen.has(path.join(real, "in"))).toBe(true);
+    expect(ownFolderAbove(path.join(root, "labels/r/verdicts.jsonl"), seen)).toEqual({ dir: path.join(real, "labels/r"), kind: "run" });
+    expect(ownFolderAbove(path.join(root, "labels/r/sample1/design.json"))).toEqual({ dir: path.join(real, "labels/r/sample1"), kind: "sample" });
+    // store.json a link to a run's: not a run folder (a listing's entry of a link is no plain file)
+    const linked = put(path.join(tmp, "linked"), { "verdicts.jsonl": "{}\n", "x.jsonl": line("t1") });
+    symlinkSync(path.join(root, "labels/r/store.json"), path.join(linked, "store.json"));
+    expect(ownFolderOf(linked)).toBeUndefined();
+    expect(ownFolderAbove(path.join(linked, "x.jsonl"))).toBeUndefined();
   });
 });
