@@ -23,6 +23,8 @@
  * 40,000 within 1.2x of time per item at 5,000; peak RSS < 300 MB at 40,000.
  * Last, the scale section (`bench/scale.ts`: signature `label` at 100,000 and 1,000,000 beside a bare read + parse;
  * `--scale-sizes N,...`, `--scale-only` runs it alone, `--no-scale` skips it).
+ * `--realistic-marginal M` adds the realistic mode's CPU per request with the one-off costs taken out (both programs
+ * again at M items: `bench/marginal.ts`).
  * Usage: `npm run bench [-- --sizes 5000,40000 --concurrency 16]`. Env IPI_BENCH_TGZ overrides the corpus path;
  * IPI_BENCH_CLI measures another build's CLI, IPI_BENCH_CLI_BASE adds a second one beside it (realistic mode).
  */
@@ -38,6 +40,7 @@ import { renderForJudge } from "../dist/serialize/render.js";
 import { responseFormat } from "../dist/providers/schema-dialects.js";
 import { RunStore } from "../dist/store/run-store.js";
 import { inputsFor, runNode, type ThreadsMs } from "./common.js";
+import { marginalLines, type CpuAt } from "./marginal.js";
 import { scaleSection, scaleSizes } from "./scale.js";
 
 /**
@@ -80,6 +83,11 @@ const BUSY = Number(arg("busy", "0"));
 const REALISTIC_MODES = arg("realistic-modes", "300/64,1000/256")
   .split(",")
   .map((m) => ({ delayMs: Number(m.split("/")[0]), concurrency: Number(m.split("/")[1]) }));
+/**
+ * `--realistic-marginal M`: also run the bare loop program and `label` at M items (> `--realistic-n`) in each
+ * realistic mode and print the marginal CPU per request between the two sizes (`bench/marginal.ts`). 0: off.
+ */
+const MARGINAL = Number(arg("realistic-marginal", "0"));
 /** Extra node flags for the measured CLI (e.g. `IPI_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof"`). */
 const NODE_ARGS = (process.env.IPI_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
 
@@ -284,21 +292,52 @@ function labellingPhase(file: string): { seconds: number; perSec: number } {
  * @returns whether the targets were met.
  */
 
-async function realistic(tmp: string, inputs: string[], users: string[], n: number, modes: { delayMs: number; concurrency: number }[]): Promise<boolean> {
-  console.log(`\n== realistic latency: ${n} real trajectories ==`);
-  // the bare loop program's input: the n request bodies label will send, one per line (written before any clock)
-  const bodies = path.join(tmp, `bodies-${n}.jsonl`);
-  if (!CLI_ONLY) fs.writeFileSync(bodies, Array.from({ length: n }, (_, i) => requestBody(users[i % users.length])).join("\n") + "\n");
+async function realistic(tmp: string, inputs: string[], inputsM: string[], users: string[], n: number, modes: { delayMs: number; concurrency: number }[]): Promise<boolean> {
+  console.log(`\n== realistic latency: ${n} real trajectories${MARGINAL > n ? ` (and ${MARGINAL} for the marginal CPU)` : ""} ==`);
+  // the bare loop program's input: the n (and M) request bodies label will send, one per line (written before any clock)
+  if (!CLI_ONLY) for (const k of MARGINAL > n ? [n, MARGINAL] : [n]) writeBodies(tmp, users, k);
   const stopBusy = startBusy(BUSY);
   try {
-    return await realisticModes(tmp, inputs, users, n, modes, bodies);
+    return await realisticModes(tmp, inputs, inputsM, users, n, modes, bodiesFile(tmp, n));
   } finally {
     stopBusy();
   }
 }
 
+/** The bare loop program's input file of `n` request bodies (one JSON request per line). */
+function bodiesFile(tmp: string, n: number): string {
+  return path.join(tmp, `bodies-${n}.jsonl`);
+}
+
+/** Write {@link bodiesFile}: the bodies of the first `n` items `label` will judge, in its order (`users` repeated). */
+function writeBodies(tmp: string, users: string[], n: number): void {
+  fs.writeFileSync(bodiesFile(tmp, n), Array.from({ length: n }, (_, i) => requestBody(users[i % users.length])).join("\n") + "\n");
+}
+
+/**
+ * One `label` run of `cli` on the first `n` items of `inputs` into run `run` (spawn to exit, the probe preloaded).
+ * @returns its figures (wall, peak RSS, CPU and thread split). @throws Error when it fails or stores other than n verdicts.
+ */
+async function runLabel(cli: string, inputs: string[], cfg: string, labels: string, run: string, n: number, probe: string): Promise<Figures> {
+  global.gc?.();
+  const r = await runCli(["label", ...inputs, "--judges", cfg, "--run", run, "--labels-dir", labels, "--limit", String(n), "--json"], probe, {}, cli);
+  if (r.code !== 0 && r.code !== EXIT_STUB_DENIES) throw new Error(`ipi-judge exited ${r.code}: ${r.stderr}`);
+  const stored = countLines(path.join(labels, run, "verdicts.jsonl"));
+  if (stored !== n) throw new Error(`expected ${n} verdicts, got ${stored}`);
+  const p = JSON.parse(fs.readFileSync(probe, "utf8"));
+  return { items: n, seconds: r.seconds, perSec: n / r.seconds, peakRssMB: p.maxRssBytes / MB, cpuMs: p.cpuMs.user + p.cpuMs.system, threadsMs: p.threadsMs };
+}
+
 /** The measurements of {@link realistic}, one mode after the other (bodies already written to `bodies`). */
-async function realisticModes(tmp: string, inputs: string[], users: string[], n: number, modes: { delayMs: number; concurrency: number }[], bodies: string): Promise<boolean> {
+async function realisticModes(
+  tmp: string,
+  inputs: string[],
+  inputsM: string[],
+  users: string[],
+  n: number,
+  modes: { delayMs: number; concurrency: number }[],
+  bodies: string,
+): Promise<boolean> {
   let pass = true;
   for (const { delayMs, concurrency } of modes) {
     const { child: server, port } = await startServer(delayMs);
@@ -314,20 +353,24 @@ async function realisticModes(tmp: string, inputs: string[], users: string[], n:
     const row: string[] = [];
     const figures: Record<string, Figures> = {};
     const clis: [string, string][] = [["label", CLI], ...(CLI_BASE ? [["label (base)", CLI_BASE] as [string, string]] : [])];
-    for (const [name, cli] of clis) {
-      global.gc?.();
-      const probe = path.join(tmp, `probe-r-${delayMs}.json`);
-      const run = `r${delayMs}${name === "label" ? "" : "-base"}`;
-      const r = await runCli(["label", ...inputs, "--judges", cfg, "--run", run, "--labels-dir", labels, "--limit", String(n), "--json"], probe, {}, cli);
-      if (r.code !== 0 && r.code !== EXIT_STUB_DENIES) throw new Error(`ipi-judge exited ${r.code}: ${r.stderr}`);
-      const stored = countLines(path.join(labels, run, "verdicts.jsonl"));
-      if (stored !== n) throw new Error(`expected ${n} verdicts, got ${stored}`);
-      const p = JSON.parse(fs.readFileSync(probe, "utf8"));
-      figures[name] = { items: n, seconds: r.seconds, perSec: n / r.seconds, peakRssMB: p.maxRssBytes / MB, cpuMs: p.cpuMs.user + p.cpuMs.system, threadsMs: p.threadsMs };
-    }
+    for (const [name, cli] of clis) figures[name] = await runLabel(cli, inputs, cfg, labels, `r${delayMs}${name === "label" ? "" : "-base"}`, n, path.join(tmp, `probe-r-${delayMs}.json`));
     const bare2 = CLI_ONLY ? undefined : await bareLoop(port, users, n, concurrency);
     const prog2 = CLI_ONLY ? undefined : await bareLoopProgram(bodies, port, n, concurrency, progProbe);
     const floor = CLI_ONLY ? undefined : await sdkFloorProgram(bodies, port, n, concurrency, path.join(tmp, `probe-floor-${delayMs}.json`));
+    // --realistic-marginal M: the same programs at M items (bare loop before and after label, mean), against the same server
+    let marginal: string[] = [];
+    if (MARGINAL > n && prog1 && prog2) {
+      const m = MARGINAL;
+      const progM1 = await bareLoopProgram(bodiesFile(tmp, m), port, m, concurrency, progProbe);
+      const atM: Record<string, Figures> = {};
+      for (const [name, cli] of clis) atM[name] = await runLabel(cli, inputsM, cfg, labels, `m${delayMs}${name === "label" ? "" : "-base"}`, m, path.join(tmp, `probe-m-${delayMs}.json`));
+      const progM2 = await bareLoopProgram(bodiesFile(tmp, m), port, m, concurrency, progProbe);
+      const at = (items: number, cpuMs: number): CpuAt => ({ n: items, cpuMs });
+      marginal = marginalLines(
+        Object.fromEntries(Object.entries(figures).map(([name, f]) => [name, [at(n, f.cpuMs!), at(m, atM[name].cpuMs!)]])),
+        [at(n, (prog1.cpuMs! + prog2.cpuMs!) / 2), at(m, (progM1.cpuMs! + progM2.cpuMs!) / 2)],
+      );
+    }
     server.send("stop");
     const ideal = (n / concurrency) * (delayMs / 1000);
     const mean = (a?: Figures, b?: Figures) => (a && b ? { perSec: (2 * n) / (a.seconds + b.seconds), seconds: (a.seconds + b.seconds) / 2 } : undefined);
@@ -347,6 +390,7 @@ async function realisticModes(tmp: string, inputs: string[], users: string[], n:
     console.log(`  CPU per request: ${cpuLine.join(", ")}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
     const split = (f?: Figures) => (f?.threadsMs ? `main thread ${(f.threadsMs.main / n).toFixed(2)}, other threads ${(f.threadsMs.other / n).toFixed(2)}` : "not measured");
     console.log(`  thread split (ms/item): ${[...Object.entries(figures).map(([name, f]) => `${name}: ${split(f)}`), ...(prog1 ? [`bare loop program (first run): ${split(prog1)}`] : [])].join("; ")}`);
+    for (const line of marginal) console.log(line);
     if (floor && progCpu !== undefined) {
       // issue 26: what the target leaves for ipi-judge's own work, beside what that work costs now
       const own = Object.entries(figures).map(([name, f]) => `${name} ${((f.cpuMs! - floor.cpuMs!) / n).toFixed(2)} ms/item`);
@@ -403,7 +447,10 @@ async function main() {
   let realisticPass = true;
   if (!process.argv.includes("--no-realistic")) {
     const rn = Number(arg("realistic-n", "3000"));
-    realisticPass = await realistic(tmp, inputs.slice(0, Math.max(1, Math.ceil(inputs.length / Math.ceil(maxN / perCopy)))), users, rn, REALISTIC_MODES);
+    // one copy's model folders reach 11,384 items; the marginal size takes as many copies as it needs (made above up to --sizes' largest)
+    const perCopyFolders = Math.max(1, Math.ceil(inputs.length / Math.ceil(maxN / perCopy)));
+    const inputsM = inputsFor(runsDir, path.join(tmp, "links"), Math.ceil(Math.max(MARGINAL, rn) / perCopy)).slice(0, perCopyFolders * Math.ceil(Math.max(MARGINAL, rn) / perCopy));
+    realisticPass = await realistic(tmp, inputs.slice(0, perCopyFolders), inputsM, users, rn, REALISTIC_MODES);
     if (process.argv.includes("--realistic-only")) {
       console.log(realisticPass ? "REALISTIC TARGETS MET" : "REALISTIC TARGETS MISSED");
       process.exitCode = realisticPass ? 0 : 1;
