@@ -1,9 +1,9 @@
-import { textTable } from "../format/text-table.js";
+import { cellTableLines } from "./sample-table.js";
 import path from "node:path";
 import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import type { Command } from "commander";
-import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
+import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, undrawnCells, type Scale } from "../sample/index.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, runDirOf, whereOf, withReadProgress } from "./util.js";
 import { whereLine } from "../store/where.js";
@@ -122,6 +122,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           duplicates_dropped: d.population.duplicates_dropped.length,
           content_twins: d.population.content_twins,
           uncovered: d.uncovered,
+          // cells with inclusion probability above 0 that this draw took nothing from (warned)
+          undrawn: undrawnCells(d),
           committee_missing: d.population.committee_missing,
           committee_no_quorum: d.population.committee_no_quorum,
           short: d.short,
@@ -151,10 +153,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
       if (d.population.committee_no_quorum)
         lines.push(`  ${d.population.committee_no_quorum} trajectories have a committee verdict without quorum (too few valid votes is not a disagreement: stratum U, never in phase 2)`);
-      // the stratum's name last: with --strata of several fields it runs past 100 columns (U|agent_model=...,condition=...,
-      // suite=...), and last it pushes no count out of line when a terminal wraps it (session 40)
-      const cellRows = [["N", "n", "inclusion probability", "stratum"], ...d.cells.map((c) => [String(c.N), String(c.n), c.inclusion_probability.toFixed(6), c.stratum])];
-      lines.push("", ...textTable(cellRows, { align: ["right", "right", "right", "left"], indent: "  ", minWidths: [6, 6] }));
+      lines.push("", ...cellTableLines(d));
       lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
