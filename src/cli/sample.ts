@@ -46,7 +46,8 @@ remainder), by simple random sampling within each stratum; phase 2 draws --disag
 from those where the committee was not unanimous, leaving out phase 1's. Each trajectory id is one unit (runs with
 identical content stay distinct units), ids are sorted before the seeded draw, and every item gets its exact
 inclusion probability and weight 1/pi. A stratum that gets no draw is named in a warning (probability 0: no
-weighted estimate covers it).
+weighted estimate covers it), and so is a cell this draw took nothing from (probability above 0, n 0). The
+table's inclusion probability is over the cell's sampling stratum (its N and phase-1 n are shown beside it).
 
 Output in --out:
   for annotators: tasks.jsonl, tasks.csv, label-studio.json (+ label-studio-config.xml), instructions.md
