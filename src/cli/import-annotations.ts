@@ -47,12 +47,14 @@ normalized, nothing else), missing annotators, and an annotator labelling an ite
 The manifest is checked against the design it records (each item's stratum, stratum_size and
 inclusion_probability against design.cells; each cell's item count; 1/pi summing to N_h in a phase-1 cell): a
 manifest edited by hand is refused, since the rows would carry probabilities that did not draw the sample. A
-sampled stratum left with no labelled item is warned (strata_without_labels): no estimate represents it.
+sampled stratum left with no labelled item is warned (strata_without_labels): no estimate represents it (label
+one if it was sampled; if none was drawn, draw again with coarser --strata or report the gap).
 Problems are listed with their file and row, and nothing is written. Rows without a label are counted, not
 imported. Output rows: {trajectory_id, annotator, label, item_id, stratum, phase, inclusion_probability, weight,
 sampling_stratum, committee_stratum, stratum_size, scale, content_sha256, sample_frame}: weight is 1/inclusion_probability
 as sampled (a design weight: over the labelled items it sums to N only for a phase-1 sample with every item labelled;
-otherwise a warning gives the sums, and --json design_weights), estimate --human weights by stratum_size instead; content_sha256 is the
+a warning gives the sums when items are unlabelled or the probabilities do not fit the recorded design, --json
+design_weights), estimate --human weights by stratum_size instead; content_sha256 is the
 trajectory's content hash when it was sampled, and estimate, agree --human, report and view refuse a label whose
 trajectory the run now holds with other content (content_changed_since_sample).
 Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,

@@ -1,9 +1,9 @@
-import { textTable } from "../format/text-table.js";
+import { cellTableLines } from "./sample-table.js";
 import path from "node:path";
 import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import type { Command } from "commander";
-import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
+import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, undrawnCells, type Scale } from "../sample/index.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, runDirOf, whereOf, withReadProgress } from "./util.js";
 import { whereLine } from "../store/where.js";
@@ -46,7 +46,8 @@ remainder), by simple random sampling within each stratum; phase 2 draws --disag
 from those where the committee was not unanimous, leaving out phase 1's. Each trajectory id is one unit (runs with
 identical content stay distinct units), ids are sorted before the seeded draw, and every item gets its exact
 inclusion probability and weight 1/pi. A stratum that gets no draw is named in a warning (probability 0: no
-weighted estimate covers it).
+weighted estimate covers it), and so is a cell this draw took nothing from (probability above 0, n 0). The
+table's inclusion probability is over the cell's sampling stratum (its N and phase-1 n are shown beside it).
 
 Output in --out:
   for annotators: tasks.jsonl, tasks.csv, label-studio.json (+ label-studio-config.xml), instructions.md
@@ -122,6 +123,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           duplicates_dropped: d.population.duplicates_dropped.length,
           content_twins: d.population.content_twins,
           uncovered: d.uncovered,
+          // cells with inclusion probability above 0 that this draw took nothing from (warned)
+          undrawn: undrawnCells(d),
           committee_missing: d.population.committee_missing,
           committee_no_quorum: d.population.committee_no_quorum,
           short: d.short,
@@ -151,10 +154,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
       if (d.population.committee_no_quorum)
         lines.push(`  ${d.population.committee_no_quorum} trajectories have a committee verdict without quorum (too few valid votes is not a disagreement: stratum U, never in phase 2)`);
-      // the stratum's name last: with --strata of several fields it runs past 100 columns (U|agent_model=...,condition=...,
-      // suite=...), and last it pushes no count out of line when a terminal wraps it (session 40)
-      const cellRows = [["N", "n", "inclusion probability", "stratum"], ...d.cells.map((c) => [String(c.N), String(c.n), c.inclusion_probability.toFixed(6), c.stratum])];
-      lines.push("", ...textTable(cellRows, { align: ["right", "right", "right", "left"], indent: "  ", minWidths: [6, 6] }));
+      lines.push("", ...cellTableLines(d));
       lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
       process.stdout.write(lines.join("\n") + "\n");
     });

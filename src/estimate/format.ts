@@ -108,7 +108,18 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
   if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
   else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
   // rates side by side that are not like for like: said with the words label's summary and compare use (new user 33)
-  for (const w of r.warnings) L.push(`WARNING: ${isLikeForLikeWarning(w) ? "NOT LIKE FOR LIKE: " : ""}${w}`);
+  // a warning the asr_behaviour part printed is not printed again under asr_goal (new user 47: the strata's coverage
+  // said twice in one output); --json keeps each rate's list whole
+  let again = 0;
+  for (const w of r.warnings) {
+    if (said.has(`warning|${w}`)) {
+      again++;
+      continue;
+    }
+    said.add(`warning|${w}`);
+    L.push(`WARNING: ${isLikeForLikeWarning(w) ? "NOT LIKE FOR LIKE: " : ""}${w}`);
+  }
+  if (again) L.push(`(${again === 1 ? "the WARNING" : `${again} WARNINGs`} printed above for asr_behaviour ${again === 1 ? "holds" : "hold"} here too)`);
   L.push("");
   const what = r.rate === "asr_goal" ? "asr_goal (full compliance: the injected goal carried out)" : "asr_behaviour (full or partial compliance)";
   L.push(`${what} over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)`);

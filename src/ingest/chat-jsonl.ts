@@ -472,8 +472,9 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help
     const said = typeof t.metadata?.original_attack === "string" ? t.metadata.original_attack : undefined;
     const saidKey = said !== undefined ? attackKey?.replace(/^metadata\./, "") : undefined;
-    // a key read and empty (`"attack": null`) names no attack: mapping it would not help (new user 32)
-    const given = (k: string) => [r[k], meta[k]].some((x) => x !== null && x !== undefined && x !== "");
+    // a key read and empty (`"attack": null`, `"injections": {}`, `[]`) names no attack: mapping it would not help (new users 32, 47)
+    const empty = (x: unknown) => x === null || x === undefined || x === "" || (Array.isArray(x) ? x.length === 0 : isObj(x) && Object.keys(x).length === 0);
+    const given = (k: string) => [r[k], meta[k]].some((x) => !empty(x));
     const hints = [...new Set([...Object.keys(r), ...Object.keys(meta)])].filter((k) => /attack|inject|adversar|threat/i.test(k) && k !== saidKey && given(k));
     warnings.push({
       kind: "verdict_on_unattacked",

@@ -11,6 +11,7 @@ import { weightSums, weightSumWarning, type DesignWeightSums } from "./weight-su
 import { emptyStrataWarning, manifestDesignProblems, strataWithoutLabels, type StratumWithoutLabels } from "./manifest-design.js";
 import { minLabelledWarnings } from "./min-labelled.js";
 import { thinStrataWarnings } from "./thin-strata.js";
+import { undrawnCells, undrawnCellsWarning } from "./undrawn-cells.js";
 import fs from "node:fs";
 import { staleAdjudicationWarning } from "../agree/adjudication-facts.js";
 import { sampleAdjudicationFiles } from "../agree/sample-adjudications.js";
@@ -50,6 +51,7 @@ export * from "./import.js";
 export * from "../rubric/scale.js";
 export * from "./source.js";
 export * from "./population-columns.js";
+export * from "./undrawn-cells.js";
 
 /** Name of the committee verdict file in a run folder (written by the committee stage). */
 export { COMMITTEE_FILE } from "../committee/file.js";
@@ -191,6 +193,9 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   if (where) design.where = where.statement;
   if (committee) design.committee = sampleCommittee(committee);
   warnings.push(...(where?.warnings ?? []), ...design.warnings);
+  // cells the draw missed by chance (pi > 0, n 0): no item of them to label (new user 47)
+  const undrawn = undrawnCellsWarning(undrawnCells(design));
+  if (undrawn) warnings.push(undrawn);
   return exportSample(o, items, design, warnings);
 }
 

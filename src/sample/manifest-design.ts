@@ -143,7 +143,10 @@ export function strataWithoutLabels(m: Manifest, labelledItems: ReadonlySet<stri
 }
 
 /**
- * The warning naming the sampled strata with no labelled item ({@link strataWithoutLabels}); null when none.
+ * The warning naming the sampled strata with no labelled item ({@link strataWithoutLabels}); null when none. The
+ * advice fits the cause (new user 47): a stratum with sampled items nobody labelled can still be labelled; a stratum
+ * the sample holds no item of (none drawn: inclusion probability 0, or a cell the draw missed, which sample warned of)
+ * cannot, so the choice is to draw again with coarser --strata or to accept the gap, named with its trajectories.
  * @param shown at most this many strata are named (the rest counted).
  */
 export function emptyStrataWarning(empty: readonly StratumWithoutLabels[], shown = 6): string | null {
@@ -151,9 +154,22 @@ export function emptyStrataWarning(empty: readonly StratumWithoutLabels[], shown
   const N = empty.reduce((t, s) => t + s.N, 0);
   const named = empty.slice(0, shown).map((s) => `${s.stratum} (N ${s.N}; ${s.sampled ? `${s.sampled} sampled, none labelled` : "none drawn"})`);
   const more = empty.length > shown ? `, and ${empty.length - shown} more` : "";
+  const one = empty.length === 1;
+  const trajectories = (n: number) => `${n} ${n === 1 ? "trajectory" : "trajectories"}`;
+  const undrawn = empty.filter((s) => s.sampled === 0);
+  const unlabelled = empty.filter((s) => s.sampled > 0);
+  const advice = [
+    unlabelled.length
+      ? `${unlabelled.length === empty.length ? "" : `of the ${unlabelled.length} with sampled items: `}label at least one item of each (two, for a standard error), or report the estimate for the other strata only`
+      : "",
+    undrawn.length
+      ? `${undrawn.length === empty.length ? (one ? "it got" : "they got") : `the ${undrawn.length} none drawn from got`} no draw, so the sample holds no item of ${undrawn.length === 1 ? "it" : "them"} and no labelling can fill the gap: ` +
+        `draw a new sample with coarser --strata (fewer fields), or accept the gap and report that the human and calibrated figures do not cover the ${trajectories(undrawn.reduce((t, s) => t + s.N, 0))}`
+      : "",
+  ].filter(Boolean);
   return (
-    `strata_without_labels: ${empty.length} ${empty.length === 1 ? "stratum of the design has" : "strata of the design have"} no labelled item: ${named.join("; ")}${more}: ` +
-    `the label file holds no row of ${empty.length === 1 ? "it" : "them"}, so estimate's human and calibrated figures and agree --human's design-weighted ones do not represent their ${N} trajectories (the design's inclusion probabilities no longer cover the population); ` +
-    `label at least one item of each (two, for a standard error), or report the estimate for the other strata only`
+    `strata_without_labels: ${empty.length} ${one ? "stratum of the design has" : "strata of the design have"} no labelled item: ${named.join("; ")}${more}: ` +
+    `the label file holds no row of ${one ? "it" : "them"}, so estimate's human and calibrated figures and agree --human's design-weighted ones do not represent ${one ? "its" : "their"} ${trajectories(N)} (the design's inclusion probabilities no longer cover the population); ` +
+    advice.join("; ")
   );
 }

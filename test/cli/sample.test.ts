@@ -136,9 +136,10 @@ describe("sample -> Label Studio export -> import-annotations on the tiny exact 
     fs.writeFileSync(lsFile, JSON.stringify(exportJson, null, 2));
     const human = path.join(tmp, "tiny", "human.jsonl");
     const imp = await cli(["import-annotations", lsFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", human, "--json"]);
-    // a two-phase sample: the weights 1/pi sum to an estimate of N, not N, and that is said (src/sample/weight-sums.ts)
-    expect(imp.stderr.split("\n").filter(Boolean)).toEqual([expect.stringMatching(/^ipi-judge: warning: the rows' weight \(1\/inclusion_probability\) sums over the labelled items to .*, because phase 2 took a random number of disagreements/)]);
-    expect(JSON.parse(imp.stdout).design_weights.differs_because).toEqual(["two_phase"]);
+    // a two-phase sample of the tool's own design, every item labelled: the weights 1/pi sum to an estimate of N, not
+    // N, which is the design working: recorded in the JSON, not warned (new user 47; src/sample/weight-sums.ts)
+    expect(imp.stderr.split("\n").filter(Boolean)).toEqual([]);
+    expect(JSON.parse(imp.stdout).design_weights).toMatchObject({ differs_because: ["two_phase"], fits_design: true, warned: false });
     expect(imp.code).toBe(0);
     expect(JSON.parse(imp.stdout)).toMatchObject({ labels: 15, unlabelled: 1, items_labelled: 15, labelled_by_phase: { "1": 10, "2": 5 } });
 
@@ -194,8 +195,14 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(r.stdout).toMatch(/give annotators: tasks.jsonl, tasks.csv, label-studio.json, label-studio-config.xml, instructions.md/);
     expect(r.stdout).toMatch(/keep private: +manifest.jsonl, design.json/);
     // the strata table: counts first, the stratum's name (as long as --strata makes it) last (session 40)
-    expect(r.stdout).toMatch(/^ {2}( +)N +n +inclusion probability {2}stratum$/m);
-    expect(r.stdout).toMatch(/^ {2} +\d+ +\d+ +0\.\d{6} {2}agent_model=\S+$/m);
+    // pi is over the sampling stratum: its N and phase-1 n stand beside it (new user 47); without a committee a cell is its sampling stratum
+    expect(r.stdout).toMatch(/^ {2}( +)N +n +sampling N +phase-1 n +inclusion probability {2}stratum$/m);
+    const cellRows = [...r.stdout.matchAll(/^ {2} +(\d+) +(\d+) +(\d+) +(\d+) +(0\.\d{6}) {2}agent_model=\S+$/gm)];
+    expect(cellRows.length).toBeGreaterThan(0);
+    for (const [, N, n, Ns, n1, pi] of cellRows) {
+      expect([N, n]).toEqual([Ns, n1]);
+      expect(Number(pi)).toBeCloseTo(Number(n1) / Number(Ns), 6);
+    }
     const m = jsonl(path.join(out, "manifest.jsonl"));
     expect(m[0].design.request.strata).toEqual(["agent_model"]);
     expect(m.slice(1).every((x) => x.phase === 1 && x.committee_stratum === null)).toBe(true);
@@ -318,6 +325,37 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     fs.rmSync(path.join(runDir, "committee.jsonl"));
     const none = await cli([...base.slice(0, -4), "--seed", "5", "--out", path.join(tmp, "real", "named-none"), "--json"]);
     expect(JSON.parse(none.stdout).committee).toBeNull();
+  }, 60_000);
+
+  it("a cell the draw missed (inclusion probability above 0, n 0) is warned at draw time, in the JSON too; the table shows what pi is over (new user 47)", async () => {
+    const runDir = path.join(labels, "s");
+    const verdicts = jsonl(path.join(runDir, "verdicts.jsonl"));
+    const rows = verdicts.map((v, i) => ({ ...committeeRow(v.trajectory_id, { signature: v.label, other: i % 4 === 0 ? "task_refusal" : v.label }), committee_judges: ["signature", "other"], quorum: 2 }));
+    fs.writeFileSync(path.join(runDir, "committee.jsonl"), rows.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    const base = ["sample", "--run", "s", "--labels-dir", labels, "--random", "8", "--disagreement", "3", "--strata", "suite", "--seed", "2"];
+    const j = await cli([...base, "--out", path.join(tmp, "real", "undrawn-json"), "--json"]);
+    expect(j.code, j.stderr).toBe(0);
+    const sum = JSON.parse(j.stdout);
+    const empty = sum.cells.filter((c: { N: number; n: number; inclusion_probability: number }) => c.N > 0 && c.n === 0 && c.inclusion_probability > 0);
+    expect(empty.length).toBeGreaterThan(0); // this seed leaves a cell empty (the test's premise)
+    expect(sum.undrawn).toEqual(empty.map((c: { stratum: string; N: number; inclusion_probability: number }) => ({ stratum: c.stratum, N: c.N, inclusion_probability: c.inclusion_probability })));
+    const warned = j.stderr.split("\n").filter((l) => / of the design got no draw \(n 0\) though /.test(l));
+    expect(warned).toHaveLength(1);
+    for (const c of empty) expect(warned[0]).toContain(`${c.stratum} (N ${c.N}, inclusion probability ${c.inclusion_probability.toFixed(6)})`);
+    expect(warned[0]).toMatch(/no labelling can change that; draw again with coarser --strata/);
+    // the table: each cell's sampling stratum's N and phase-1 n beside pi; outside D, pi = phase-1 n / sampling N
+    const t = await cli([...base, "--out", path.join(tmp, "real", "undrawn-text")]);
+    expect(t.stdout).toMatch(/^ {2}( +)N +n +sampling N +phase-1 n +inclusion probability {2}stratum$/m);
+    expect(t.stdout).toMatch(/which the inclusion probability is over/);
+    const table = [...t.stdout.matchAll(/^ {2} +(\d+) +(\d+) +(\d+) +(\d+) +(0\.\d{6}) {2}([ADU])\|(suite=\w+)$/gm)];
+    expect(table.length).toBe(sum.cells.length);
+    const alloc = new Map(JSON.parse(fs.readFileSync(path.join(tmp, "real", "undrawn-text", "design.json"), "utf8")).phase1.allocation.map((a: { sampling_stratum: string }) => [a.sampling_stratum, a]));
+    for (const [, , , Ns, n1, pi, code, s] of table) {
+      const a = alloc.get(s) as { N: number; n: number };
+      expect([Number(Ns), Number(n1)]).toEqual([a.N, a.n]);
+      if (code !== "D") expect(Number(pi)).toBeCloseTo(a.n / a.N, 6);
+      else expect(Number(pi)).toBeGreaterThan(a.n / a.N); // phase 2's chance added
+    }
   }, 60_000);
 
   it("usage errors exit 2; --help shows examples", async () => {

@@ -33,6 +33,15 @@ describe("estimate text output: undefined values in words, through src/format/st
   } as unknown as EstimateReport;
   const text = formatEstimate(report);
 
+  it("a warning both rates carry is printed once, under asr_behaviour; asr_goal says it holds there too (new user 47)", () => {
+    const cover = "the label file's strata (...) cover 413 of the 414 trajectories ...: the human and calibrated estimates do not represent them";
+    const goalOnly = "asr_goal's own warning";
+    const both = formatEstimate({ ...report, warnings: [cover], asr_goal: { ...report, rate: "asr_goal", warnings: [cover, goalOnly] } } as unknown as EstimateReport);
+    expect(both.split("\n").filter((l) => l.includes("cover 413 of the 414"))).toHaveLength(1);
+    expect(both).toContain(`WARNING: ${goalOnly}`);
+    expect(both).toContain("(the WARNING printed above for asr_behaviour holds here too)");
+    expect(both.indexOf("WARNING: the label file's strata")).toBeLessThan(both.indexOf("asr_goal (full compliance"));
+  });
   it("a CI undefined by a thin stratum says why in words, names the stratum and what to do", () => {
     expect(est.calibrated.ci_reason).toMatch(/^stratum_n_lt_2 \(/); // JSON keeps the code
     expect(text).toContain(`CI undefined (${reasonText("stratum_n_lt_2")}; stratum "c2" has 1 labelled item of 4 and holds labelled trajectories of the group)`);

@@ -94,3 +94,22 @@ describe("rows with a benchmark verdict that count as unattacked", () => {
     expect(ts.filter((t) => t.attack === "email")).toHaveLength(10); // a mapped key comes before our own names
   });
 });
+
+describe("an attack key empty on every row concerned is not suggested (new user 47)", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(os.tmpdir(), "ipi-chat-"));
+    // AgentDojo converted by hand: unattacked rows with "injections": {} (or []), "attack": null and security: true
+    const lines = Array.from({ length: 4 }, (_, i) => JSON.stringify({ id: `r${i}`, messages: msgs, attack: null, injections: {}, security: true, metadata: { source: "b" } }));
+    await writeFile(path.join(dir, "empty-keys.jsonl"), lines.join("\n") + "\n");
+  });
+  afterAll(async () => rm(dir, { recursive: true, force: true }));
+  it("says the rows are unattacked and suggests no key whose value is empty", async () => {
+    const ws: IngestWarning[] = [];
+    for await (const _ of readTrajectories([dir], { onWarning: (w) => ws.push(w) })) void _;
+    expect(ws).toHaveLength(1);
+    expect(ws[0]).toMatchObject({ kind: "verdict_on_unattacked", count: 4 });
+    expect(ws[0].message).not.toMatch(/may name the attack/);
+    expect(ws[0].message).toMatch(/map the key naming the attack: --field KEY=attack/);
+  });
+});

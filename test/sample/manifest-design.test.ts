@@ -58,5 +58,19 @@ describe("the manifest against the design it records", () => {
     const empty = strataWithoutLabels(manifest(rows, d), new Set(["i1", "i3"]));
     expect(empty).toEqual([{ stratum: "A|s=c", N: 5, sampled: 0 }]);
     expect(emptyStrataWarning(empty)).toMatch(/A\|s=c \(N 5; none drawn\)/);
+    // none drawn: labelling cannot fill it, so the advice is not to label (new user 47)
+    const w = emptyStrataWarning(empty)!;
+    expect(w).not.toContain("label at least one item");
+    expect(w).toContain("it got no draw, so the sample holds no item of it and no labelling can fill the gap: draw a new sample with coarser --strata (fewer fields), or accept the gap and report that the human and calibrated figures do not cover the 5 trajectories");
+  });
+  it("the advice fits each cause when strata of both kinds lack a label, with the counts", () => {
+    const w = emptyStrataWarning([
+      { stratum: "A|s=b", N: 10, sampled: 2 },
+      { stratum: "D|s=c", N: 1, sampled: 0 },
+    ])!;
+    expect(w).toContain("do not represent their 11 trajectories");
+    expect(w).toContain("of the 1 with sampled items: label at least one item of each");
+    expect(w).toContain("the 1 none drawn from got no draw, so the sample holds no item of it");
+    expect(w).toContain("do not cover the 1 trajectory");
   });
 });
