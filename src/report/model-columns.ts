@@ -16,7 +16,7 @@ import { cliWarnings } from "./cli-warnings.js";
 import type { Observations } from "../compare/data.js";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
-import { eachVerdictRecord, type ColumnRun } from "../store/columns.js";
+import { eachVerdictRecord, letGoContentCodes, type ColumnRun } from "../store/columns.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import { ColumnIndex } from "../store/column-index.js";
 import { humanVerdicts, populationRows } from "../agree/human-columns.js";
@@ -148,6 +148,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
   const f = committeeFigures((excludeJudges, quorum, everyJudge) => committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, leniencyGapCi: true, excludeJudges, quorum, everyJudge, step: (s) => step(`committee and per-judge figures: ${s}`) }), rc);
   const { cr, crc, computed, multi } = f;
+  // test-retest (made above) is the one reader of the verdicts' content codes: let go before the steps over the kept
+  // rows that follow (ASR by condition, the paper table: report's peak at 1M, issue 26 point 3), ~15 MB at 1M
+  letGoContentCodes(colRun, "report, after its committee figures");
   const judgeIds = cr.judges.map((j) => j.id);
   const runState = runStateFor(readRunState(o.runDir), judgeIds); // no mixed configuration of a judge not shown (review s29)
   const cs: CommitteeSlots | null = multi ? (fileSlots ?? { code: Int32Array.from(computed.code), verdicts: computed.verdicts }) : null;
