@@ -16,7 +16,7 @@ import { cliWarnings } from "./cli-warnings.js";
 import type { Observations } from "../compare/data.js";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
-import { eachVerdictRecord, type ColumnRun } from "../store/columns.js";
+import { eachVerdictRecord, letGoContentCodes, type ColumnRun } from "../store/columns.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import { ColumnIndex } from "../store/column-index.js";
 import { humanVerdicts, populationRows } from "../agree/human-columns.js";
@@ -43,7 +43,7 @@ import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { fillListed } from "./fill-listed.js";
-import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
+import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, type ConditionView, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
 import { runInputsAndCosts } from "./run-inputs.js";
 import {
   asrRowsColumns,
@@ -148,6 +148,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
   const f = committeeFigures((excludeJudges, quorum, everyJudge) => committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, leniencyGapCi: true, excludeJudges, quorum, everyJudge, step: (s) => step(`committee and per-judge figures: ${s}`) }), rc);
   const { cr, crc, computed, multi } = f;
+  // test-retest (made above) is the one reader of the verdicts' content codes: let go before the steps over the kept
+  // rows that follow (ASR by condition, the paper table: report's peak at 1M, issue 26 point 3), ~15 MB at 1M
+  letGoContentCodes(colRun, "report, after its committee figures");
   const judgeIds = cr.judges.map((j) => j.id);
   const runState = runStateFor(readRunState(o.runDir), judgeIds); // no mixed configuration of a judge not shown (review s29)
   const cs: CommitteeSlots | null = multi ? (fileSlots ?? { code: Int32Array.from(computed.code), verdicts: computed.verdicts }) : null;
@@ -160,33 +163,19 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   warnings.push(...rc.warnings);
   if (cfCheck?.notes.length && fileSlots) warnings.push(...cfCheck.notes);
 
+  // each group of figures below made in a function of its own: its transient columns (a committee's as a column run,
+  // the rater's verdict per slot: 4-8 MB each at 1M) go when it returns, not held by this frame to its end
   step("rates and label counts");
   const rep0 = rep0ByJudge(colRun);
-  const raters = judgeIds.map((j) => ({ rater: j, item: judgeRateItems(colRun, rep0.get(j)) }));
-  if (cs) raters.push({ rater: COMMITTEE, item: committeeRateItems(colRun, cs, rep0, "no_verdict") });
-  const asr = asrRowsColumns(colRun, raters);
-  const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
+  const { asr, labels } = rateFigures(colRun, judgeIds, rep0, cs);
 
   const human = hf.human();
 
-  let reference: ReferenceAgreement[] | null = null;
-  if (hasReferenceColumns(colRun)) {
-    step("agreement with the benchmark's verdicts");
-    reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
-    if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, fileSlots && cf ? committeeAsColumnRun(cf, colRun, COMMITTEE_RATER) : committeeAsColumnRun(asFileColumns(cs), colRun, COMMITTEE_RATER)));
-  }
+  const reference = referenceFigures(colRun, judgeIds, cs, fileSlots && cf ? cf : null, step);
 
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const given = cs ? committeeObservations(colRun, cs, rep0, COMMITTEE) : rep0.has(condSource) ? { codes: rep0.get(condSource)!, verdicts: colRun.verdicts } : undefined; // the rater's verdict per slot, once for the three fields
-  const observationsOf = (field: string): Observations => {
-    const obs = buildObservationsColumns(colRun, condSource, field, given);
-    return cs ? { ...obs, source: { kind: "committee" } } : obs;
-  };
-  // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
-  const cli = cliWarnings({ values: () => rowRecords(colRun) });
-  const conditions = conditionViewsOf(cli.tap(observationsOf));
-  warnings.push(...cli.warnings(warnings));
+  const conditions = conditionFigures(colRun, condSource, cs, rep0, warnings);
 
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
@@ -262,6 +251,42 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
     run_state: runState,
     costs,
   } };
+}
+
+/** The ASR rows and label counts of each judge and of the committee (`cs`, when shown). */
+function rateFigures(colRun: ColumnRun, judgeIds: string[], rep0: ReadonlyMap<string, Uint32Array>, cs: CommitteeSlots | null): Pick<ReportModel, "asr" | "labels"> {
+  const raters = judgeIds.map((j) => ({ rater: j, item: judgeRateItems(colRun, rep0.get(j)) }));
+  if (cs) raters.push({ rater: COMMITTEE, item: committeeRateItems(colRun, cs, rep0, "no_verdict") });
+  return { asr: asrRowsColumns(colRun, raters), labels: labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null) };
+}
+
+/**
+ * Each judge's agreement with the benchmark's verdicts, and the committee's (`cs`; from the committee file's lines
+ * `cf` when they are its verdicts); null when no attacked row carries the benchmark's `security`.
+ */
+function referenceFigures(colRun: ColumnRun, judgeIds: string[], cs: CommitteeSlots | null, cf: CommitteeColumns | null, step: (s: string) => void): ReferenceAgreement[] | null {
+  if (!hasReferenceColumns(colRun)) return null;
+  step("agreement with the benchmark's verdicts");
+  const reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
+  if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cf ?? asFileColumns(cs), colRun, COMMITTEE_RATER)));
+  return reference;
+}
+
+/**
+ * The ASR by condition, attack and surface of `condSource` (the committee when `cs`), `compare`'s warnings over them
+ * added to `warnings` (those not there already).
+ */
+function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSlots | null, rep0: ReadonlyMap<string, Uint32Array>, warnings: string[]): ConditionView[] {
+  const given = cs ? committeeObservations(colRun, cs, rep0, COMMITTEE) : rep0.has(condSource) ? { codes: rep0.get(condSource)!, verdicts: colRun.verdicts } : undefined; // the rater's verdict per slot, once for the three fields
+  const observationsOf = (field: string): Observations => {
+    const obs = buildObservationsColumns(colRun, condSource, field, given);
+    return cs ? { ...obs, source: { kind: "committee" } } : obs;
+  };
+  // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
+  const cli = cliWarnings({ values: () => rowRecords(colRun) });
+  const conditions = conditionViewsOf(cli.tap(observationsOf));
+  warnings.push(...cli.warnings(warnings));
+  return conditions;
 }
 
 /** {@link humanFigures}' two figures, each made on its first call (or before, when the whole read is to be let go). */

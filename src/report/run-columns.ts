@@ -7,7 +7,7 @@
  * over every row of the run, `--where` their domain (as `buildReportModelObjects` reads `fullIndex`).
  */
 import type { ColumnRun, ColumnRunOptions } from "../store/columns.js";
-import { readColumnRun } from "../store/columns.js";
+import { letGoContentCodes, readColumnRun } from "../store/columns.js";
 import { restrictColumns, whereRowFields } from "../store/where-columns.js";
 import type { WhereFilter, WhereStatement } from "../store/where.js";
 import { readCommitteeColumns, restrictCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
@@ -52,6 +52,9 @@ export async function readReportColumns(
   if (!where) return { run: read, full: read, cf, where: null, leftOut: null };
   // the whole read kept (human labels): the kept rows' ids a view on its id table, not a second table (~100 MB at 1M)
   const kept = restrictColumns(read, where, runName, { view: keepFull });
+  // the whole read's content codes are copied to the kept rows' (test-retest reads those): no figure over every row
+  // reads them (the human figures), so they go now, not when the whole read does (~16 MB at 1M)
+  if (keepFull) letGoContentCodes(read, "report --where, once the kept rows are taken");
   const leftOut = unattackedLeftOut<Partial<TrajectoryIndexRow>>({ *[Symbol.iterator]() { for (let s = 0; s < read.nRows; s++) yield read.rows[read.rowCode[s]]; } }, where);
   return { run: kept.run, full: keepFull ? read : null, cf: cf ? restrictCommitteeColumns(cf, kept.slotMap) : null, where: { statement: kept.statement, warnings: kept.warnings }, leftOut };
 }

@@ -50,9 +50,30 @@ export interface ColumnRun {
   /**
    * per verdict: its `content_sha256` (the text it judged) as {@link contentCode}, -1 when the verdict records none
    * (older versions): test-retest leaves out repeats judged on different texts (../committee/retest-columns.ts).
-   * Absent in runs built by hand without it.
+   * Absent in runs built by hand without it. A reader done with it may let it go ({@link letGoContentCodes}): reading
+   * it after that throws (never taken for "not recorded").
    */
   vContent?: Float64Array;
+}
+
+/**
+ * Let go of a column run's content codes (`vContent`, 8 bytes per verdict: ~15 MB at a million trajectories with two
+ * judges) once no figure still to be made reads them (test-retest, ../committee/retest-columns.ts, is their one
+ * reader). Reading `run.vContent` afterwards throws an Error naming `why`, so a figure made later cannot take the
+ * missing codes for verdicts that record no hash (-1: repeats on different texts would be paired in silence). The
+ * property is no longer enumerable: a spread copy of the run has none (as a run built without them).
+ * @param why what let them go, named in the error (`report, after its committee figures`).
+ */
+export function letGoContentCodes(run: ColumnRun, why: string): void {
+  const d = Object.getOwnPropertyDescriptor(run, "vContent");
+  if (!d?.enumerable || d.value === undefined) return; // none, or let go already
+  Object.defineProperty(run, "vContent", {
+    configurable: true,
+    enumerable: false,
+    get: () => {
+      throw new Error(`the run's content codes were let go (${why}): a figure read them after that (a bug)`);
+    },
+  });
 }
 
 export { contentCode };

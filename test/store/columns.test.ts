@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { IdTable } from "../../src/store/id-table.js";
-import { readColumnRun, rowOf, verdictRecords } from "../../src/store/columns.js";
+import { contentCode, letGoContentCodes, readColumnRun, rowOf, verdictRecords } from "../../src/store/columns.js";
 import { readLeanRun } from "../../src/store/lean-read.js";
 import { takeJournalWarnings } from "../../src/store/skipped-lines.js";
 
@@ -137,5 +137,23 @@ describe("readColumnRun: the same rows and verdicts as readLeanRun", () => {
     expect(run.nRows).toBe(0);
     expect(run.nVerdicts).toBe(0);
     expect(verdictRecords(run)).toEqual([]);
+  });
+});
+
+describe("letGoContentCodes: a reader done with the content codes lets them go (issue 26 point 3)", () => {
+  it("reading them afterwards throws, naming who let them go; a spread copy has none; twice, or a run without them, is a no-op", async () => {
+    const dir = writeRun("let-go", [row("a"), row("b")], [verdict("a", "j1", "unaffected", { content_sha256: "ab" }), verdict("b", "j1", "full_compliance")]);
+    const run = await readColumnRun(dir, { rowFields: ["attacked"] });
+    expect(Array.from(run.vContent!)).toEqual([contentCode("ab"), -1]);
+    letGoContentCodes(run, "the test, after its figures");
+    // never read as "no hash recorded" (-1 would pair repeats made on different texts in silence)
+    expect(() => run.vContent).toThrow(/let go \(the test, after its figures\)/);
+    expect("vContent" in { ...run }).toBe(false);
+    expect(run.nVerdicts).toBe(2); // the other columns stay
+    letGoContentCodes(run, "again");
+    expect(() => run.vContent).toThrow(/the test, after its figures/);
+    const bare = { ...run, vContent: undefined };
+    letGoContentCodes(bare, "none to let go");
+    expect(bare.vContent).toBeUndefined();
   });
 });
