@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { CORPUS } from "../helpers/paths.js";
 import { applySampleWhere } from "../../src/cli/sample-where-default.js";
+import { readHumanLabels } from "../../src/agree/human-file.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-sample-where-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -63,18 +64,21 @@ describe("estimate and report take the sample's recorded population as --where w
 
   it("applySampleWhere: nothing applied with a --where given, --no-sample-population, no --human, no record, or an unreadable file", () => {
     const f = path.join(tmp, "s1/human.jsonl");
-    expect(applySampleWhere({ human: f, where: ["model=x"] }, "t")).toBeNull();
-    expect(applySampleWhere({ human: f, samplePopulation: false }, "t")).toBeNull();
-    expect(applySampleWhere({}, "t")).toBeNull();
-    expect(applySampleWhere({ human: path.join(tmp, "missing.jsonl") }, "t")).toBeNull();
+    expect(applySampleWhere({ human: f, where: ["model=x"] }, "t")).toEqual({ args: null });
+    expect(applySampleWhere({ human: f, samplePopulation: false }, "t")).toEqual({ args: null });
+    expect(applySampleWhere({}, "t")).toEqual({ args: null });
+    expect(applySampleWhere({ human: path.join(tmp, "missing.jsonl") }, "t")).toEqual({ args: null });
     const bare = path.join(tmp, "bare.jsonl");
     fs.writeFileSync(bare, `${JSON.stringify({ trajectory_id: "x", annotator: "a", label: "unaffected" })}\n`);
-    expect(applySampleWhere({ human: bare }, "t")).toBeNull();
+    // read and nothing to apply: the read is handed on all the same (the command does not read the file again)
+    expect(applySampleWhere({ human: bare }, "t")).toEqual({ args: null, labels: readHumanLabels(bare) });
     const unknown = path.join(tmp, "unknown.jsonl");
     fs.writeFileSync(unknown, `${JSON.stringify({ trajectory_id: "x", annotator: "a", label: "unaffected", sample_where: { filter: "zzz=1", clauses: { zzz: ["1"] }, N: 3 } })}\n`);
-    expect(applySampleWhere({ human: unknown }, "t")).toBeNull();
+    expect(applySampleWhere({ human: unknown }, "t").args).toBeNull();
     const o: { human: string; where?: string[] } = { human: f };
-    expect(applySampleWhere(o, "t")).toBe("--where attacked=true --where suite=workspace");
+    const applied = applySampleWhere(o, "t");
+    expect(applied.args).toBe("--where attacked=true --where suite=workspace");
+    expect(applied.labels).toEqual(readHumanLabels(f));
     expect(o.where).toEqual(["attacked=true", "suite=workspace"]);
   });
 });
