@@ -10,25 +10,20 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { CORPUS } from "../helpers/paths.js";
+import { corpusRun, inFolder } from "./corpus-run.js";
 import { applySampleWhere } from "../../src/cli/sample-where-default.js";
 import { readHumanLabels } from "../../src/agree/human-file.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-sample-where-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const readJsonl = (f: string) => fs.readFileSync(path.join(tmp, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const { readJsonl } = inFolder(tmp);
 
 beforeAll(async () => {
-  const run = async (args: string[]) => {
-    const r = await runCli(args, { cwd: tmp });
-    expect(r.code, r.stderr).toBe(0);
-    return r;
-  };
-  await run(["label", path.join(CORPUS, "runs"), "--run", "r"]);
+  const { run, judged } = await corpusRun(tmp);
   await run(["sample", "--run", "r", "--random", "40", "--disagreement", "0", "--seed", "3", "--where", "attacked=true", "--where", "suite=workspace", "--out", "s1"]);
-  const judged = new Map(readJsonl("labels/r/verdicts.jsonl").map((v) => [v.trajectory_id, v.label as string]));
+  const label = judged();
   const rows = readJsonl("s1/manifest.jsonl").slice(1);
-  fs.writeFileSync(path.join(tmp, "ann.csv"), ["item_id,annotator,label", ...rows.map((m) => `${m.item_id},ann,${judged.get(m.trajectory_id)}`)].join("\n") + "\n");
+  fs.writeFileSync(path.join(tmp, "ann.csv"), ["item_id,annotator,label", ...rows.map((m) => `${m.item_id},ann,${label.get(m.trajectory_id)}`)].join("\n") + "\n");
   await run(["import-annotations", "ann.csv", "--manifest", "s1/manifest.jsonl", "--out", "s1/human.jsonl"]);
 }, 180_000);
 
