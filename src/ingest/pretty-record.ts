@@ -15,10 +15,14 @@ import { spanText, type SpanLine, type SpanOut } from "../io/pretty-spans.js";
  * @param line 1-based; @param bytes the line's bytes; @param r what parseChatLineBytes made of it.
  */
 export function chatSpanLine(line: number, bytes: Buffer, r: ConvertResult): SpanLine<ConvertResult> {
-  const kind = r.ok ? undefined : r.error.kind;
-  const parsed = kind !== "invalid_json" && kind !== "invalid_utf8";
-  const record = r.ok || kind === "too_large" || (parsed && opensKeyedObject(bytes));
+  const parsed = parsesAlone(r);
+  const record = r.ok || (!r.ok && r.error.kind === "too_large") || (parsed && opensKeyedObject(bytes));
   return { line, text: () => bytes.toString("utf8"), parsed, record, item: r };
+}
+
+/** Whether a chat-jsonl line parsed as JSON: converted, or an error other than `invalid_json` / `invalid_utf8`. */
+export function parsesAlone(r: ConvertResult): boolean {
+  return r.ok || (r.error.kind !== "invalid_json" && r.error.kind !== "invalid_utf8");
 }
 
 /** Whether bytes begin (after a BOM and blanks) with `{` then (after blanks) `"`. */

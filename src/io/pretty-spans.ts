@@ -66,6 +66,11 @@ export class PrettySpans<T> {
 
   constructor(private readonly maxBytes = Infinity) {}
 
+  /** No search is open: a line that parses would be handed straight back (a reader may skip {@link push} for it). */
+  get idle(): boolean {
+    return this.held.length === 0;
+  }
+
   /** Feed one non-blank line; returns what is settled (possibly nothing while a search is open). */
   push(x: SpanLine<T>): SpanOut<T>[] {
     if (this.held.length === 0) {
