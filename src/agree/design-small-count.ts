@@ -7,10 +7,13 @@
  * the union of the design interval (the Wald interval; with SE 0 in a sample, the zero-event bound of
  * ./design-zero-se.ts) and the Korn-Graubard Clopper-Pearson interval of p̂ with the design effective n p̂(1−p̂)/SE²
  * (Kish's where that is undefined), its unseen side at least the zero-event bound (`shareInterval`), as estimate's
- * human-only share. PABAK, a linear map of the agreement, gets the agreement's interval mapped. Kappa and AC1 are no
+ * human-only share. PABAK, a linear map of the agreement, gets the agreement's interval mapped. The prevalences (human
+ * and judge, every category; JSON only) are shares too and get the same union, their events the items carrying the
+ * label (session 47: they had the zero-event interval of ./design-zero-se.ts but not this). Kappa and AC1 are no
  * shares: their Wald intervals stay, the note says the agreement's count is small.
  */
-import { clopperPearson, effectiveSize, shareInterval, smallCountText, smallCountUnion, SMALL_COUNT_BELOW, type Bounds } from "../stats/small-count.js";
+import { clopperPearson, effectiveSize, shareInterval, smallCountText, smallCountUnion, SMALL_COUNT_BELOW, type Bounds, type SmallCountUnion } from "../stats/small-count.js";
+import type { Category } from "../stats/types.js";
 import type { WeightedAgreement } from "../stats/weighted.js";
 import type { AgreeDesignEstimate } from "./design-zero-se.js";
 
@@ -23,8 +26,10 @@ export interface SmallCountCi {
   /** The design interval it joins (Wald, or the zero-event bound) and the exact Korn-Graubard interval, on this figure's scale. */
   design: Bounds;
   exact: Bounds;
-  /** Effective disagreements (x = (1 − p̂)·n_eff) among the Kish effective n; the design effective n of the exact interval. */
-  disagreements: number;
+  /** The agreement and PABAK: effective disagreements (x = (1 − p̂)·n_eff) among the Kish effective n. */
+  disagreements?: number;
+  /** A prevalence: effective items carrying the label (x = p̂·n_eff) among the Kish effective n. */
+  events?: number;
   n_eff: number;
   n_design: number;
   /** How it was formed, in words (as `estimate`'s `ci_method`). */
@@ -34,64 +39,101 @@ export interface SmallCountCi {
 /** A design estimate of `agree --human` with the small-count interval when it widened the design one. */
 export type SmallCountEstimate = AgreeDesignEstimate & { ci_small_count?: SmallCountCi; ci_method?: string };
 
+/** One share's small-count union (../stats/small-count.ts), with what {@link SmallCountCi} says of it; null when none. */
+interface ShareUnion {
+  u: SmallCountUnion;
+  design: Bounds;
+  nDesign: number;
+  method: SmallCountCi["method"];
+  text: string;
+}
+
 /**
- * `est` with `ci_small_count` and `ci_method` on the agreement (p_o) and PABAK when few disagreements (or agreements)
- * widen their design interval (module docstring); unchanged otherwise, and when the SE is undefined for another reason
- * (a stratum of one item) or the weights carry no SE.
- * @param level the confidence level (0.95: the Wald interval's).
+ * The small-count interval of one design-weighted share `e` (the agreement, a prevalence: module docstring), or null
+ * when its events are not few, its exact interval lies inside the design one, or it has no design interval (an SE
+ * undefined for another reason). The one rule of estimate and agree --human: `smallCountUnion` of the design
+ * interval and `shareInterval` (Korn-Graubard with the design effective n, the unseen side at least the zero-event
+ * bound of the Kish effective n `nEff`).
+ * @param what the events and their complement, for the text; @param among whose labelled items (`the 60`).
  */
-export function withSmallCount(est: WeightedAgreement, level = 0.95): WeightedAgreement {
-  const po = est.po as SmallCountEstimate;
-  const p = po.value;
-  const nEff = est.kish_n_eff ?? est.n;
-  if (p === null || !(nEff > 0)) return est;
-  const design = designBounds(po);
-  if (!design) return est;
-  const se = typeof po.se === "number" && po.se > 0 ? po.se : null;
+function shareUnion(e: AgreeDesignEstimate, nEff: number, level: number, what: readonly [string, string], among: string): ShareUnion | null {
+  const p = e.value;
+  if (p === null || !(nEff > 0)) return null;
+  const design = designBounds(e);
+  if (!design) return null;
+  const se = typeof e.se === "number" && e.se > 0 ? e.se : null;
   const nDesign = effectiveSize(p, se, nEff);
   const floor = clopperPearson(0, nEff, level).upper; // the zero-event bound, estimate's `zeroEventUpperBound`
   const exact = shareInterval(p, nDesign, floor, level);
-  const x = Math.max(0, (1 - p) * nEff);
-  // agreements are the "events" of a share p; smallCountUnion counts the fewer of x events and n − x
+  // smallCountUnion counts the fewer of x events and n − x
   const u = smallCountUnion(design, exact, p * nEff, nEff);
-  if (!u) return est;
-  const joined = po.ci_exact ? "zero-event bound" : "Wald interval";
+  if (!u) return null;
+  const joined = e.ci_exact ? "zero-event bound" : "Wald interval";
   const text = smallCountText(u, {
-    what: ["agreements with the human consensus", "disagreements with the human consensus"],
-    among: `the ${est.n}`,
+    what,
+    among,
     nEff,
     joined,
     design,
     how: ` (design effective n ${nDesign.toFixed(1)}; at least the zero-event bound ${(100 * floor).toFixed(1)}% on the unseen side), as estimate's intervals with few events`,
   });
-  const method = po.ci_exact ? "union_zero_event_bound_korn_graubard" : "union_wald_korn_graubard";
-  const ci = (map: (v: number) => number, d: Bounds): SmallCountCi => ({
-    lower: map(u.union.lower),
-    upper: map(u.union.upper),
+  return { u, design, nDesign, method: e.ci_exact ? "union_zero_event_bound_korn_graubard" : "union_wald_korn_graubard", text };
+}
+
+/** {@link SmallCountCi} of a {@link ShareUnion} on a figure's scale (`map`: identity, or the agreement to PABAK). */
+function ciOf(s: ShareUnion, nEff: number, level: number, map: (v: number) => number, count: { disagreements: number } | { events: number }): SmallCountCi {
+  return {
+    lower: map(s.u.union.lower),
+    upper: map(s.u.union.upper),
     level,
-    method,
-    design: d,
-    exact: { lower: map(u.exact.lower), upper: map(u.exact.upper) },
-    disagreements: x,
+    method: s.method,
+    design: { lower: map(s.design.lower), upper: map(s.design.upper) },
+    exact: { lower: map(s.u.exact.lower), upper: map(s.u.exact.upper) },
+    ...count,
     n_eff: nEff,
-    n_design: nDesign,
-    text,
-  });
-  const out: WeightedAgreement = { ...est, po: { ...po, ci_small_count: ci((v) => v, design), ci_method: text } as SmallCountEstimate };
+    n_design: s.nDesign,
+    text: s.text,
+  };
+}
+
+/**
+ * `est` with `ci_small_count` and `ci_method` on the agreement (p_o), PABAK and each prevalence (human and judge)
+ * when few events (disagreements or agreements; items carrying the label or not) widen their design interval (module
+ * docstring; session 47: the prevalences had the zero-event interval but not this union); each figure unchanged
+ * otherwise, and when its SE is undefined for another reason (a stratum of one item) or the weights carry no SE.
+ * @param level the confidence level (0.95: the Wald interval's).
+ */
+export function withSmallCount(est: WeightedAgreement, level = 0.95): WeightedAgreement {
+  const nEff = est.kish_n_eff ?? est.n;
+  const among = `the ${est.n}`;
+  const prevalence = (e: SmallCountEstimate & { category: Category }, who: string): typeof e => {
+    const s = shareUnion(e, nEff, level, [`items ${who} labels ${e.category}`, `items ${who} labels otherwise`], among);
+    return s && e.value !== null ? { ...e, ci_small_count: ciOf(s, nEff, level, (v) => v, { events: Math.max(0, e.value * nEff) }), ci_method: s.text } : e;
+  };
+  const out: WeightedAgreement = {
+    ...est,
+    prevalence_human: est.prevalence_human.map((e) => prevalence(e, "the human consensus")),
+    prevalence_judge: est.prevalence_judge.map((e) => prevalence(e, "the judge")),
+  };
+  const po = est.po as SmallCountEstimate;
+  const s = shareUnion(po, nEff, level, ["agreements with the human consensus", "disagreements with the human consensus"], among);
+  if (!s || po.value === null) return out;
+  const count = { disagreements: Math.max(0, (1 - po.value) * nEff) }; // never negative (p_o clamped at 1 upstream; break47)
+  out.po = { ...po, ci_small_count: ciOf(s, nEff, level, (v) => v, count), ci_method: s.text } as SmallCountEstimate;
   const q = est.categories.length;
   const pb = est.pabak as SmallCountEstimate;
   if (q >= 2 && pb.value !== null) {
     const toPabak = (v: number) => (v - 1 / q) / (1 - 1 / q); // PABAK = (p_o − 1/q)/(1 − 1/q)
-    out.pabak = { ...pb, ci_small_count: ci(toPabak, { lower: toPabak(design.lower), upper: toPabak(design.upper) }), ci_method: text } as SmallCountEstimate;
+    out.pabak = { ...pb, ci_small_count: ciOf(s, nEff, level, toPabak, count), ci_method: s.text } as SmallCountEstimate;
   }
   return out;
 }
 
-/** The design interval of the agreement: the zero-event bound of an SE-0 sample, else its Wald interval (clipped); null when none. */
-function designBounds(po: AgreeDesignEstimate): Bounds | null {
-  if (po.ci_exact) return { lower: po.ci_exact.lower, upper: po.ci_exact.upper };
-  const w = po.ci_wald;
-  if (!w || typeof po.se !== "number" || po.se <= 0) return null;
+/** The design interval of a share: the zero-event bound of an SE-0 sample, else its Wald interval (clipped); null when none. */
+function designBounds(e: AgreeDesignEstimate): Bounds | null {
+  if (e.ci_exact) return { lower: e.ci_exact.lower, upper: e.ci_exact.upper };
+  const w = e.ci_wald;
+  if (!w || typeof e.se !== "number" || e.se <= 0) return null;
   return { lower: w.lower_clipped, upper: w.upper_clipped };
 }
 

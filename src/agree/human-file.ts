@@ -156,7 +156,7 @@ export function readHumanLabels(file: string): HumanLabelFile {
   if (format === "jsonl") {
     jsonLines(text).forEach((l) => {
       if (l.error !== undefined) {
-        out.bad_rows.push({ line: l.line, message: `not JSON: ${l.error}` });
+        out.bad_rows.push({ line: l.line, message: l.span ? l.error : `not JSON: ${l.error}` });
         return;
       }
       const o = l.value;

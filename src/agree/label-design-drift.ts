@@ -59,7 +59,7 @@ function manifestItems(file: string): { rows: Map<string, ItemDesign>; problem?:
   let header = false;
   for (const l of jsonLines(text)) {
     if (l.error !== undefined) {
-      problems.push(`${name} line ${l.line}: not valid JSON (${l.error})`);
+      problems.push(l.span ? `${name} ${l.error}` : `${name} line ${l.line}: not valid JSON (${l.error})`);
       continue;
     }
     const o = l.value as Record<string, unknown> | null;

@@ -96,7 +96,7 @@ function adjudicatedItems(file: string): AdjudicationFileRead {
   }
   for (const l of jsonLines(text)) {
     if (l.error !== undefined) {
-      out.bad.push(`line ${l.line}: ${/ given twice with different values /.test(l.error) ? l.error : `not JSON (${l.error})`}`);
+      out.bad.push(l.span ? l.error : `line ${l.line}: ${/ given twice with different values /.test(l.error) ? l.error : `not JSON (${l.error})`}`);
       continue;
     }
     const o = l.value as Record<string, unknown> | null;

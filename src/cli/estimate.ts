@@ -115,7 +115,7 @@ Examples:
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       // the sample's recorded population as --where when none is given (./sample-where-default.ts)
-      applySampleWhere(o, "estimate");
+      const { labels } = applySampleWhere(o, "estimate"); // the label file as read there: not read again
       const choice = judgeChoice(o);
       const table = !!(o.table || o.csv || o.latex);
       if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");
@@ -127,13 +127,14 @@ Examples:
       // several judges and no choice: refused with each choice's coverage (new user 37)
       // the judge asked for (or, none named, every judge) stopped before storing a verdict: exit 3 (./stopped-exit.ts)
       const asked = choice.kind === "judge" && choice.judge_id !== undefined ? [choice.judge_id] : null;
-      if (table) return withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice)));
+      if (table) return withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice, labels)));
       let report;
       try {
         report = await withStoppedJudges("estimate", runDir, o.run, asked, whereOf(o), () => withChoiceCoverage(runDir, whereOf(o), () => estimateRunOrUsage({
           runDir,
           run: o.run,
           humanFile: o.human,
+          humanLabels: labels,
           source: choice,
           by,
           minSampled,
@@ -168,11 +169,18 @@ async function estimateRunOrUsage(opts: Parameters<typeof estimateRun>[0]): Prom
 }
 
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
-async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
+async function writeTable(
+  runDir: string,
+  o: Record<string, string | boolean | undefined>,
+  by: string[],
+  minSampled: number,
+  req: ReturnType<typeof judgeChoice>,
+  labels?: HumanLabelFile,
+): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
   let human: TableHuman | undefined;
   try {
-    human = o.human ? { labels: readHumanLabels(o.human as string), minSampled } : undefined;
+    human = o.human ? { labels: labels ?? readHumanLabels(o.human as string), minSampled } : undefined;
   } catch (e) {
     if (e instanceof HumanLabelsError) throw new UsageError(e.message);
     throw e;

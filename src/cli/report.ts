@@ -60,7 +60,7 @@ Example:
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
       // the sample's recorded population as --where when none is given (./sample-where-default.ts)
-      applySampleWhere(o, "report");
+      const { labels } = applySampleWhere(o, "report"); // the label file as read there: not read again
       const choice = judgeChoice(o);
       // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
       // would pay
@@ -83,6 +83,7 @@ Example:
         runDir,
         run: o.run,
         humanFile: o.human,
+        humanLabels: labels,
         out: o.out,
         maxItems: intOption(o.maxItems, "--max-items", 0),
         bootstrap: { B: intOption(o.bootstrap, "--bootstrap", 0), seed: intOption(o.seed, "--seed", 0) },

@@ -8,7 +8,7 @@
  * run (the human and calibrated figures of groups reaching outside the sample's population are then undefined, as
  * before).
  */
-import { readHumanLabels, type HumanLabelRead } from "../agree/human-file.js";
+import { readHumanLabels, type HumanLabelFile, type HumanLabelRead } from "../agree/human-file.js";
 import type { SampleWhere } from "../store/sample-where.js";
 import { WHERE_FIELDS } from "../store/where.js";
 import { warnLine } from "./warn.js";
@@ -25,38 +25,40 @@ export interface SampleWhereOptions {
  * `--no-sample-population`, and say so on stderr.
  * @param o the command's options (mutated: `where` set to one `FIELD=V1,V2` string per recorded clause).
  * @param command the command's name, for the note.
- * @returns the `--where` arguments applied (e.g. `--where attacked=true`), or null when nothing was applied: no
+ * @returns `args`: the `--where` arguments applied (e.g. `--where attacked=true`), or null when nothing was applied: no
  *   `--human`, a `--where` given, `--no-sample-population`, a file with no recorded population (a sample of the whole
  *   run, or a file made by hand), a file that cannot be read (the command's own read names the problem), or a
  *   recorded field this version does not know (the command's read warns about it, ../agree/sample-population.ts),
  *   or a file whose rows do not record one population (rows of samples of different populations, rows recording
  *   none beside rows recording one, a row whose record cannot be read: {@link onePopulation}; said on stderr, as the
- *   figures are then over the whole run). Never throws.
+ *   figures are then over the whole run); `labels`: the file as read here, when it was read and could be (the
+ *   command uses it instead of reading the file again: one read of the file per command), else undefined (the
+ *   command reads it and names any problem). Never throws.
  */
-export function applySampleWhere(o: SampleWhereOptions, command: string): string | null {
-  if (!o.human || o.samplePopulation === false) return null;
-  if (Array.isArray(o.where) ? o.where.length > 0 : typeof o.where === "string") return null;
-  let rows: HumanLabelRead[];
+export function applySampleWhere(o: SampleWhereOptions, command: string): { args: string | null; labels?: HumanLabelFile } {
+  if (!o.human || o.samplePopulation === false) return { args: null };
+  if (Array.isArray(o.where) ? o.where.length > 0 : typeof o.where === "string") return { args: null };
+  let labels: HumanLabelFile;
   try {
-    rows = readHumanLabels(o.human).rows;
+    labels = readHumanLabels(o.human);
   } catch {
-    return null;
+    return { args: null };
   }
-  const one = onePopulation(rows);
+  const one = onePopulation(labels.rows);
   if (typeof one === "string") {
     warnLine(`${command}: ${o.human} ${one}: none is taken as --where, so the figures below are over the whole run; give --where for the population to read (the label file's check below says what this means for the human figures)`);
-    return null;
+    return { args: null, labels };
   }
   const sw = one;
-  if (!sw) return null;
+  if (!sw) return { args: null, labels };
   const clauses = Object.entries(sw.clauses);
-  if (clauses.length === 0 || clauses.some(([f]) => !Object.hasOwn(WHERE_FIELDS, f))) return null;
+  if (clauses.length === 0 || clauses.some(([f]) => !Object.hasOwn(WHERE_FIELDS, f))) return { args: null, labels };
   o.where = clauses.map(([f, vs]) => `${f}=${vs.join(",")}`);
   const args = o.where.map((w) => `--where ${w}`).join(" ");
   warnLine(
     `${command}: ${o.human} records the population its sample was drawn from (${args}): every figure below is over it, the judge's too, as if ${args} were given. --no-sample-population for the whole run (groups reaching outside the sample's population then get no human or calibrated figure).`,
   );
-  return args;
+  return { args, labels };
 }
 
 /** A row's population as a key: its `--where` clauses, fields and values sorted (the same filter however written). */

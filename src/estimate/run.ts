@@ -115,6 +115,8 @@ export interface EstimateOptions {
   runDir: string;
   run: string;
   humanFile: string;
+  /** `humanFile` as read (`readHumanLabels`) when the caller has read it (../cli/sample-where-default.ts): not read again. */
+  humanLabels?: HumanLabelFile;
   /** The judge, or the committee (with `stored`: the run's committee.jsonl; absent: `estimateRun` reads it). */
   source?: SourceChoice;
   by?: string[];
@@ -187,7 +189,7 @@ function unitsWhere(n: number, keep: (u: number) => boolean): Uint32Array {
  *   the design fields only partly, or an empty population; HumanLabelsError for an unreadable label file.
  */
 export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
-  const file = readHumanLabels(o.humanFile);
+  const file = o.humanLabels ?? readHumanLabels(o.humanFile);
   // the run as columns (./estimate-columns.ts: a million trajectories in bounded memory, issue 26), the labelled
   // trajectories' content hashes kept: each label is checked against the text the run has now
   const cols = await readEstimateColumns(o.runDir, labelledIds(file), { by: o.by });

@@ -141,6 +141,44 @@ export function allRowCells(a: CalibratedAll, cols: ReadonlyArray<{ key: string 
   return ["(all)", ...(conds ? ["(all)"] : []), ...cols.map((c) => of[c.key]?.() ?? ""), ""];
 }
 
+/** A calibrated or judge cell with no number: its reason, for the table's renderer (`undefined` and the reason said). */
+type NoValue = { value: null; reason: string; ci95: null };
+
+/**
+ * The `(all)` row of the LaTeX table (`tableLatex`), as one tabular line: `(all)` in the model (and condition) cells,
+ * the calibrated cells drawn by the table's own `cell` (its interval, marks, and `undefined$^\dagger$` with the reason
+ * in its comment line), the judge's pooled rates as `51.7 {\scriptsize (214/414)}` (estimate gives them no interval),
+ * every other cell and Blocked empty (those columns are per row only).
+ * @param cols the table's columns (key and LaTeX title); @param conds whether it has a condition column.
+ * @param cell the table's cell renderer, given the cell and where it is (`(all) Calibrated ASR (goal)`).
+ */
+export function allRowLatex(
+  a: CalibratedAll,
+  cols: ReadonlyArray<{ key: string; latex: string }>,
+  conds: boolean,
+  cell: (p: CalibratedCell | NoValue, where: string) => string,
+): string {
+  const none = (reason: string): NoValue => ({ value: null, reason, ci95: null });
+  const cal = (r: CalibratedAll["asr_goal"], where: string) => cell("cell" in r ? r.cell : none(r.reason), where);
+  const judge = (r: CalibratedAll["asr_goal"], where: string) => {
+    if (!("group" in r)) return cell(none(r.reason), where);
+    const j = r.group.judge;
+    return j.asr === null ? cell(none(j.reason ?? "no_value"), where) : `${(100 * j.asr).toFixed(1)} {\\scriptsize (${j.count}/${j.n_usable})}`;
+  };
+  const of: Record<string, (where: string) => string> = {
+    calibrated_asr_goal: (w) => cal(a.asr_goal, w),
+    calibrated_asr_behaviour: (w) => cal(a.asr_behaviour, w),
+    judge_asr_goal: (w) => judge(a.asr_goal, w),
+    judge_asr_behaviour: (w) => judge(a.asr_behaviour, w),
+  };
+  return [...(conds ? ["(all)", "(all)"] : ["(all)"]), ...cols.map((c) => of[c.key]?.(`(all) ${c.latex}`) ?? ""), ""].join(" & ") + " \\\\";
+}
+
+/** The calibrated cells of a `(all)` row (none without one): the LaTeX footnotes of their marks are said for them too. */
+export function allCells(a: CalibratedAll | undefined): CalibratedCell[] {
+  return a ? [a.asr_goal, a.asr_behaviour].flatMap((r) => ("cell" in r ? [r.cell] : [])) : [];
+}
+
 /** The lines under the text table on its `(all)` row (none without one): what it pools, the human-only figures, its notes. */
 export function allRowLines(a: CalibratedAll | undefined): string[] {
   if (!a) return [];

@@ -52,7 +52,7 @@ import { referenceValueOf } from "../stats/reference-rates.js";
 export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
-import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
+import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
 
 /** One (agent model, condition) row. */
 export interface TableRow extends RowLikeForLike {
@@ -543,9 +543,13 @@ export function tableLatex(t: PaperTable): string {
   for (const r of t.rows) {
     L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
+  // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
+  if (t.calibrated_all) L.push("\\midrule", allRowLatex(t.calibrated_all, cols, conds, cell));
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
+  for (const l of allRowLines(t.calibrated_all)) L.push(`% ${l.trim().replace(/[\r\n]/g, " ")}`);
   if (t.rows.some((r) => (r.judge_blocked_attempts ?? 0) > 0)) L.push("% Blocked: blocked/partial compliance (refused/unavailable/failed): see the blocked note above");
+  const allCellsOf = allCells(t.calibrated_all);
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
@@ -553,7 +557,7 @@ export function tableLatex(t: PaperTable): string {
   if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
   for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
     if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
-  if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
+  if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method)) || allCellsOf.some((c) => c.ci95 && c.ci_method)) {
     L.push(`% $^\\S$ exact interval: the group's labelled items had the same human-minus-judge difference within each stratum (SE 0), and the interval is the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen; or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, and the interval is the union of the t interval and an exact small-count one (see the ${EXACT_MARK} note above)`);
   }
   return L.join("\n") + "\n";

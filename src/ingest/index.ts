@@ -20,6 +20,8 @@ import { convertShell, isShellTrajectory } from "./shell.js";
 import { withChatShapeHint } from "./chat-shape.js";
 import { unlessRepeatedKey } from "./repeated-keys.js";
 import { oneDocumentError } from "./one-document.js";
+import { chatSpanLine, parsesAlone, prettyRecordError } from "./pretty-record.js";
+import { PrettySpans, type SpanOut } from "../io/pretty-spans.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
@@ -255,11 +257,22 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
   const relPath = chatFallbackIdPath(f.file);
   let sawLine = false;
   let rows = 0;
+  // a record written over several lines (pretty-printed) is one error for its span (./pretty-record.ts)
+  const spans = new PrettySpans<ConvertResult>(max);
+  const chatItem = (r: ConvertResult): IngestItem => {
+    const item: IngestItem = r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+    if (r.ok && r.warnings) for (const w of r.warnings) warnOn(item, w, ctx);
+    return item;
+  };
+  const settled = function* (outs: SpanOut<ConvertResult>[]): Generator<IngestItem> {
+    for (const o of outs) yield o.kind === "span" ? { kind: "error", error: prettyRecordError(f.file, o) } : chatItem(o.at.item);
+  };
   try {
     // a file that changes while it is read stops at the change (red team 31 F4; ./changed.ts)
     for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max, guard: true })) {
       if (tooLong !== undefined) {
         sawLine = true;
+        yield* settled(spans.end());
         yield { kind: "error", error: tooLargeError(f.file, "line", tooLong, max, { line }) };
         continue;
       }
@@ -273,12 +286,14 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
         yield { kind: "error", error: whole };
         return;
       }
-      const item: IngestItem = r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
-      if (r.ok && r.warnings) for (const w of r.warnings) warnOn(item, w, ctx);
-      yield item;
+      // no search open and the line is JSON: read as ever, nothing held or allocated for the search
+      if (spans.idle && parsesAlone(r)) yield chatItem(r);
+      else yield* settled(spans.push(chatSpanLine(line, bytes, r)));
     }
+    yield* settled(spans.end());
   } catch (e) {
     if (e instanceof ChangedDuringRead) {
+      yield* settled(spans.end());
       const kept =
         rows === 0
           ? "nothing of it is kept"

@@ -5,6 +5,7 @@
  * {@link jsonLines}.
  */
 import fs from "node:fs";
+import { PrettySpans, spanText, type SpanOut } from "./pretty-spans.js";
 import { mayRepeatKey, repeatedKey } from "./repeated-keys.js";
 
 /** Bytes read at a time by {@link readLines}: 1 MiB (a buffer grows to hold a longer line). */
@@ -74,6 +75,10 @@ export async function* readLines(file: string, chunkBytes = READ_CHUNK_BYTES): A
  * Stream the records of a JSON Lines file. Lines that are not JSON, or not records of the expected shape
  * (`isRecord`, given the record and its 1-based line; default: a JSON object), are reported to `onBad` and skipped.
  * A missing file yields nothing.
+ * Not passed through ./pretty-spans.ts (a record over several lines is one skipped line each): the files read here
+ * are ipi-judge's own journals, written one `JSON.stringify` per line, whose bad lines are torn appends or hand edits;
+ * callers count skipped lines by number (the run store's resume accounting, ../store/skipped-lines.ts, which names
+ * them in one warning per file), and the 1M-verdict reads stay one parse per line.
  * `onEnd` gets the number of lines read (blank ones included) when the file is read to the end.
  */
 export async function* readJsonl<T>(
@@ -100,33 +105,52 @@ export async function* readJsonl<T>(
   onEnd?.(n);
 }
 
-/** One non-blank line of a JSON Lines text: its parsed value, or why it is not JSON. `line` is 1-based. */
-export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; error: string };
+/**
+ * One non-blank line of a JSON Lines text: its parsed value, or why it is not JSON. `line` is 1-based. A record
+ * written over several lines (pretty-printed: ./pretty-spans.ts) is one entry with `span` set, `line` its first line
+ * and `last` its last, and `error` naming both (`lines 3-61 hold one JSON object written over 59 lines: the file
+ * looks pretty-printed, ...`): say it as it is, with no "line N" before it.
+ */
+export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; error: string; span?: true; last?: number };
 
 /**
  * Frame a JSON Lines text held in memory: lines end with LF or CRLF; blank lines (only whitespace) are skipped;
  * every other line is parsed on its own, a line that is not JSON giving its `JSON.parse` message in `error`
  * (the caller words the problem and names the file). A line that gives one key twice with different values
  * (`{"label": "unaffected", ..., "label": "full_compliance"}`, which `JSON.parse` reads as its last value in silence)
- * is an `error` too, naming the key and both values (break43: a human label read as the second one).
+ * is an `error` too, naming the key and both values (break43: a human label read as the second one). A record written
+ * over several lines is one `span` entry, not one error per line (./pretty-spans.ts); the lines around it are read.
  * @param text the file's content (human labels, annotations, adjudications: small files).
- * @returns one entry per non-blank line, in order.
+ * @returns one entry per non-blank line (or span of lines), in order.
  */
 export function jsonLines(text: string): JsonLine[] {
   const out: JsonLine[] = [];
+  const spans = new PrettySpans<JsonLine>();
+  const take = (settled: SpanOut<JsonLine>[]) => {
+    for (const s of settled) out.push(s.kind === "line" ? s.at.item : { line: s.first, last: s.last, span: true, error: spanText(s) });
+  };
   text.split(/\r?\n/).forEach((l, i) => {
     if (l.trim() === "") return;
     let value: unknown;
     try {
       value = JSON.parse(l) as unknown;
     } catch (e) {
-      out.push({ line: i + 1, error: (e as Error).message });
+      take(spans.push({ line: i + 1, text: () => l, parsed: false, record: false, item: { line: i + 1, error: (e as Error).message } }));
       return;
     }
     const twice = repeatedKeyProblem(l, value);
-    out.push(twice === null ? { line: i + 1, value } : { line: i + 1, error: twice });
+    const item: JsonLine = twice === null ? { line: i + 1, value } : { line: i + 1, error: twice };
+    take(spans.push({ line: i + 1, text: () => l, parsed: true, record: isNonEmptyObject(value), item }));
   });
+  take(spans.end());
   return out;
+}
+
+/** A JSON object with at least one key (what pretty-printed JSON never writes on one line). */
+export function isNonEmptyObject(v: unknown): boolean {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  for (const _ in v) return true;
+  return false;
 }
 
 /**

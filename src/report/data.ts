@@ -179,6 +179,8 @@ export interface ReportOptions {
   run?: string;
   /** Human label file (CSV or JSONL, DESIGN section 3; `import-annotations` output). */
   humanFile?: string;
+  /** `humanFile` as read (`readHumanLabels`) when the caller has read it (../cli/sample-where-default.ts): not read again. */
+  humanLabels?: HumanLabelFile;
   bootstrap?: { B: number; seed: number };
   /** Most trajectories in the disagreement list (default 200). */
   maxItems?: number;
@@ -454,7 +456,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // compact (slim verdicts, rows without source): the listed items get their full records below (fillListed)
   // Human labels: the file read once (agreement and the calibrated estimate both use it), before the run: the
   // labelled trajectories' content hashes are kept, to check each label against the text the run has now
-  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
+  const humanLabels = o.humanFile ? (o.humanLabels ?? readHumanLabels(o.humanFile)) : null;
   const { verdicts: allVerdicts, index: fullIndex } = await readLeanRun(o.runDir, { progress: o.progress, content: humanLabels ? labelledIds(humanLabels) : undefined });
   const cf0 = await readCommitteeFile(o.runDir, { index: fullIndex });
   // --where: every section is over the kept trajectories (the calibrated ASR: their domain in the run's design)

@@ -70,8 +70,8 @@ export const REPORT_ROW_FIELDS: readonly string[] = [
  * The human-label file, read before the run, and what the column read keeps of it: the labelled trajectories'
  * content hashes (`onRow`), to check each label against the text the run has now (../agree/label-pairing.ts).
  */
-function humanInput(file: string | undefined): { labels: HumanLabelFile | null; content: Map<string, string>; onRow?: (slot: number, row: TrajectoryIndexRow) => void } {
-  const labels = file ? readHumanLabels(file) : null;
+function humanInput(file: string | undefined, read?: HumanLabelFile): { labels: HumanLabelFile | null; content: Map<string, string>; onRow?: (slot: number, row: TrajectoryIndexRow) => void } {
+  const labels = file ? (read ?? readHumanLabels(file)) : null;
   const content = new Map<string, string>();
   if (!labels) return { labels, content };
   const labelled = labelledIds(labels);
@@ -118,7 +118,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
-  const hi = humanInput(o.humanFile);
+  const hi = humanInput(o.humanFile, o.humanLabels);
   // --where: its kept rows and their committee lines (./run-columns.ts); human labels: the calibrated fields, the whole read kept
   const rowFields = hi.labels ? [...new Set([...REPORT_ROW_FIELDS, ...CALIBRATED_ROW_FIELDS])] : REPORT_ROW_FIELDS;
   const rd = await readReportColumns(o.runDir, run, rowFields, o.where, { verdictOmit: [], progress: o.progress, onRow: hi.onRow }, !!hi.labels);

@@ -273,7 +273,7 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
     for (const l of jsonLines(body)) {
       const where = `${name} line ${l.line}`;
       if (l.error !== undefined) {
-        problems.push(`${where}: not valid JSON (${l.error})`);
+        problems.push(l.span ? `${name} ${l.error}` : `${where}: not valid JSON (${l.error})`);
         continue;
       }
       const v = l.value;
@@ -337,7 +337,7 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
   const seen = new Set<string>();
   jsonLines(text).forEach((l) => {
     if (l.error !== undefined) {
-      problems.push(`${name} line ${l.line}: not valid JSON (${l.error})`);
+      problems.push(l.span ? `${name} ${l.error}` : `${name} line ${l.line}: not valid JSON (${l.error})`);
       return;
     }
     const v = l.value;

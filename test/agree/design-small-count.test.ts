@@ -76,4 +76,46 @@ describe("agree --human's design-weighted agreement with few disagreements (Korn
     const u = smallCountUnion({ lower: 0.95, upper: 1 }, { lower: 0.9, upper: 1 }, 40.000000000000007, 40)!;
     expect(u.fewer).toBe(0);
   });
+
+  it("the prevalences get the same union (session 47): human and judge 'yes' of design(2, 0), the figures scipy gives", () => {
+    // /tmp/tidy47/ref5.py (Python + scipy, no ipi-judge code; recorded in /work/s47/tidy47-bench.md): post-stratified p̂,
+    // stratified linearised SE with the fpc, Wald 1.96·SE, Clopper-Pearson with x = p̂·n*, n* = p̂(1−p̂)/V̂, the unseen
+    // side at least 1 − 0.025^(1/n_Kish), the union of the two
+    const d = withSmallCount(design(2, 0));
+    const of = (xs: typeof d.prevalence_human, c: string) => xs.find((e) => e.category === c) as SmallCountEstimate;
+    const hy = of(d.prevalence_human, "yes");
+    expect(hy.value).toBeCloseTo(0.1, 12);
+    expect(hy.se).toBeCloseTo(0.01174440439029409, 10);
+    const h = hy.ci_small_count!;
+    expect(h.method).toBe("union_wald_korn_graubard");
+    expect(h.events).toBeCloseTo(4.411764705882344, 9);
+    expect(h.disagreements).toBeUndefined();
+    expect(h.n_design).toBeCloseTo(652.4999999999985, 6);
+    expect(h.design.lower).toBeCloseTo(0.07698139037514963, 8);
+    expect(h.exact.lower).toBeCloseTo(0.07806759529073501, 6);
+    expect(h.exact.upper).toBeCloseTo(0.1802143276899057, 8); // p̂ + the zero-event bound: above Clopper-Pearson's own
+    expect(h.lower).toBeCloseTo(0.07698139037514963, 8);
+    expect(h.upper).toBeCloseTo(0.1802143276899057, 8);
+    expect(hy.ci_method).toBe(h.text);
+    expect(h.text).toMatch(/^exact small-count interval: 4\.4 effective items the human consensus labels yes among the 60 labelled items \(Kish effective n 44\.1\), fewer than 10; the interval is the union of the Wald interval \[7\.7%, 12\.3%\] and the Korn-Graubard exact interval/);
+    const jy = of(d.prevalence_judge, "yes").ci_small_count!;
+    expect(of(d.prevalence_judge, "yes").value).toBeCloseTo(0.15333333333333354, 12);
+    expect(jy.n_design).toBeCloseTo(99.47040864255511, 6);
+    expect(jy.lower).toBeCloseTo(0.08252642054113596, 8);
+    expect(jy.exact.lower).toBeCloseTo(0.08891090639237499, 6);
+    expect(jy.upper).toBeCloseTo(0.23941291553459756, 6);
+    // 'no' (1 − 'yes', the fewer being the items not labelled no): the same interval mirrored
+    const hn = of(d.prevalence_human, "no").ci_small_count!;
+    expect(hn.lower).toBeCloseTo(1 - h.upper, 8);
+    expect(hn.upper).toBeCloseTo(1 - h.lower, 8);
+    expect(hn.text).toMatch(/effective items the human consensus labels otherwise among the 60/);
+  });
+
+  it("prevalences with many events on both sides keep their Wald interval", () => {
+    const d = withSmallCount(design(12, 6));
+    for (const e of [...d.prevalence_human, ...d.prevalence_judge]) {
+      const x = (e.value ?? 0) * d.kish_n_eff!;
+      if (Math.min(x, d.kish_n_eff! - x) >= 10) expect((e as SmallCountEstimate).ci_small_count).toBeUndefined();
+    }
+  });
 });

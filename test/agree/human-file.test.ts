@@ -71,3 +71,16 @@ describe("a human label line that gives a key twice (break43)", () => {
     expect(badRowsWarning(file, f)).toContain('line 1: not JSON: key "label" given twice with different values ("unaffected", then "full_compliance")');
   });
 });
+
+describe("a label row written over several lines (pretty-printed) is one bad row, not one per line", () => {
+  it("names the line span once; the rows around it are read", async () => {
+    const f = path.join(tmp, "pretty.jsonl");
+    const row = (id: string) => ({ trajectory_id: id, annotator: "ann", label: "unaffected" });
+    fs.writeFileSync(f, [JSON.stringify(row("t1")), JSON.stringify(row("t2"), null, 2), JSON.stringify(row("t3"))].join("\n") + "\n");
+    const file = await readHumanLabels(f);
+    expect(file.rows.map((r) => r.trajectory_id)).toEqual(["t1", "t3"]);
+    expect(file.bad_rows).toEqual([
+      { line: 2, message: "lines 2-6 hold one JSON object written over 5 lines: the file looks pretty-printed, not one record per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)" },
+    ]);
+  });
+});

@@ -11,11 +11,11 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { CORPUS } from "../helpers/paths.js";
+import { corpusRun, inFolder } from "./corpus-run.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-splits-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const readJsonl = (f: string) => fs.readFileSync(path.join(tmp, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const { readJsonl } = inFolder(tmp);
 const COMPROMISED = new Set(["full_compliance", "partial_compliance"]);
 
 /** bob's label where it differs from alice's (the judge's), per (alice's label -> bob's) and how many. */
@@ -53,16 +53,11 @@ function byHand(file: string, yes: (l: string) => boolean, attacked: Map<string,
 
 const attacked = new Map<string, boolean>();
 beforeAll(async () => {
-  const run = async (args: string[]) => {
-    const r = await runCli(args, { cwd: tmp });
-    expect(r.code, r.stderr).toBe(0);
-    return r;
-  };
-  await run(["label", path.join(CORPUS, "runs"), "--run", "r"]);
+  const { run, judged: judgedOf } = await corpusRun(tmp);
   await run(["committee", "--run", "r", "--quorum", "1"]);
   await run(["sample", "--run", "r", "--random", "60", "--disagreement", "0", "--strata", "suite", "--seed", "7", "--out", "s1"]);
   for (const t of readJsonl("labels/r/trajectories.jsonl")) attacked.set(t.id, t.attacked === true);
-  const judged = new Map(readJsonl("labels/r/verdicts.jsonl").map((v) => [v.trajectory_id, v.label as string]));
+  const judged = judgedOf();
   const left = new Map(SPLITS.map(([a, b, n]) => [`${a}>${b}`, n]));
   const rows = readJsonl("s1/manifest.jsonl").slice(1).sort((x, y) => (x.item_id < y.item_id ? -1 : 1));
   const csv = (who: string, label: (m: { trajectory_id: string }) => string) =>

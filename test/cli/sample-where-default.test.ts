@@ -10,25 +10,21 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { CORPUS } from "../helpers/paths.js";
+import { corpusRun, inFolder } from "./corpus-run.js";
 import { applySampleWhere } from "../../src/cli/sample-where-default.js";
 import { resetWarnings } from "../../src/cli/warn.js";
+import { readHumanLabels } from "../../src/agree/human-file.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-sample-where-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const readJsonl = (f: string) => fs.readFileSync(path.join(tmp, f), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const { readJsonl } = inFolder(tmp);
 
 beforeAll(async () => {
-  const run = async (args: string[]) => {
-    const r = await runCli(args, { cwd: tmp });
-    expect(r.code, r.stderr).toBe(0);
-    return r;
-  };
-  await run(["label", path.join(CORPUS, "runs"), "--run", "r"]);
+  const { run, judged } = await corpusRun(tmp);
   await run(["sample", "--run", "r", "--random", "40", "--disagreement", "0", "--seed", "3", "--where", "attacked=true", "--where", "suite=workspace", "--out", "s1"]);
-  const judged = new Map(readJsonl("labels/r/verdicts.jsonl").map((v) => [v.trajectory_id, v.label as string]));
+  const label = judged();
   const rows = readJsonl("s1/manifest.jsonl").slice(1);
-  fs.writeFileSync(path.join(tmp, "ann.csv"), ["item_id,annotator,label", ...rows.map((m) => `${m.item_id},ann,${judged.get(m.trajectory_id)}`)].join("\n") + "\n");
+  fs.writeFileSync(path.join(tmp, "ann.csv"), ["item_id,annotator,label", ...rows.map((m) => `${m.item_id},ann,${label.get(m.trajectory_id)}`)].join("\n") + "\n");
   await run(["import-annotations", "ann.csv", "--manifest", "s1/manifest.jsonl", "--out", "s1/human.jsonl"]);
 }, 180_000);
 
@@ -64,18 +60,21 @@ describe("estimate and report take the sample's recorded population as --where w
 
   it("applySampleWhere: nothing applied with a --where given, --no-sample-population, no --human, no record, or an unreadable file", () => {
     const f = path.join(tmp, "s1/human.jsonl");
-    expect(applySampleWhere({ human: f, where: ["model=x"] }, "t")).toBeNull();
-    expect(applySampleWhere({ human: f, samplePopulation: false }, "t")).toBeNull();
-    expect(applySampleWhere({}, "t")).toBeNull();
-    expect(applySampleWhere({ human: path.join(tmp, "missing.jsonl") }, "t")).toBeNull();
+    expect(applySampleWhere({ human: f, where: ["model=x"] }, "t")).toEqual({ args: null });
+    expect(applySampleWhere({ human: f, samplePopulation: false }, "t")).toEqual({ args: null });
+    expect(applySampleWhere({}, "t")).toEqual({ args: null });
+    expect(applySampleWhere({ human: path.join(tmp, "missing.jsonl") }, "t")).toEqual({ args: null });
     const bare = path.join(tmp, "bare.jsonl");
     fs.writeFileSync(bare, `${JSON.stringify({ trajectory_id: "x", annotator: "a", label: "unaffected" })}\n`);
-    expect(applySampleWhere({ human: bare }, "t")).toBeNull();
+    // read and nothing to apply: the read is handed on all the same (the command does not read the file again)
+    expect(applySampleWhere({ human: bare }, "t")).toEqual({ args: null, labels: readHumanLabels(bare) });
     const unknown = path.join(tmp, "unknown.jsonl");
     fs.writeFileSync(unknown, `${JSON.stringify({ trajectory_id: "x", annotator: "a", label: "unaffected", sample_where: { filter: "zzz=1", clauses: { zzz: ["1"] }, N: 3 } })}\n`);
-    expect(applySampleWhere({ human: unknown }, "t")).toBeNull();
+    expect(applySampleWhere({ human: unknown }, "t").args).toBeNull();
     const o: { human: string; where?: string[] } = { human: f };
-    expect(applySampleWhere(o, "t")).toBe("--where attacked=true --where suite=workspace");
+    const applied = applySampleWhere(o, "t");
+    expect(applied.args).toBe("--where attacked=true --where suite=workspace");
+    expect(applied.labels).toEqual(readHumanLabels(f));
     expect(o.where).toEqual(["attacked=true", "suite=workspace"]);
   });
 
@@ -91,7 +90,7 @@ describe("estimate and report take the sample's recorded population as --where w
       const o: { human: string; where?: string[] } = { human: f };
       let r: string | null;
       try {
-        r = applySampleWhere(o, "estimate");
+        r = applySampleWhere(o, "estimate").args;
       } finally {
         se.mockRestore();
       }

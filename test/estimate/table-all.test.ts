@@ -86,5 +86,26 @@ describe("estimate --table --human: the (all) row is estimate's (all) group", ()
     // estimate prints asr_behaviour's (all) group first
     expect(text.stdout).toContain(`asr_behaviour ${calLine.trim().replace(/^calibrated\s+/, "")}`);
     expect(text.stdout).toMatch(/\(all\): the calibrated estimate over all \d+ attacked trajectories of the rows above/);
+    // LaTeX (session 47): the same row after a \midrule, its pooling and notes as comment lines under the tabular
+    const texFile = path.join(tmp, "t.tex");
+    const tex = await runCli([...base, "--table", "--latex", texFile]);
+    expect(tex.code, tex.stderr).toBe(0);
+    const lines = fs.readFileSync(texFile, "utf8").split("\n");
+    const at = lines.findIndex((l) => l.startsWith("(all) & "));
+    expect(lines[at - 1]).toBe("\\midrule");
+    expect(lines[at + 1]).toBe("\\bottomrule");
+    const cells = lines[at].replace(/ \\\\$/, "").split(" & ");
+    const header = lines.find((l) => l.startsWith("Model & "))!.replace(/ \\\\$/, "").split(" & ");
+    expect(cells).toHaveLength(header.length);
+    const cellOf = (title: string) => cells[header.indexOf(title)];
+    expect(cells[1]).toBe("(all)");
+    expect(cellOf("Calibrated ASR (behaviour)")).toMatch(new RegExp(`^${pct(beh.calibrated.asr)} \\{\\\\scriptsize \\[${pct(beh.calibrated.ci95.lower)}, ${pct(beh.calibrated.ci95.upper)}\\]\\}`));
+    expect(cellOf("Calibrated ASR (goal)")).toMatch(new RegExp(`^${pct(goal.calibrated.asr)} \\{\\\\scriptsize \\[`));
+    expect(cellOf("ASR (behaviour)")).toBe(`${pct(beh.judge.asr)} {\\scriptsize (${Math.round(beh.judge.asr * beh.judge.n_usable)}/${beh.judge.n_usable})}`);
+    expect(cellOf("Utility")).toBe("");
+    expect(cells[cells.length - 1]).toBe(""); // Blocked: per row only
+    const after = lines.slice(lines.indexOf("\\end{tabular}") + 1);
+    expect(after.find((l) => l.startsWith("% calibrated (all) over "))).toContain(`asr_behaviour ${calLine.trim().replace(/^calibrated\s+/, "")}`);
+    expect(after.some((l) => /^% \(all\): the calibrated estimate over all \d+ attacked trajectories/.test(l))).toBe(true);
   }, 120_000);
 });

@@ -211,3 +211,15 @@ describe("annotation files", () => {
     expect((await importAnnotations({ files: [a], manifest: m, out: path.join(tmp, "out", "p.jsonl") })).warnings.filter((w) => !sums(w))).toEqual([]);
   });
 });
+
+describe("a row written over several lines (pretty-printed) in an annotation file or a manifest", () => {
+  it("is one problem naming the file and the line span", () => {
+    const rows = [{ item_id: "i1", annotator: "a", label: "unaffected" }, { item_id: "i2", annotator: "a", label: "unaffected" }];
+    const text = [JSON.stringify(rows[0]), JSON.stringify(rows[1], null, 2)].join("\n");
+    expect(problemsOf(() => parseAnnotationText(text, "/x/labels.jsonl"))).toEqual([
+      "labels.jsonl lines 2-6 hold one JSON object written over 5 lines: the file looks pretty-printed, not one record per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)",
+    ]);
+    const manifest = [JSON.stringify({ ipi_judge_manifest: 1, scale: "six" }), JSON.stringify({ item_id: "i1" }, null, 2)].join("\n");
+    expect(problemsOf(() => parseManifest(manifest, "/x/manifest.jsonl"))[0]).toMatch(/^manifest\.jsonl lines 2-4 hold one JSON object written over 3 lines: the file looks pretty-printed/);
+  });
+});

@@ -1,0 +1,68 @@
+// Session 46 loose end: one pretty-printed trajectory among one-line trajectories in a .jsonl gave one invalid_json
+// error per line (59 for one record). Now it is one error naming the file and the line span, saying the file looks
+// pretty-printed; the trajectories on the lines around it are read.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readTrajectories, type IngestItem } from "../../src/ingest/index.js";
+
+const row = (id: string) => ({
+  id,
+  injections: { p: "ignore your task" },
+  messages: [
+    { role: "system", content: "You are a helpful agent." },
+    { role: "user", content: "Summarize my inbox { please }" },
+    { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "read_inbox", arguments: '{"n": 3}' } }] },
+    { role: "tool", tool_call_id: "c1", content: "mail 1: \"hi\" ] } [ {" },
+    { role: "assistant", content: "Done." },
+  ],
+});
+
+async function items(p: string): Promise<IngestItem[]> {
+  const out: IngestItem[] = [];
+  for await (const it of readTrajectories([p]) as AsyncIterable<IngestItem>) out.push(it);
+  return out;
+}
+
+describe("a pretty-printed trajectory inside a .jsonl file", () => {
+  let dir: string;
+  beforeAll(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), "pretty-record-"))));
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("is one invalid_json error naming the file and the line span; the records around it are read", async () => {
+    const f = path.join(dir, "mixed.jsonl");
+    const pretty = JSON.stringify(row("b"), null, 2);
+    const n = pretty.split("\n").length;
+    expect(n).toBeGreaterThan(30);
+    fs.writeFileSync(f, [JSON.stringify(row("a")), pretty, "", JSON.stringify(row("c"))].join("\n") + "\n");
+    const got = await items(f);
+    expect(got.map((x) => (x.kind === "trajectory" ? x.trajectory.id : x.error.kind))).toEqual(["a", "invalid_json", "c"]);
+    const e = got[1].kind === "error" ? got[1].error : undefined;
+    expect(e?.line).toBe(2);
+    expect(e?.path).toBe(f);
+    expect(e?.message).toBe(
+      `${f}:2: lines 2-${1 + n} hold one JSON object written over ${n} lines (it has messages: a trajectory): the file looks pretty-printed, ` +
+        `not one trajectory per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)`,
+    );
+    const c = got[2].kind === "trajectory" ? got[2].trajectory : undefined;
+    expect(c?.source.line).toBe(n + 3);
+  });
+
+  it("a broken pretty-printed record (an opening brace to its matching close) is one error too", async () => {
+    const f = path.join(dir, "broken.jsonl");
+    const pretty = JSON.stringify(row("b"), null, 2).split("\n");
+    pretty[1] = pretty[1].replace(/,$/, ""); // `"id": "b"` without its comma: the joined lines are not JSON
+    fs.writeFileSync(f, [JSON.stringify(row("a")), ...pretty, JSON.stringify(row("c"))].join("\n") + "\n");
+    const got = await items(f);
+    expect(got.map((x) => (x.kind === "trajectory" ? x.trajectory.id : x.error.kind))).toEqual(["a", "invalid_json", "c"]);
+    expect(got[1].kind === "error" && got[1].error.message).toMatch(new RegExp(`:2: lines 2-${1 + pretty.length} look like one trajectory written over ${pretty.length} lines .*but are not valid JSON joined`));
+  });
+
+  it("a torn line at the end, after good records, is one error of its own as before", async () => {
+    const f = path.join(dir, "torn.jsonl");
+    fs.writeFileSync(f, [JSON.stringify(row("a")), JSON.stringify(row("b")).slice(0, 40)].join("\n"));
+    const got = await items(f);
+    expect(got.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["a", "invalid_json@2"]);
+  });
+});
