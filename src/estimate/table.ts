@@ -577,5 +577,5 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 3 : 2 });
   const hint = wrapHint(w.blocks, opts.width, conds ? "its model, condition and n" : "its model and n");
   const pop = populationText(t.population ?? { kind: "all" });
-  return [pop, ...(hint ? [hint] : []), ...w.lines, ...footnoteLines(t.mix_footnotes ?? []), ...caveats.legend(cols), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
+  return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
 }
