@@ -44,11 +44,15 @@ export function attacksText(attacks: Record<string, number>, what = "attack"): s
   return `${a.length} ${what}s (${a.map(([k, n]) => `${k} ${int(n)}`).join(", ")})`;
 }
 
-/** A row's attacked runs counted by attack and by suite (`(none)` when a run has none). */
-export function rowMix(runs: Iterable<{ attack?: string; suite?: string }>): { attacks: Record<string, number>; suites: Record<string, number> } {
+/**
+ * A row's attacked runs counted by attack and by suite (`(none)` when a run has none).
+ * @param positions the runs' positions; @param row a position's index row (no list of a million rows is made).
+ */
+export function rowMix(positions: readonly number[], row: (i: number) => { attack?: string; suite?: string }): { attacks: Record<string, number>; suites: Record<string, number> } {
   const attacks: Record<string, number> = {};
   const suites: Record<string, number> = {};
-  for (const r of runs) {
+  for (const i of positions) {
+    const r = row(i);
     attacks[r.attack ?? NO_VALUE] = (attacks[r.attack ?? NO_VALUE] ?? 0) + 1;
     suites[r.suite ?? NO_VALUE] = (suites[r.suite ?? NO_VALUE] ?? 0) + 1;
   }

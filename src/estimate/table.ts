@@ -298,7 +298,7 @@ export function paperTableFrom(
   const rows: TableRow[] = [];
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
     const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
-    const { attacks, suites } = rowMix(att.map((i) => input.row(i)));
+    const { attacks, suites } = rowMix(att, (i) => input.row(i));
     const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
     const un = rs.filter((i) => !input.row(i).attacked);
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
