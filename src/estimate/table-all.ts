@@ -151,12 +151,14 @@ type NoValue = { value: null; reason: string; ci95: null };
  * every other cell and Blocked empty (those columns are per row only).
  * @param cols the table's columns (key and LaTeX title); @param conds whether it has a condition column.
  * @param cell the table's cell renderer, given the cell and where it is (`(all) Calibrated ASR (goal)`).
+ * @param n the attacked trajectories the row is over (`n_population`), for the table's `$n$` column.
  */
 export function allRowLatex(
   a: CalibratedAll,
   cols: ReadonlyArray<{ key: string; latex: string }>,
   conds: boolean,
   cell: (p: CalibratedCell | NoValue, where: string) => string,
+  n: number,
 ): string {
   const none = (reason: string): NoValue => ({ value: null, reason, ci95: null });
   const cal = (r: CalibratedAll["asr_goal"], where: string) => cell("cell" in r ? r.cell : none(r.reason), where);
@@ -171,7 +173,7 @@ export function allRowLatex(
     judge_asr_goal: (w) => judge(a.asr_goal, w),
     judge_asr_behaviour: (w) => judge(a.asr_behaviour, w),
   };
-  return [...(conds ? ["(all)", "(all)"] : ["(all)"]), ...cols.map((c) => of[c.key]?.(`(all) ${c.latex}`) ?? ""), ""].join(" & ") + " \\\\";
+  return [...(conds ? ["(all)", "(all)"] : ["(all)"]), String(n), ...cols.map((c) => of[c.key]?.(`(all) ${c.latex}`) ?? ""), ""].join(" & ") + " \\\\";
 }
 
 /** The calibrated cells of a `(all)` row (none without one): the LaTeX footnotes of their marks are said for them too. */

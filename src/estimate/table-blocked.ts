@@ -8,7 +8,8 @@
  * compliance is a blocked attempt as `committee` counts it (`committeeBlockedFields` of src/verdict/blocked.ts: the
  * partial-compliance voters' repeat-0 verdicts), so `estimate --table --committee` and `committee` agree (new user 30).
  */
-import { BLOCKED_KINDS, type BlockedKind } from "../types.js";
+import { BLOCKED_KINDS, type BlockedKind, type CommitteeVerdict, type Verdict } from "../types.js";
+import { committeeBlockedFields } from "../verdict/blocked.js";
 import type { BlockedCounts } from "../stats/rates.js";
 import { undefinedText } from "../format/stat-text.js";
 import { BLOCKED_MEANS } from "../format/rates-text.js";
@@ -106,4 +107,21 @@ export const BLOCKED_CSV_COLUMNS = BLOCKED_KINDS.map((k) => `blocked_${k}`);
 export function blockedCsvCells(r: Pick<RowBlocked, "judge_blocked_attempts_by">): Array<number | string> {
   const b = r.judge_blocked_attempts_by;
   return BLOCKED_KINDS.map((k) => (b ? b[k] : ""));
+}
+
+/**
+ * A committee's partial compliance per trajectory, each a blocked attempt or not as `committee` counts it
+ * (`committeeBlockedFields`: the repeat-0 verdicts of the judges voting partial_compliance; their kinds differing: kind unknown).
+ * @param out filled: trajectory id -> the item.
+ */
+export function committeePartials(committee: readonly CommitteeVerdict[], verdicts: readonly Verdict[], out: Map<string, PartialItem>): void {
+  const rep0 = new Map<string, Verdict[]>();
+  for (const c of committee) if (c.status === "ok" && c.label === "partial_compliance") rep0.set(c.trajectory_id, []);
+  for (const v of verdicts) if (v.repeat === 0) rep0.get(v.trajectory_id)?.push(v);
+  for (const c of committee) {
+    const vs = rep0.get(c.trajectory_id);
+    if (!vs) continue;
+    const f = committeeBlockedFields(c, vs);
+    out.set(c.trajectory_id, { blocked: f.blocked, ...(f.blocked_kind ? { blocked_kind: f.blocked_kind } : {}) });
+  }
 }

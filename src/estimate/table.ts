@@ -21,21 +21,19 @@
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
 import { wrappedTable, wrapHint } from "../format/text-table.js";
-import { SPLIT_GOAL_WARNING } from "./split-goal.js";
-import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
-import type { CommitteeVerdict, Verdict } from "../types.js";
+import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { sourceName } from "./source.js";
 import { flagsOf, rateEvent, sourceLabels } from "./run.js";
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure, type BlockedCounts } from "../stats/rates.js";
-import { blockedKindOf, committeeBlockedFields } from "../verdict/blocked.js";
-import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, blockedLatexCell, rowBlocked, type PartialItem } from "./table-blocked.js";
+import { blockedKindOf } from "../verdict/blocked.js";
+import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, blockedLatexCell, committeePartials, rowBlocked, type PartialItem } from "./table-blocked.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { coverageLowNote, disputedNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { tableMix } from "./table-mix.js";
@@ -52,14 +50,27 @@ import { referenceValueOf } from "../stats/reference-rates.js";
 export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
+import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
+export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
+import { likeForLikePopulation, populationText, type TablePopulation } from "./table-population.js";
+import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
 /** One (agent model, condition) row. */
 export interface TableRow extends RowLikeForLike {
   agent_model: string;
   /** The condition (defense) of the row's runs; `(all)` when the run records no condition. */
   condition: string;
+  /** Attacked runs the rates are over (with `--like-for-like`, those on the cells its model's conditions share). */
   n_attacked: number;
+  /** `--like-for-like`: the row's attacked runs left out (not on those cells); absent otherwise. */
+  n_attacked_left_out?: number;
+  /** The `n_attacked` runs by attack. */
+  attacks: Record<string, number>;
+  /** The `n_attacked` runs by suite. */
+  suites: Record<string, number>;
+  /** The letters of the unlike groups the row is in (./table-marks.ts); [] when like for like. */
+  mix_marks?: string[];
   n_unattacked: number;
   /** Unattacked runs of the benchmark's injection tasks as the user's task: not in `utility` (issue 22, item 4). */
   n_injection_task_runs: number;
@@ -125,6 +136,10 @@ export interface PaperTable {
   /** The run has no verdict of the heuristic: its columns are left out as above, cells null `no_verdicts_of_<id>`. */
   heuristic_absent?: true;
   rows: TableRow[];
+  /** Which attacked runs the rates are over: every one, or `--like-for-like` (./table-population.ts). */
+  population: TablePopulation;
+  /** The footnotes of the rows' `mix_marks` (./table-marks.ts). */
+  mix_footnotes: MixFootnote[];
   /** Low-coverage rates print their numbers (flagged) instead of none (`--allow-low-coverage`). */
   allow_low_coverage: boolean;
   notes: string[];
@@ -219,23 +234,6 @@ export function paperTable(
 }
 
 /**
- * A committee's partial compliance per trajectory, each a blocked attempt or not as `committee` counts it
- * (`committeeBlockedFields`: the repeat-0 verdicts of the judges voting partial_compliance; their kinds differing: kind unknown).
- * @param out filled: trajectory id -> the item.
- */
-function committeePartials(committee: readonly CommitteeVerdict[], verdicts: readonly Verdict[], out: Map<string, PartialItem>): void {
-  const rep0 = new Map<string, Verdict[]>();
-  for (const c of committee) if (c.status === "ok" && c.label === "partial_compliance") rep0.set(c.trajectory_id, []);
-  for (const v of verdicts) if (v.repeat === 0) rep0.get(v.trajectory_id)?.push(v);
-  for (const c of committee) {
-    const vs = rep0.get(c.trajectory_id);
-    if (!vs) continue;
-    const f = committeeBlockedFields(c, vs);
-    out.set(c.trajectory_id, { blocked: f.blocked, ...(f.blocked_kind ? { blocked_kind: f.blocked_kind } : {}) });
-  }
-}
-
-/**
  * What {@link paperTableFrom} reads of a run, by row position (index order): the row's fields, the judge's and
  * the heuristic's flags (true/false, or why there is no usable verdict: `judgeFlags` of `./run.ts`), the judge's
  * refusals and partial compliance (with `blocked_attempt` and its kind), and the error kind of a judge's unusable verdict.
@@ -263,7 +261,7 @@ export interface TableInput {
  * Options of {@link paperTable}; `unattackedOutside(model, condition)`: the row's unattacked runs are all left out by
  * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads `unattacked_outside_where`, not "none".
  */
-export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => boolean };
+export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => boolean; /** ./table-population.ts */ likeForLike?: boolean };
 
 /** {@link paperTable} from its input by row position (same rows, figures and notes). */
 export function paperTableFrom(
@@ -279,6 +277,8 @@ export function paperTableFrom(
   const absent = !sameRater && heurB === null; // never run: no columns, no coverage flags (new-user report 31, L2)
   let withConditions = false;
   for (let i = 0; i < input.n && !withConditions; i++) withConditions = input.row(i).condition !== undefined;
+  // --like-for-like: each model's attacked runs on the cells its conditions share (./table-population.ts)
+  const lfl = opts.likeForLike ? likeForLikePopulation(input, (r) => r.agent_model ?? "(none)", (r) => (withConditions ? (r.condition ?? "(none)") : "(all)")) : null;
   const byRow = new Map<string, { model: string; condition: string; rows: number[] }>();
   for (let i = 0; i < input.n; i++) {
     const r = input.row(i);
@@ -297,7 +297,9 @@ export function paperTableFrom(
   const goalCal = new Map((goalReport?.groups ?? []).map((g) => [g.group, g]));
   const rows: TableRow[] = [];
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
-    const att = rs.filter((i) => input.row(i).attacked);
+    const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
+    const { attacks, suites } = rowMix(att, (i) => input.row(i));
+    const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
     const un = rs.filter((i) => !input.row(i).attacked);
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
     const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean) =>
@@ -329,6 +331,9 @@ export function paperTableFrom(
       condition,
       like_for_like: true, // until the table's warnings are read, below
       n_attacked: att.length,
+      ...(lfl ? { n_attacked_left_out: leftOut } : {}),
+      attacks,
+      suites,
       n_unattacked: un.length,
       n_injection_task_runs: un.filter((i) => runKind(input.row(i)) === "injection_task").length,
       judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true),
@@ -349,8 +354,9 @@ export function paperTableFrom(
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) ? "unattacked_outside_where" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
-      calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
-      calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
+      // the calibrated estimate is over every attacked run of the group: not a row whose runs --like-for-like cut
+      calibrated_asr_behaviour: opts.calibrated ? (leftOut ? LFL_CALIBRATED : calibratedCell(c)) : null,
+      calibrated_asr_goal: opts.calibrated ? (leftOut ? LFL_CALIBRATED : goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
     });
   }
   const allow = !!opts.allowLowCoverage;
@@ -371,33 +377,22 @@ export function paperTableFrom(
   if (disputed) notes.push(disputed);
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden;
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
-  const mix = tableMix(input);
+  // (with --like-for-like over the runs the rows are over); each row flagged and marked too (./table-marks.ts)
+  const kept = lfl ? Int32Array.from({ length: input.n }, (_, i) => i).filter((i) => lfl.keep(i)) : null;
+  const mix = tableMix(kept ? { n: kept.length, row: (j) => input.row(kept[j]) } : input);
   for (const w of mix.warnings) notes.push(`WARNING: ${w}`);
-  for (const r of rows) Object.assign(r, rowLikeForLike(r.agent_model, r.condition, mix.unlike)); // each row flagged too (the CSV's columns)
-  if (opts.calibrated) {
-    notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
-    if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
-    else notes.push(...goalReport.warnings.filter((w) => w.startsWith(SPLIT_GOAL_WARNING)).map((w) => `calibrated ${w}`)); // the groups a full/partial split leaves undefined
-    // an exact bound looks like any other interval unless it is marked (review): marked in every rendering, said here
-    const exact = rows.flatMap((r) =>
-      (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => (r[k]?.ci_method ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${r[k]!.ci_method}`] : [])),
-    );
-    // a calibrated asr_goal above the row's calibrated asr_behaviour (./goal-above-behaviour.ts): named per row
-    const above = rows.flatMap((r) => {
-      const [g, b] = [r.calibrated_asr_goal?.value ?? null, r.calibrated_asr_behaviour?.value ?? null];
-      return isGoalAboveBehaviour(b, g) ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} asr_goal ${(100 * g!).toFixed(1)}% > asr_behaviour ${(100 * b!).toFixed(1)}%`] : [];
-    });
-    if (above.length) notes.push(`WARNING: ${GOAL_ABOVE_BEHAVIOUR}: a calibrated asr_goal above the row's calibrated asr_behaviour (${above.join("; ")}), ${GOAL_ABOVE_BEHAVIOUR_WHY}`);
-    const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: either its group's labelled items had the same human-minus-judge difference within each stratum (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen), or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, so the interval is the union of the t interval and an exact small-count one (Korn-Graubard: Clopper-Pearson with the design effective n), which a t interval on a rare event needs`;
-    if (exact.length) notes.push(`${exactWhy}: ${exact.join("; ")}`);
-  }
-  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, allow_low_coverage: allow, notes };
+  for (const r of rows) Object.assign(r, rowLikeForLike(r.agent_model, r.condition, mix.unlike));
+  const population: TablePopulation = lfl ? { kind: "like_for_like", per_model: lfl.per_model } : { kind: "all" };
+  const mix_footnotes = markUnlikeRows(rows, mix.unlike, !!lfl);
+  if (opts.calibrated) notes.push(...calibratedNotes(opts.calibrated, goalReport, goalReason, rows, withConditions));
+  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, population, mix_footnotes, allow_low_coverage: allow, notes };
 }
+
+/** A calibrated cell of a row `--like-for-like` cut: the estimate is over all the group's attacked runs, not these. */
+const LFL_CALIBRATED: CalibratedCell = { value: null, reason: "calibrated_over_all_runs_not_like_for_like_cells", ci95: null };
 
 type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
 
-/** The word that marks a calibrated interval that is or holds an exact one (`ci_method`), in the text, HTML and notes. */
-export const EXACT_MARK = "exact";
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
 
@@ -477,7 +472,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
     header.push(`${c.key}_reason`);
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
-  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS);
+  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS);
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition, r.n_attacked, r.n_unattacked];
     for (const c of cols) {
@@ -491,7 +486,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r));
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r));
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;
@@ -505,6 +500,10 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   const extra = [...(cav ? ["judge_caveat"] : []), ...(hcav ? ["heuristic_caveat"] : [])];
   return writeCsv([[...header, ...extra], ...rows.map((r) => [...r, ...(cav ? [cav] : []), ...(hcav ? [hcav] : [])])], { rowEnd: "\n" });
 }
+
+/** The CSV's columns on which attacked runs each row's rates are over, and its like-for-like marks (footnotes in the LaTeX and text). */
+const POPULATION_CSV_COLUMNS = ["population", "n_attacked_left_out", "attacks", "mix_marks"] as const;
+const populationCsvCells = (t: PaperTable, r: TableRow) => [t.population?.kind ?? "all", r.n_attacked_left_out ?? "", attacksCsv(r.attacks ?? {}), marksText(r)];
 
 /** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */
 export function latexEscape(s: string): string {
@@ -536,17 +535,19 @@ export function tableLatex(t: PaperTable): string {
   const L: string[] = [];
   for (const n of t.notes) L.push(`% ${n.replace(/[\r\n]/g, " ")}`);
   L[0] = `% ipi-judge estimate --table, run ${t.run.replace(/[\r\n]/g, " ")}: ${t.notes[0].replace(/[\r\n]/g, " ")}`;
-  L.push(`\\begin{tabular}{l${conds ? "l" : ""}${"r".repeat(cols.length + 1)}}`);
+  L.splice(1, 0, `% ${populationText(t.population ?? { kind: "all" }).replace(/[\r\n]/g, " ").replace("[a], [b]", "$^{\\mathrm{a}}$, $^{\\mathrm{b}}$")}`);
+  L.push(`\\begin{tabular}{l${conds ? "l" : ""}${"r".repeat(cols.length + 2)}}`);
   L.push("\\toprule");
-  L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
+  L.push(`Model & ${conds ? "Condition & " : ""}$n$ & ${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
+    L.push(`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)} & ${conds ? `${latexEscape(r.condition)}${marksLatex(r)} & ` : ""}${r.n_attacked} & ${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
   // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
-  if (t.calibrated_all) L.push("\\midrule", allRowLatex(t.calibrated_all, cols, conds, cell));
+  if (t.calibrated_all) L.push("\\midrule", allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population));
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
+  for (const f of t.mix_footnotes ?? []) L.push(`% $^{\\mathrm{${f.mark}}}$ ${f.text.replace(/[\r\n]/g, " ")}`);
   for (const l of allRowLines(t.calibrated_all)) L.push(`% ${l.trim().replace(/[\r\n]/g, " ")}`);
   if (t.rows.some((r) => (r.judge_blocked_attempts ?? 0) > 0)) L.push("% Blocked: blocked/partial compliance (refused/unavailable/failed): see the blocked note above");
   const allCellsOf = allCells(t.calibrated_all);
@@ -571,10 +572,14 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   // a broken judge's rates are never bare (new-user report 16), nor a broken heuristic's (new user 18): each figure
   // marked, the legend right under the table (./table-caveat-text.ts; a column at the row's far end before)
   const caveats = caveatMarks(t);
-  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
+  // each row's n, and its like-for-like marks on its condition (its model without conditions): ./table-marks.ts
+  const named = (r: TableRow, s: string) => [s, marksText(r)].filter(Boolean).join(" ");
+  const head = ["model", ...(conds ? ["condition"] : []), "n", ...cols.map((c) => `${c.title} %`), "blocked"];
+  const body = t.rows.map((r) => [conds ? r.agent_model : named(r, r.agent_model), ...(conds ? [named(r, r.condition)] : []), r.n_attacked.toLocaleString("en-US"), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
   const all = t.calibrated_all ? [allRowCells(t.calibrated_all, cols, conds, (p) => cellText(p))] : []; // estimate's (all) group
-  const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 2 : 1 });
-  const hint = wrapHint(w.blocks, opts.width, conds ? "its model and condition" : "its model");
-  return [...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
+  for (const a of all) a.splice(conds ? 2 : 1, 0, t.calibrated_all!.n_population.toLocaleString("en-US")); // its n
+  const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 3 : 2 });
+  const hint = wrapHint(w.blocks, opts.width, conds ? "its model, condition and n" : "its model and n");
+  const pop = populationText(t.population ?? { kind: "all" });
+  return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
 }

@@ -88,7 +88,9 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     // each of the judge's four figures marked beside it, the mark said right under the table (session 39: a column at
     // the far right of a row wider than a terminal before)
     for (const l of body) expect(l.match(/\] \*(?!\*)/g)?.length ?? 0, l).toBe(4);
-    expect(t.stdout.split("\n")[5]).toBe(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`);
+    // (the population line above the header, session 47: line 6 is the one right under the 4 rows)
+    expect(t.stdout.split("\n")[0]).toMatch(/^population: /);
+    expect(t.stdout.split("\n")[6]).toBe(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`);
     // the caveat once, on stderr (new-user pass: printed on both in text mode); the CSV and LaTeX keep it in their notes
     expect(t.stderr).toMatch(/^ipi-judge: warning: judge liar looks broken/m);
     expect(t.stdout).not.toMatch(/judge liar looks broken/);

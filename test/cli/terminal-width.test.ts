@@ -40,7 +40,7 @@ describe("estimate --table fitted to the width", () => {
     const fit = await runCli(L(), { env: { COLUMNS: "100" } });
     expect(fit.code, fit.stderr).toBe(0);
     const lines = fit.stdout.split("\n");
-    const hint = lines.findIndex((l) => /^\(the table is wider than the terminal's 100 columns: printed in \d+ blocks of columns, each line named by its model and condition; --csv and --json give one line per row\)$/.test(l));
+    const hint = lines.findIndex((l) => /^\(the table is wider than the terminal's 100 columns: printed in \d+ blocks of columns, each line named by its model, condition and n; --csv and --json give one line per row\)$/.test(l));
     expect(hint).toBeGreaterThanOrEqual(0);
     // the table's lines: from the hint to the first empty line after the last block
     const blocks = Number(/in (\d+) blocks/.exec(lines[hint])![1]);

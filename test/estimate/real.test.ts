@@ -91,7 +91,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const tex = path.join(tmp, "t.tex");
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^model +condition +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility under attack % +blocked/);
+    expect(r.stdout).toMatch(/^population: every attacked run of each row \(n\).*\nmodel +condition +n +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility under attack % +blocked/);
     expect(r.stdout).not.toMatch(/\bASR\b/);
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
     // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
@@ -102,7 +102,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     );
     const t = fs.readFileSync(tex, "utf8");
     expect(t).toContain("meta-llama\\_Llama-3.3-70B-Instruct &");
-    expect(t).toContain("Model & Condition & ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Exposure & Utility & Utility (attack) & Blocked \\\\");
+    expect(t).toContain("Model & Condition & $n$ & ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Exposure & Utility & Utility (attack) & Blocked \\\\");
   }, 120_000);
 
   it("agree --judges splits the disagreements: the biased judge only ever misses compromises", async () => {

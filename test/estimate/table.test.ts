@@ -67,7 +67,7 @@ describe("paper table", () => {
     const csv = parseCsv(tableCsv(allowed)).map((r) => r.fields);
     expect(Number(csv[1][csv[0].indexOf("judge_asr_behaviour")])).toBeCloseTo(1 / 3, 15);
     expect(csv[1][csv[0].indexOf("judge_asr_behaviour_coverage_low")]).toBe("true");
-    expect(tableLatex(allowed)).toContain("m\\_1\\&co & 33.3 {\\scriptsize [");
+    expect(tableLatex(allowed)).toContain("m\\_1\\&co & 4 & 33.3 {\\scriptsize [");
   });
   it("a calibrated ASR without an interval carries why (ci_reason) into the cell, the text and the CSV", () => {
     const cal = { groups: [{ group: "m_1&co", calibrated: { asr: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" } }], estimators: { calibrated: "two-phase" } } as unknown as Parameters<typeof paperTable>[4]["calibrated"];
@@ -132,7 +132,8 @@ describe("paper table", () => {
     expect(same.rows[0].heuristic_asr_goal).toMatchObject({ value: null, reason: "heuristic_is_the_judge" });
     expect(same.notes[0]).toMatch(/^judge: signature; heuristic: signature \(the judge itself: its rates are the judge's columns, printed once\);/);
     const text = formatTable(same);
-    expect(text.split("\n")[0]).toMatch(/^model +asr_goal % +asr_behaviour % +refusal rate %/);
+    expect(text.split("\n")[0]).toMatch(/^population: every attacked run of each row \(n\)/);
+    expect(text.split("\n")[1]).toMatch(/^model +n +asr_goal % +asr_behaviour % +refusal rate %/);
     expect(text).not.toMatch(/signature asr_goal/);
     const head = parseCsv(tableCsv(same))[0].fields;
     expect(head.filter((h) => h.startsWith("heuristic"))).toEqual([]);
@@ -166,10 +167,10 @@ describe("paper table", () => {
     expect(tex).toContain("\\toprule");
     expect(tex).toContain("\\midrule");
     expect(tex).toContain("\\bottomrule");
-    expect(tex).toContain("\\begin{tabular}{lrrrrrrrrr}");
-    expect(tex).toContain("m\\_1\\&co & n/a$^\\ddagger$ & n/a$^\\ddagger$ & 25.0 {\\scriptsize [");
+    expect(tex).toContain("\\begin{tabular}{lrrrrrrrrrr}");
+    expect(tex).toContain("m\\_1\\&co & 4 & n/a$^\\ddagger$ & n/a$^\\ddagger$ & 25.0 {\\scriptsize [");
     // an undefined cell is never a bare n/a (new-user report 17): marked, and its reason in a comment line
-    expect(tex).toMatch(/quiet & undefined\$\^\\dagger\$ & undefined\$\^\\dagger\$ & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & undefined\$\^\\dagger\$/);
+    expect(tex).toMatch(/quiet & 1 & undefined\$\^\\dagger\$ & undefined\$\^\\dagger\$ & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & undefined\$\^\\dagger\$/);
     expect(tex).toMatch(/^% \$\^\\dagger\$ undefined: quiet ASR \(goal\): no usable judge verdict; /m);
     expect(tex).not.toMatch(/& n\/a &|& n\/a \\\\/);
     expect(tex).toMatch(/% \$\^\\ddagger\$ coverage below 80%/);
