@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Judge } from "../../src/judges/judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { invocationText } from "../../src/cli/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { progressDone } from "../../src/cli/label-rate.js";
 import type { Verdict } from "../../src/types.js";
 import { buildVerdict } from "../../src/verdict/record.js";

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
 import { CORPUS, DATA } from "../helpers/paths.js";
 import { placeholdersNow } from "../../src/run/removed-record.js";

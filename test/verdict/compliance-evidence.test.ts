@@ -13,7 +13,7 @@ import { decide } from "../../src/verdict/decide.js";
 import { evidenceContext } from "../../src/evidence/context.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import { slimVerdict } from "../../src/store/records.js";
 import type { EvidenceQuote, JudgeReply, Trajectory } from "../../src/types.js";
