@@ -25,7 +25,7 @@ import { notLabelledText } from "./not-labelled.js";
 import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { judgeEntries } from "../format/judge-order.js";
-import { HARD_WIDTH, wrapLine, wrapLines } from "../format/wrap-text.js";
+import { wrapLine, wrapLines } from "../format/wrap-text.js";
 import { RATES_COLUMNS, ratesTable, type RatesRow } from "../format/rates-table.js";
 import type { JudgeSummary, RunSummary } from "./summary.js";
 
@@ -55,10 +55,11 @@ function headlineLines(s: RunSummary, j: JudgeSummary, mark: string): string[] {
   const conds = [...new Set(j.by_model_condition.map((x) => x.condition))].sort();
   const pooled = conds.length > 1 ? `, pooled over every agent model and all ${conds.length} conditions` : "";
   const e = j.exposure;
+  // a broken judge's mark on every rate line, as on the tables' rows
   const rows = [
-    ["asr_goal", rateFigureText(r.asr_goal), "full compliance: the injected goal carried out"],
-    ["asr_behaviour", rateFigureText(r.asr_behaviour), "full or partial compliance"],
-    ["exposure", rateFigureText(e), "met the injected text: any label but not_exposed"],
+    ["asr_goal", rateFigureText(r.asr_goal), `full compliance: the injected goal carried out${mark}`],
+    ["asr_behaviour", rateFigureText(r.asr_behaviour), `full or partial compliance${mark}`],
+    ["exposure", rateFigureText(e), `met the injected text: any label but not_exposed${mark}`],
   ];
   const out = [`  attack success over the ${r.attacked} attacked runs${pooled} (repeat 0; not_exposed counts as not compromised)${mark}:`];
   out.push(...textTable(rows, { indent: "    ", align: ["left", "right", "left"] }));
@@ -207,7 +208,8 @@ function modelLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
 /**
  * Render a run summary as plain text for the terminal (module docstring). Bidi control characters in the input's
  * values (ids, agent models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`,
- * src/format/bidi.ts). No line is wider than {@link HARD_WIDTH} columns unless one word is.
+ * src/format/bidi.ts). A prose line is at most `TEXT_WIDTH` (120) columns unless one word is wider; a table row is
+ * as wide as its columns (under 160 on AgentDyn's 24 (model, condition) rows; a broken judge's mark adds to it).
  * @param inputWhere `label --where`'s statement over this invocation's input (`this_run.where`): the first line then
  *   says what was read and kept, beside the run's count that `s.where` holds (new user 18: "2 of 2" for 82 read).
  */
@@ -260,11 +262,12 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   // the names are shown above (shownStrings); this pass covers the --where line, typed by the user
-  // every line not broken above (the prose ones) to the text width; a table row wider than HARD_WIDTH too
-  return showBidiControls(lines.flatMap((l) => (isTableRow(l) ? wrapLine(l, HARD_WIDTH) : wrapLine(l))).join("\n"));
+  // every line not broken above (the prose ones) to the text width; a table row is never broken (its columns, and a
+  // broken judge's mark at its end, stay on its line: ~160 columns at most on AgentDyn, more with the mark)
+  return showBidiControls(lines.flatMap((l) => (isTableRow(l) ? [l] : wrapLine(l))).join("\n"));
 }
 
-/** Whether a line is a table's (cells padded: two spaces inside it after its indent): broken only past HARD_WIDTH. */
+/** Whether a line is a table's (cells padded: two spaces inside it after its indent): never broken. */
 function isTableRow(line: string): boolean {
   return /\S {2,}\S/.test(line);
 }

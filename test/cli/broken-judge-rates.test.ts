@@ -50,7 +50,8 @@ const zeroRates = (text: string) => text.split("\n").filter((l) => /asr_goal 0\.
 describe("a judge whose quotes never verify: its 0% rates are never bare", () => {
   it("label's summary marks every rate line and says why, and summary.json carries the caveat", () => {
     const out = fs.readFileSync(path.join(tmp, "label.out"), "utf8");
-    const lines = zeroRates(out);
+    // label's rate lines are the headline's and the tables' rows (src/run/summary-text.ts): a 0.0% figure with its interval
+    const lines = out.split("\n").filter((l) => /(^|\s)0\.0% \[/.test(l));
     expect(lines.length).toBeGreaterThan(2);
     for (const l of lines) expect(l).toContain(MARK);
     expect(out).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\): its evidence did not verify; \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);

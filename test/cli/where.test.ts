@@ -7,6 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { DATA } from "../helpers/paths.js";
 
 const SLICE = path.join(DATA, "like-for-like", "runs");
@@ -89,7 +90,7 @@ describe("--where in every command", () => {
     // summary.json holds the same this_run as --json, --where statement included
     expect(JSON.parse(fs.readFileSync(path.join(dir, "labels", "lim-json", "summary.json"), "utf8")).this_run).toEqual(tr);
     const text = await runCli(["label", SLICE, "--run", "lim-text", ...L(), ...LIM]);
-    expect(text.stdout).toContain(`this invocation: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2 (`);
+    expect(unwrapText(text.stdout)).toContain(`this invocation: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2 (`);
     const dj = JSON.parse((await runCli(["label", SLICE, "--run", "lim-dry", ...L(), ...LIM, "--dry-run", "--json"])).stdout);
     expect(dj).toMatchObject({ read: tr.read, trajectories: 2, limit: 2, where: { kept: 2, of: tr.read } });
     const dt = await runCli(["label", SLICE, "--run", "lim-dry", ...L(), ...LIM, "--dry-run"]);
