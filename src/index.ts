@@ -102,7 +102,8 @@ export { takeJournalWarnings } from "./store/skipped-lines.js";
 export { RunLockedError } from "./store/lock.js";
 export { StoreWriteError } from "./store/journal.js";
 export { labelRun, contentSha256, type LabelOptions, type LabelResult, type LabelProgress } from "./run/label.js";
-export { summarizeRun, formatSummary, type RunSummary, type JudgeSummary } from "./run/summary.js";
+export { summarizeRun, type RunSummary, type JudgeSummary } from "./run/summary.js";
+export { formatSummary } from "./run/summary-text.js";
 
 // Agreement statistics: pure functions over arrays and tables (cohenKappa, fleissKappa, krippendorffAlpha,
 // gwetAC1, pabak, bootstrap CIs, design-weighted estimates, ...), each checked against published values.

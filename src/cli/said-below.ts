@@ -4,6 +4,7 @@
  * in full is cut short on stderr, with a pointer to the summary, when both streams go to the same terminal; when
  * either is redirected (`> summary.txt`, `2> err.log`), each stream keeps every warning whole, as a log needs.
  */
+import { unwrapText } from "../format/wrap-text.js";
 
 /** Warnings at most this long are written whole either way (a pointer would save little). */
 const SHORT_ENOUGH = 160;
@@ -23,7 +24,8 @@ export function sameScreen(stdout: { isTTY?: boolean } = process.stdout, stderr:
  * @param summaryText the text summary to be printed on stdout, or null (streams apart, or --json).
  */
 export function stderrForm(w: string, summaryText: string | null): string {
-  if (summaryText === null || w.length <= SHORT_ENOUGH || !summaryText.includes(w)) return w;
+  // the summary's long lines are broken for reading (../format/wrap-text.ts): the warning is looked for unbroken
+  if (summaryText === null || w.length <= SHORT_ENOUGH || !unwrapText(summaryText).includes(w)) return w;
   const cut = w.lastIndexOf(" ", HEAD);
   return `${w.slice(0, cut > HEAD / 2 ? cut : HEAD).replace(/[\s,;:(]+$/, "")} ... (in full in the summary below)`;
 }

@@ -1,43 +1,23 @@
 import type { BatchUnfinished } from "./batch-types.js";
-import { textTable } from "../format/text-table.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
-import { whereLine, type WhereStatement } from "../store/where.js";
-import { pctText } from "../format/stat-text.js";
-import { isCompromised } from "../rubric/buckets.js";
+import type { WhereStatement } from "../store/where.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
+import { addVerdict, emptyHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addVerdictUsage, leftOutWarning, type UsageTotals } from "./usage-totals.js";
 import type { BasisOf } from "./batch-basis.js";
 // re-exported for label-steps.ts (at the house limit of 600 lines: no import line to spare)
 export { storedBasisOf } from "./batch-basis.js";
-import { costWarnings, describeCost, pricedAtText, emptyCost, type CostTotal } from "../providers/cost.js";
-import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
+import { costWarnings, emptyCost, type CostTotal } from "../providers/cost.js";
+import type { IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
-import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
-import { POOLED_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
+import { RunFolderFold } from "./pooled-folders.js";
+import { likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
-import { coverageText, exposureLowText, rateFigureText, ratesText as ratesTextOf } from "../format/rates-text.js";
-import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
-import { showBidiControls } from "../format/bidi.js";
-import { NO_DEFENSE } from "../ingest/attribution.js";
-import { shownStrings } from "../format/shown.js";
-import { NotLabelledFold, notLabelledText, type NotLabelledItems } from "./not-labelled.js";
-import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
+import { rateCaveat, type RateCaveat } from "../verdict/rate-caveat.js";
+import { NotLabelledFold, type NotLabelledItems } from "./not-labelled.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { errorKindOf } from "../store/repeated-key-kind.js";
-import { judgeEntries } from "../format/judge-order.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
-
-/**
- * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87 labelled of 433 attacked) LOW ...`:
- * the exposure rate as the other rates are shown (count/n, Wilson interval, its coverage), never a bare share.
- */
-export function exposureText(j: Pick<JudgeSummary, "exposure">): string {
-  const e = j.exposure;
-  const cov = e.coverage === null ? "coverage undefined (no attacked trajectory)" : `coverage ${pctText(e.coverage)} (${e.n} labelled of ${e.attacked} attacked)`;
-  const low = e.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: over the same labelled subset as the rates, which may be biased)` : "";
-  return `exposure rate ${rateFigureText(e)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed; ${cov}${low})`;
-}
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -358,175 +338,6 @@ function skippedPlaceholders(paths: string[]): NonNullable<RunSummary["skipped"]
       `VIGIL's 8,023; not counted as input errors, and in no rate: every denominator above is over the runs with messages; ` +
       `if these are runs that did happen and lost their content, the rates above leave them out; listed in errors.jsonl as kind empty_placeholder, e.g. ${examples[0]})`,
   };
-}
-
-/** The cached share of the prompt tokens in words: a figure no provider response reported is unknown, not 0. */
-function cachedText(u: JudgeSummary["usage"]): string {
-  if (u.prompt_tokens > 0 && u.verdicts_without_cached_figure > 0 && u.cached_tokens === 0) return "cached: not reported by the provider";
-  return u.verdicts_without_cached_figure > 0 ? `${u.cached_tokens} cached; ${u.verdicts_without_cached_figure} verdict(s) without a cached figure` : `${u.cached_tokens} cached`;
-}
-
-/**
- * `; of the N (agent model, condition) groups it pools, EXPOSURE LOW: m under c 0/360 exposed, ...` for the overall line
- * of a judge whose rates pool several groups some of which the attack (almost) never reached (new user 26: the line
- * gave the pooled exposure only); "" otherwise.
- */
-function pooledLowText(groups: readonly (AttackRates & { agent_model: string; condition: string })[]): string {
-  const low = groups.filter((g) => g.exposure_low);
-  if (groups.length < 2 || !low.length) return "";
-  return `; of the ${groups.length} (agent model, condition) groups it pools, EXPOSURE LOW: ${low.map((g) => `${g.agent_model} under ${g.condition} ${g.labelled - g.not_exposed}/${g.labelled} exposed`).join(", ")}`;
-}
-
-/**
- * Render a run summary as plain text for the terminal. Bidi control characters in the input's values (ids, agent
- * models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`, src/format/bidi.ts).
- * @param inputWhere `label --where`'s statement over this invocation's input (`this_run.where`): the first line then
- *   says what was read and kept, beside the run's count that `s.where` holds (new user 18: "2 of 2" for 82 read).
- */
-export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): string {
-  s = shownStrings(s); // names from the run files cannot break or reorder a line (../format/shown.ts)
-  const lines: string[] = [];
-  if (s.where && inputWhere) {
-    const n = (x: number) => x.toLocaleString("en-US");
-    lines.push(
-      `filter --where ${s.where.filter}: this invocation read ${n(inputWhere.of)} trajectories and kept ${n(inputWhere.kept)} (the others neither stored nor judged); ` +
-        `the summary below is over the run's trajectories the filter keeps: ${n(s.where.kept)} of ${n(s.where.of)}` +
-        (inputWhere.unmatched.length ? ` (matched nothing: ${inputWhere.unmatched.map((u) => `${u.field}=${u.value}`).join(", ")})` : ""),
-    );
-  } else if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
-  // before the figures it changes (new user 15: said after them, a row's drop went unmarked)
-  if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
-  lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);
-  const noRef = s.attacked_without_reference ?? 0;
-  if (s.attacked_run_errors > 0 || noRef > 0) {
-    // agree --reference's pool beside these rates' n, with both reasons (fix43: the line named the run errors only)
-    const why = [...(s.attacked_run_errors > 0 ? [`${s.attacked_run_errors} ended in an agent error`] : []), ...(noRef > 0 ? [`${noRef} record no benchmark security verdict`] : [])];
-    lines.push(
-      `  of the ${s.attacked} attacked runs, ${why.join(" and ")}: the rates below count them (the judge labels what the trajectory shows); ` +
-        `agree --reference leaves them out, so it compares over ${s.attacked - s.attacked_run_errors - noRef} attacked runs, not ${s.attacked} (its n per judge: those of them the judge labelled)`,
-    );
-  }
-  const saidUnder = new Map<string, string>(); // a NOT LIKE FOR LIKE warning -> the judge under whose rows it was said
-  for (const j of s.judges) {
-    lines.push("");
-    lines.push(`judge ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts`);
-    const st = Object.entries(j.by_status).map(([k, v]) => `${k} ${v}`).join(", ");
-    const rep = j.repeats > 1 ? ` (all ${j.repeats} repeats; labels and rates below are repeat 0)` : "";
-    lines.push(`  status: ${st}${rep}`);
-    const ek = Object.entries(j.errors_by_kind);
-    if (ek.length) {
-      // what can help: --retry-errors re-judges judge_error verdicts only; an unverified one needs other input
-      const hints = ["details in verdicts.jsonl"];
-      if ((j.by_status.judge_error ?? 0) > 0) hints.push("--retry-errors judges the judge_error items again");
-      // the "without the defense" remedy only applies to a run with defended runs (a VIGIL run has none: review 15)
-      const defended = j.by_model_condition.some((x) => x.condition !== NO_DEFENSE && x.condition !== NO_VALUE);
-      const remedy = defended
-        ? "label the same runs without the defense in the same invocation, and the text is recovered from those sibling runs"
-        : "label them in the same invocation as runs of the same suite, user task, injection task, attack and agent model that record the text, if the input has any: it is recovered from those sibling runs";
-      if ((j.by_status.unverified ?? 0) > 0) hints.push(`unverified items stay so on a rerun of the same input: their reason is in the input, not in the judge (e.g. no injected text recorded: ${remedy})`);
-      lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`);
-      if (j.not_labelled_items) lines.push(`    items: ${notLabelledText(j.not_labelled_items)} (every id in --json, not_labelled_items)`);
-    }
-    lines.push(...textTable(BUCKETS.map((b) => [b, String(j.by_label[b])]), { align: ["left", "right"], gap: " ", indent: "  ", minWidths: [20, 6] }));
-    // a run of several conditions (defenses): the judge's overall rate pools them, and says so (new user, session 11)
-    const conds = [...new Set(j.by_model_condition.map((x) => x.condition))].sort();
-    const pooledAll = conds.length > 1 ? `, pooled over every agent model and all ${conds.length} conditions (${conds.join(", ")}; one rate per model and condition below)` : "";
-    // a broken judge's rates (e.g. every claim downgraded: 0% by construction) are never printed bare (new-user report 16)
-    const mark = rateCaveatMarker(j.rate_caveat ? [j.rate_caveat] : []);
-    // a row over the same runs as the judge's overall line (one model, one surface) points to its LOW coverage
-    // clause there, not the ~400 characters again (new user 44 item 11: VIGIL's clause three times in one summary)
-    const overallCoverage = coverageText(j.rates);
-    const ratesText = (x: Parameters<typeof ratesTextOf>[0], opts?: Parameters<typeof ratesTextOf>[1]) =>
-      ratesTextOf(x, { ...(x !== j.rates && x.coverage_low && coverageText(x) === overallCoverage ? { coverageSaidAt: "as on the judge's overall line above" } : {}), ...opts }) + mark;
-    lines.push(
-      `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
-        `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates, { exposure: false, exposureLow: false })}; ${exposureText(j)}${exposureLowText(j.rates)}${pooledLowText(j.by_model_condition)}`,
-    );
-    const movedBlocked = blockedOnMovedText(j.health.compliance_evidence);
-    if (movedBlocked) lines.push(`  of its blocked_attempts: ${movedBlocked}`);
-    if (j.by_surface) {
-      lines.push(`  by surface (where the injection entered):`);
-      for (const [k, x] of Object.entries(j.by_surface)) lines.push(`    ${k}: ${ratesText(x)}`);
-      if (j.no_surface)
-        lines.push(`    (no surface): ${j.no_surface} attacked trajectories are in no row above: the injected text was found nowhere in what the agent received and the input records no surface (give "surfaces": {placeholder: surface} in the input)`);
-    }
-    const models = Object.entries(j.by_agent_model ?? {});
-    const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
-    // rates side by side over different attacks or suites: said with the rows they concern (the first block of
-    // per-model rows), on stdout as in --json (not only on stderr)
-    // in full under the first judge's rows, pointed to under the others' (session 39: the same text once per judge)
-    const notLikeOf = (pooled: boolean) =>
-      s.warnings.filter((w) => isLikeForLikeWarning(w) && w.includes(POOLED_MIX_MARK) === pooled).map((w) => (saidUnder.has(w) ? `    NOT LIKE FOR LIKE: as under judge ${saidUnder.get(w)} above` : (saidUnder.set(w, j.judge_id), `    NOT LIKE FOR LIKE: ${w}`)));
-    if (perCondition) {
-      lines.push(`  per agent model and condition (defense):`);
-      lines.push(...notLikeOf(false));
-      const names = j.by_model_condition.map((x) => `${x.agent_model} | ${x.condition}`);
-      lines.push(...textTable(j.by_model_condition.map((x, i) => [names[i], ratesText(x)]), { indent: "    " }));
-    }
-    if (models.length > 0) {
-      lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
-      lines.push(...notLikeOf(perCondition));
-      // one model and condition pooled over run folders (./pooled-folders.ts): said with the rows, not only on stderr
-      lines.push(...s.warnings.filter((w) => w.includes(POOLED_FOLDERS_MARK)).map((w) => `    POOLED RUN FOLDERS: ${w}`));
-      const modelRows: string[][] = [];
-      for (const [m, pm] of models) {
-        // the difference the warning above names (suites, attacks, both or cells), never assumed (nu19)
-        const kind = conditionMixKindOf(s.warnings, m);
-        const mixed = kind ? `; they ran ${kind}: not like for like, see above` : "";
-        // the conditions pooled here that are EXPOSURE LOW, named on the pooled line (their own rows above say it too)
-        const lowConds = pm.conditions.length > 1 ? j.by_model_condition.filter((x) => x.agent_model === m && x.exposure_low).map((x) => x.condition) : [];
-        const lowText = lowConds.length ? `; EXPOSURE LOW under ${lowConds.join(", ")}: the attack did not arrive there, see above` : "";
-        const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}${lowText}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
-        modelRows.push([m, `${ratesText(pm)}${pooled}`]);
-      }
-      lines.push(...textTable(modelRows, { indent: "    " }));
-    }
-    const u = j.usage;
-    lines.push(
-      `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
-        (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
-        (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : "") +
-        (u.left_out ? `; ${u.left_out.verdicts} verdict(s) with implausible token counts left out (${u.left_out.prompt_tokens} prompt, ${u.left_out.completion_tokens} completion as reported)` : ""),
-    );
-    const why = j.cost.implausible === j.cost.unknown ? "implausible usage reported by the server" : u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
-    lines.push(`  cost: ${describeCost(j.cost, why)}`);
-    const at = pricedAtText(j.cost);
-    if (at) lines.push(`  ${at}`);
-    lines.push(
-      `  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}` +
-        // its crashes leave items without a verdict: not among its judge errors (those are verdicts), said here
-        (j.judge_crashes ? `; judge crashes ${j.judge_crashes} (trajectories without its verdict: errors.jsonl kind judge_crash; the same command judges them again)` : ""),
-    );
-    for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
-    if (j.rate_caveat) lines.push(`  WARNING (rates): ${j.rate_caveat.message}`);
-  }
-  if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
-  if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
-  for (const [id, msg] of judgeEntries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
-  for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
-    lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
-  // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice
-  // through links (read once: ../ingest/walk.ts) are no warning: said apart (NOTE_KINDS)
-  const passed = (s.ingest_warnings ?? []).filter((w) => NOTE_KINDS.has(w.kind));
-  const warned = (s.ingest_warnings ?? []).filter((w) => !NOTE_KINDS.has(w.kind));
-  if (warned.length > 0) {
-    lines.push("");
-    lines.push(`input warnings: ${warned.length} (what was read may be attributed or counted differently than you expect)`);
-    for (const w of warned) lines.push(`  [${w.kind}] ${w.message}`);
-  }
-  if (passed.length > 0) lines.push("", ...passed.map((w) => w.message));
-  lines.push("");
-  if (s.errors.total === 0) lines.push("errors: none");
-  else
-    lines.push(
-      `errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`,
-    );
-  if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
-  if (s.skipped) lines.push(s.skipped.message);
-  // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
-  // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
-  // the names are shown above (shownStrings); this pass covers the --where line, typed by the user
-  return showBidiControls(lines.join("\n"));
 }
 
 /**

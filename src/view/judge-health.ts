@@ -6,7 +6,8 @@
  * Nothing is computed a second way: the health is `judgeHealth` over the run's current verdicts (those the view
  * shows: the latest per key, none made on an older text), with each verdict's index row (`rowOf`, as `report` and
  * `committee` pass it), counted while the load read them (`ViewRun.health`, ./scan-health.ts: the verdicts are not
- * read a second time) unless a verdict was superseded during that read; its words are those of `rateCaveat`/`rateCaveatMarker` (the LOOKS BROKEN / STOPPED mark on a
+ * read a second time) unless a verdict was superseded during that read, and then read again in the same order (the
+ * file order of the current lines, report's: the first items a note names are report's either way); its words are those of `rateCaveat`/`rateCaveatMarker` (the LOOKS BROKEN / STOPPED mark on a
  * judge's rates), `healthWarnings` (stderr's line), `formatHealth` (the summary's health line),
  * `formatRepeatedKey` and `formatComplianceEvidence` (the report's notes); the crashes are errors.jsonl's
  * `judge_crash` records attributed by `crashedItems` (label's summary), a crash counting while the judge has no
@@ -23,7 +24,7 @@ import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
 import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.js";
 import { crashedItems } from "../run/summary.js";
 import { readErrors } from "../store/records.js";
-import { refsOf, type ViewRow, type ViewRun } from "./run-data.js";
+import type { ViewRow, ViewRun } from "./run-data.js";
 
 /** One judge's banner: what the commands say of it (empty `lines` for a judge with nothing to say). */
 export interface JudgeBanner {
@@ -59,19 +60,28 @@ export interface ViewJudgeHealth {
 
 const ERROR_STATUSES = new Set(["judge_error", "judge_refused", "unjudgeable"]);
 
-/** The current verdicts of a run, row by row, read back by their line offsets through one open file. */
+/**
+ * The current verdicts of a run in the file order of their lines (a replaced verdict where its replacing line
+ * stands), read back by their line offsets through one open file: the order `report` and `committee` count them in
+ * (`readColumnRun`, ../store/columns.ts), so the first items a note names are the same ones (scan46 left the view
+ * counting row by row here, file order in ./scan-health.ts).
+ */
 function* currentVerdicts(run: ViewRun): Generator<Verdict> {
   const file = path.join(run.dir, "verdicts.jsonl");
   if (!fs.existsSync(file)) return;
+  const st = run.refStore;
+  // every current line's entry (those the rows' chains reach), by its offset in the file
+  const live = new Uint32Array(st.n);
+  let n = 0;
+  for (const row of run.rows) for (let i = row.refs; i !== -1; i = st.next[i]) live[n++] = i;
+  const order = live.subarray(0, n).sort((a, b) => st.start[a] - st.start[b]);
   const fd = fs.openSync(file, "r");
   try {
-    for (const row of run.rows)
-      for (const refs of Object.values(refsOf(run, row)))
-        for (const ref of refs) {
-          const buf = Buffer.alloc(ref.length);
-          fs.readSync(fd, buf, 0, ref.length, ref.start);
-          yield JSON.parse(buf.toString("utf8")) as Verdict;
-        }
+    for (const i of order) {
+      const buf = Buffer.alloc(st.length[i]);
+      fs.readSync(fd, buf, 0, st.length[i], st.start[i]);
+      yield JSON.parse(buf.toString("utf8")) as Verdict;
+    }
   } finally {
     fs.closeSync(fd);
   }

@@ -11,7 +11,8 @@
  *
  * A verdict counted is final only while no later line replaces it: when a later verdict of the same trajectory, judge
  * and repeat supersedes one ({@link ScanHealth.superseded}), the tally is dropped and the view counts its current
- * verdicts again after the load (./judge-health.ts), as before.
+ * verdicts again after the load (./judge-health.ts), in the same order: the file order of the current lines, a
+ * replaced verdict where its replacing line stands (as `report` and `committee` read them, ../store/columns.ts).
  */
 import type { JudgeHealth } from "../verdict/health.js";
 import { addVerdict, emptyHealth, withFlags } from "../verdict/health.js";

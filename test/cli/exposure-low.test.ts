@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { DATA } from "../helpers/paths.js";
 
 const RUNS = path.join(DATA, "agentdyn-unexposed", "runs");
@@ -48,16 +49,21 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
 
   it("label: the tool_filter row is flagged on stdout, the undefended row is not; --json carries not_exposed and exposure_low", async () => {
     const rows = label.stdout.split("\n");
-    const tf = rows.find((l) => l.includes(TF))!;
-    expect(tf).toContain("asr_goal 0.0% [0.0, 43.4] (0/5)");
-    expect(tf).toContain("; exposure 0.0% (0/5); EXPOSURE LOW: 5 of 5 labelled attacked runs are not_exposed");
-    expect(tf).toContain("these rates say the attack did not arrive, not that the agent resisted it; none is left to say");
-    expect(rows.find((l) => l.includes("google_gemini-2.5-flash | no_defense"))).not.toContain("EXPOSURE LOW");
-    expect(rows.find((l) => l.includes("google_gemini-2.5-flash | no_defense"))).toMatch(/; exposure 100\.0% \(5\/5\)$/);
-    // the overall line pools both groups: it names the unexposed one with its counts (new user 26)
-    expect(rows.find((l) => l.includes("attack success over the 10 attacked"))).toContain("; of the 2 (agent model, condition) groups it pools, EXPOSURE LOW: google_gemini-2.5-flash under tool_filter 0/5 exposed");
-    // the per-model line pools both conditions: it names the unexposed one (new user 25)
-    expect(rows.find((l) => l.includes("[pooled over 2 conditions"))).toContain("no_defense, tool_filter; EXPOSURE LOW under tool_filter: the attack did not arrive there, see above]");
+    // the table row (src/format/rates-table.ts): asr_goal, ..., exposure flagged LOW; the note under the table
+    const tf = rows.find((l) => l.includes("tool_filter  "))!;
+    expect(tf).toContain("0.0% [0.0, 43.4] (0/5)");
+    expect(tf).toContain("0.0% (0/5) LOW");
+    expect(unwrapText(label.stdout)).toContain(`${TF}: 5 of 5 labelled attacked runs are not_exposed`);
+    const flat = unwrapText(label.stdout);
+    expect(flat).toContain("these rates say the attack did not arrive, not that the agent resisted it:");
+    expect(flat).toContain(`${TF}: 5 of 5 labelled attacked runs are not_exposed; none is left to say`);
+    const nd = rows.find((l) => /^ {6}no_defense /.test(l))!; // under its model's heading
+    expect(nd).not.toContain("LOW");
+    expect(nd).toContain("100.0% (5/5)");
+    // the overall figures pool both groups: they name the unexposed one with its counts (new user 26)
+    expect(flat).toContain("of the 2 (agent model, condition) groups it pools, EXPOSURE LOW: google_gemini-2.5-flash under tool_filter 0/5 exposed");
+    // the per-model row pools both conditions: its note names the unexposed one (new user 25)
+    expect(flat).toContain("pooled over 2 conditions: no_defense, tool_filter; EXPOSURE LOW under tool_filter: the attack did not arrive there, see above");
     const j = await runCli(["label", RUNS, "--judge", "signature", "--run", "u", "--labels-dir", labels, "--json"]);
     const s = JSON.parse(j.stdout);
     const cells = s.summary?.judges?.[0]?.by_model_condition ?? s.judges?.[0]?.by_model_condition;
@@ -68,8 +74,10 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
   it("label of the unexposed runs alone: the overall line gives the exposure rate, then says EXPOSURE LOW", async () => {
     const one = await runCli(["label", path.join(RUNS, "google_gemini-2.5-flash-tool_filter"), "--judge", "signature", "--run", "one", "--labels-dir", labels]);
     expect(one.code).toBe(0);
-    const line = one.stdout.split("\n").find((l) => l.includes("attack success over the 5 attacked"))!;
-    expect(line).toMatch(/coverage 100\.0% \(5 labelled of 5 attacked\); exposure rate 0\.0% \[0\.0, [0-9.]+\] \(0\/5\) \(of the labelled attacked runs.*\); EXPOSURE LOW: 5 of 5 labelled attacked runs are not_exposed/);
+    // the judge's headline (src/run/summary-text.ts): the exposure a line of its own beside the rates, then the
+    // coverage, then EXPOSURE LOW (the block's lines joined back as one: src/format/wrap-text.ts)
+    const block = unwrapText(one.stdout.slice(one.stdout.indexOf("attack success over the 5 attacked runs")));
+    expect(block).toMatch(/^attack success over the 5 attacked runs \(repeat 0; not_exposed counts as not compromised\): asr_goal .* exposure +0\.0% \[0\.0, [0-9.]+\] \(0\/5\) +met the injected text: any label but not_exposed coverage: 100\.0% \(5 labelled of 5 attacked\) .*EXPOSURE LOW: 5 of 5 labelled attacked runs are not_exposed/);
   });
 
   it("compare: a warning naming the group, the exposure on every row, flagged on the group's; --json cells", async () => {

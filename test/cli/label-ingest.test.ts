@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { DATA } from "../helpers/paths.js";
 
 let tmp: string;
@@ -31,9 +32,11 @@ describe("label input options", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
     // a group name loses its bidi control at ingest, as a condition's and an attack's do, and the warning names it (fixM 5)
-    expect(r.stdout).toContain('[name_normalized] ' + f + ': agent_model "gpt-⟨U+202E⟩x" holds invisible or control characters');
+    expect(unwrapText(r.stdout)).toContain('[name_normalized] ' + f + ': agent_model "gpt-⟨U+202E⟩x" holds invisible or control characters');
     // one condition, not "none" and a second "none" that prints the same
-    expect(r.stdout).toMatch(/gpt-x +asr_goal .*\[no_defense\]/);
+    // its table row, and the note under the table naming its one condition
+    expect(r.stdout).toMatch(/\n {4}gpt-x +\d/);
+    expect(r.stdout).toContain("\n    gpt-x: no_defense\n");
     const rows2 = fs.readFileSync(path.join(tmp, "lb", "bidi", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(new Set(rows2.map((x) => x.condition))).toEqual(new Set(["no_defense"]));
     expect(new Set(rows2.map((x) => x.attack))).toEqual(new Set(["atk"]));
@@ -106,8 +109,8 @@ describe("label input options", () => {
     const labels = path.join(tmp, "labels");
     const r1 = await runCli(["label", f, "--run", "a", "--labels-dir", labels]);
     expect(r1.code).toBe(0);
-    expect(r1.stdout).toMatch(/\[verdict_on_unattacked\].*6 of 6 items/);
-    expect(r1.stdout).toMatch(/--field KEY=attack/);
+    expect(unwrapText(r1.stdout)).toMatch(/\[verdict_on_unattacked\].*6 of 6 items/);
+    expect(unwrapText(r1.stdout)).toMatch(/--field KEY=attack/);
     const r2 = await runCli(["label", f, "--run", "b", "--labels-dir", labels, "--field", "vector=attack", "--json"]);
     expect(r2.code).toBe(0);
     const s = JSON.parse(r2.stdout);

@@ -11,12 +11,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Judge } from "../../src/judges/judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { invocationText } from "../../src/cli/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { progressDone } from "../../src/cli/label-rate.js";
 import type { Verdict } from "../../src/types.js";
 import { buildVerdict } from "../../src/verdict/record.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { unserializableJudge } from "../helpers/crashing-judge.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -114,10 +115,10 @@ describe("label: judge crashes superseded, named and said once (new user 19)", (
     expect(rates.attacked).toBeGreaterThan(0);
     expect(rates.unlabelled.judge_crash).toBeGreaterThan(0);
     expect(rates.unlabelled.no_verdict ?? 0).toBe(0);
-    // the judge's health line names its crashes (its "judge errors" are verdicts: the crashes are not among them)
+    // the judge's health names its crashes, a figure a line (joined back here: src/format/wrap-text.ts) (its "judge errors" are verdicts: the crashes are not among them)
     expect(res.summary.judges[0].judge_crashes).toBe(4);
-    expect(formatSummary(res.summary)).toContain(
-      "; judge crashes 4 (trajectories without its verdict: errors.jsonl kind judge_crash; the same command judges them again)",
+    expect(unwrapText(formatSummary(res.summary))).toContain(
+      " judge crashes 4 (trajectories without its verdict: errors.jsonl kind judge_crash; the same command judges them again)",
     );
   });
 });

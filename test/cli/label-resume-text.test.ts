@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { DATA } from "../helpers/paths.js";
 
 const SLICE = path.join(DATA, "like-for-like", "runs");
@@ -23,6 +24,6 @@ describe("label resume text", () => {
     expect(first.stdout).toContain("this invocation: 14 trajectories read, 14 verdicts stored");
     const again = await runCli(args);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toMatch(/this invocation: 14 trajectories read \(14 of them taken as unchanged unread: [^)]*\), 0 verdicts stored, 14 already stored/);
+    expect(unwrapText(again.stdout)).toMatch(/this invocation: 14 trajectories read \(14 of them taken as unchanged unread: [^)]*\), 0 verdicts stored, 14 already stored/);
   }, 120_000);
 });

@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let corpus: string;
@@ -73,17 +74,26 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     const said =
       "by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict " +
       "(2 attacked runs record none): the labelled subset is not representative (the rate over all lies outside its 95% interval), and these rates speak for the labelled runs, not for the group";
-    const overall = rows.find((l) => l.includes("attack success over the 10 attacked"))!;
-    expect(overall).toContain(`coverage 40.0% (4 labelled of 10 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 6; ${said})`);
+    // the headline's coverage line, joined back (src/format/wrap-text.ts)
+    const overall = unwrapText(label.stdout.slice(label.stdout.indexOf("attack success over the 10 attacked")));
+    expect(overall).toContain(`coverage: 40.0% (4 labelled of 10 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 6; ${said})`);
     // the one model's row is over the same runs as the overall line: it points there, not the clause again (new user 44 item 11)
-    const model = rows.find((l) => l.startsWith("    qwen3-max "))!;
-    expect(model).toContain("coverage 40.0% (4 labelled of 10 attacked) LOW (as on the judge's overall line above)");
-    expect(model).not.toContain(said);
-    expect(label.stdout.split(said).length - 1).toBe(1);
+    // a table row, its LOW clause in a note under the table that points to the headline
+    expect(rows.find((l) => l.startsWith("    qwen3-max "))).toMatch(/ 40\.0% \(4\/10\) LOW$/);
+    expect(unwrapText(label.stdout)).toContain("qwen3-max: coverage 40.0% (4 labelled of 10 attacked) LOW (as in the judge's attack success above)");
+    expect(unwrapText(label.stdout).split(said).length - 1).toBe(1);
+    // a note under the surface table, with its continuation lines joined back
+    const note = (name: string) => {
+      const at = rows.findIndex((l) => l.startsWith(`    ${name}: `));
+      if (at < 0) return "";
+      let end = at + 1;
+      while (end < rows.length && rows[end].startsWith("        ")) end++;
+      return unwrapText(rows.slice(at, end).join("\n"));
+    };
     // the tool_description surface: the one run without a verdict there
-    expect(rows.find((l) => l.startsWith("    tool_description:"))).toContain("(4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (1 attacked run records none): the labelled subset is not representative");
+    expect(note("tool_description")).toContain("(4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (1 attacked run records none): the labelled subset is not representative");
     // the tool_output surface: nothing labelled, no verdict: nothing said
-    expect(rows.find((l) => l.startsWith("    tool_output:"))).not.toContain("benchmark's own");
+    expect(note("tool_output")).not.toContain("benchmark's own");
   });
 
   it("label --json: reference_security with counts on every group; null with a reason where no run carries a verdict", async () => {

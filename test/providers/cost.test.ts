@@ -10,7 +10,7 @@ import { parseJudgesConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { addCost, batchPrice, costWarnings, describeCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 
 const PRICE = { input_per_mtok: 2.5, cached_input_per_mtok: 1.25, output_per_mtok: 10 };

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { completion } from "../helpers/fake-openai.js";
 import { jsonlLines as lines, startFakeBatch, userMessageOf as userOf, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";

@@ -12,7 +12,7 @@ import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { corruptLinesError, corruptLinesRepaired } from "../../src/run/corrupt-lines.js";
 import { clearJournalSkips } from "../../src/store/skipped-lines.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { CORPUS } from "../helpers/paths.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "corrupt-lines-"));

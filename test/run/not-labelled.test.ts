@@ -9,7 +9,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { writeReport } from "../../src/report/index.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import { NOT_LABELLED_IDS, NotLabelledFold, notLabelledText } from "../../src/run/not-labelled.js";
@@ -79,10 +80,16 @@ describe("not labelled, by reason: the items", () => {
     expect(items).toMatchObject({ invalid_label: { ids: ["badlabel1"], more: 0 }, refused: { ids: ["refuse1"], more: 0 } });
     expect(Object.values(items).some((r) => r.ids.includes("fine1"))).toBe(false);
     const text = formatSummary(res.summary);
-    const line = text.split("\n").find((l) => l.startsWith("    items: "))!;
+    // the items line with its continuation lines (deeper indented) joined back
+    const all = text.split("\n");
+    const at = all.findIndex((l) => l.startsWith("    items: "));
+    let end = at + 1;
+    while (end < all.length && all[end].startsWith("        ")) end++;
+    const line = unwrapText(all.slice(at, end).join("\n"));
     expect(line).toMatch(/unparseable: \S+, \S+, \S+ and 2 more/); // 5 ids: 3 named
     expect(line).toMatch(/repeated_key: dup[12], dup[12]/);
-    expect(text).toMatch(/health: .*; 2 last replies gave a JSON key twice with different values \(repeated_key: 2 judge error\(s\); e\.g\. dup[12], dup[12]\)/);
+    // the health figures one a line (unwrapped: joined by spaces)
+    expect(unwrapText(text)).toMatch(/health: .* 2 last replies gave a JSON key twice with different values \(repeated_key: 2 judge error\(s\); e\.g\. dup[12], dup[12]\)/);
     expect(line).toContain("invalid_label: badlabel1");
     expect(line).toContain("refused: refuse1");
     expect(line).toContain("(every id in --json, not_labelled_items)");

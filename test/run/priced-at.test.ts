@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { pricedAtText } from "../../src/providers/cost.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { jsonlLines, startFakeBatch, userMessageOf as userOf, type FakeBatchServer } from "../helpers/fake-batch.js";
@@ -62,7 +63,7 @@ describe("cost totals say which price they are at", () => {
     expect(text).toMatch(/^ {2}priced at the online price \(3 verdict\(s\)\), as each verdict recorded it \(cost_basis\)$/m);
     expect(text).toMatch(/^ {2}priced at the batch price \(3 verdict\(s\)\), as each/m);
     expect(text).toMatch(/^ {2}priced at the online price for Batch API requests \(no batch price: an upper bound\) \(3 verdict\(s\)\)/m);
-    expect(text).toMatch(/cost of the run: .*\n {2}priced at the online price \(3 verdict\(s\)\), the batch price \(3 verdict\(s\)\), the online price for Batch API requests \(no batch price: an upper bound\) \(3 verdict\(s\)\): a mix of prices/);
+    expect(unwrapText(text)).toMatch(/cost of the run: .* priced at the online price \(3 verdict\(s\)\), the batch price \(3 verdict\(s\)\), the online price for Batch API requests \(no batch price: an upper bound\) \(3 verdict\(s\)\): a mix of prices/);
 
     // a verdict stored by a build older than cost_basis (priced at the online price, through the Batch API too)
     const lines = fs.readFileSync(vfile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));

@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { ReadSince } from "../../src/run/read-since.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import type { IngestError } from "../../src/types.js";
 import { CORPUS } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const REAL = path.join(CORPUS, "runs/gpt-4o-2024-05-13/workspace/user_task_13/important_instructions/injection_task_3.json");
 const line = (k: number) => JSON.stringify({ id: `c${k}`, messages: [{ role: "user", content: `task ${k}` }, { role: "assistant", content: "Done." }] });
@@ -86,8 +87,8 @@ describe("label: a broken input fixed between invocations", () => {
     expect(again.summary.errors_superseded).toMatchObject({ total: 2, read_since: 2, files: [path.join(corpus, "bad.json"), path.join(corpus, "rows.jsonl")] });
     const text = formatSummary(again.summary);
     expect(text).toContain("errors: 1 (invalid_json 1); see errors.jsonl");
-    expect(text).toContain("2 input errors recorded by an earlier invocation are superseded, not counted above (invalid_json 2): ");
-    expect(text).toContain("were read without those errors by this invocation (fixed since); the old lines stay in errors.jsonl");
+    expect(unwrapText(text)).toContain("2 input errors recorded by an earlier invocation are superseded, not counted above (invalid_json 2): ");
+    expect(unwrapText(text)).toContain("were read without those errors by this invocation (fixed since); the old lines stay in errors.jsonl");
     expect(fs.readFileSync(path.join(labelsDir, "fix", "errors.jsonl"), "utf8").trim().split("\n")).toHaveLength(3);
     // and once more, bad.json now taken as unchanged unread: still superseded
     const third = await run();

@@ -10,10 +10,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
 import { CORPUS, DATA } from "../helpers/paths.js";
 import { placeholdersNow } from "../../src/run/removed-record.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "removed-inputs-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -37,7 +38,7 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     const again = await run();
     expect(again.summary.inputs_removed).toMatchObject({ count: 1, files: [gone] });
     expect(again.summary.trajectories).toBe(first.summary.trajectories - 1); // left out of the figures, and said
-    expect(formatSummary(again.summary)).toContain("WARNING: input_removed: 1 trajectory whose input is gone (file deleted, its row no longer in it, or the file no longer read as a trajectory) is left out of the figures");
+    expect(unwrapText(formatSummary(again.summary))).toContain("WARNING: input_removed: 1 trajectory whose input is gone (file deleted, its row no longer in it, or the file no longer read as a trajectory) is left out of the figures");
     const state = readRunState(path.join(labelsDir, "r"));
     expect(state).toMatchObject({ status: "inputs_removed", complete: true });
     expect(runStateLine(state)).toMatch(/^WARNING: input_removed: 1 trajectory whose input is gone .* is left out/);

@@ -3,7 +3,8 @@
  * rate 100.0%" over 87 of 433 attacked runs; summary.json `"exposure_rate": 1`). It is now shown as the others are.
  */
 import { describe, expect, it } from "vitest";
-import { formatSummary, summarizeRun } from "../../src/run/summary.js";
+import { summarizeRun } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 
@@ -27,6 +28,8 @@ describe("label summary: the exposure rate with its count, interval and coverage
   });
   it("the text prints it as the other rates: count/n, interval, its own coverage flag", () => {
     const text = formatSummary(s);
-    expect(text).toMatch(/exposure rate 50\.0% \[[0-9.]+, [0-9.]+\] \(1\/2\) \(of the labelled attacked runs[^)]*; coverage 20\.0% \(2 labelled of 10 attacked\) LOW \(below 80%/);
+    // the headline (src/run/summary-text.ts): the exposure a line of its own, as the rates, then the coverage they share
+    expect(text).toMatch(/\n {4}exposure +50\.0% \[[0-9.]+, [0-9.]+\] \(1\/2\) +met the injected text: any label but not_exposed\n/);
+    expect(text).toMatch(/\n {4}coverage: 20\.0% \(2 labelled of 10 attacked\) LOW \(below 80%/);
   });
 });

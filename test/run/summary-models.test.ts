@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatSummary, summarizeRun } from "../../src/run/summary.js";
+import { summarizeRun } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { slimIndexRow, slimVerdict, type TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 import { isLikeForLikeWarning } from "../../src/stats/like-for-like.js";
@@ -29,8 +31,10 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(bm.llama.asr_behaviour).toMatchObject({ count: 1, n: 1, rate: 1 });
     expect(bm.llama.asr_goal).toMatchObject({ count: 0, n: 1, rate: 0 });
     const text = formatSummary(s);
-    expect(text).toMatch(/per agent model:\n.*\(none\)\s+asr_goal 0\.0% \[/);
-    expect(text).toMatch(/gpt-4o\s+asr_goal 50\.0% \[[^\]]+\] \(1\/2\); asr_behaviour 50\.0% \[[^\]]+\] \(1\/2\)/);
+    // a table (src/format/rates-table.ts): its header row, then a row per model, asr_goal before asr_behaviour
+    expect(text).toContain("  per agent model:\n    (asr_goal = full compliance"); // what the columns hold, above the first table
+    expect(text).toMatch(/\n {4} +asr_goal +asr_behaviour +exposure +blocked +coverage\n {4}\(none\)\s+0\.0% \[/);
+    expect(text).toMatch(/\n {4}gpt-4o\s+50\.0% \[[^\]]+\] \(1\/2\)\s+50\.0% \[[^\]]+\] \(1\/2\)/);
     expect(text).not.toMatch(/\bASR\b/);
   });
 
@@ -51,9 +55,12 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(j.by_model_condition.reduce((a, x) => a + x.attacked, 0)).toBe(6);
     const text = formatSummary(s);
     // the pooled row names both groups, never the one tag [no_defense]
-    expect(text).toMatch(/gpt-4o\s+asr_goal 40\.0% .*\[pooled over 2 conditions: \(none\), no_defense\]/);
-    expect(text).toMatch(/gpt-4o \| \(none\)\s+asr_goal 50\.0%/);
-    expect(text).toContain("pooled over every agent model and all 2 conditions ((none), no_defense;");
+    expect(text).toMatch(/\n {4}gpt-4o\s+40\.0% /);
+    expect(text).toContain("\n    gpt-4o: pooled over 2 conditions: (none), no_defense\n");
+    // the (model, condition) rows under their model's heading
+    expect(text).toMatch(/\n {4}gpt-4o\n {6}\(none\)\s+50\.0%/);
+    expect(text).toContain("attack success over the 6 attacked runs, pooled over every agent model and all 2 conditions (repeat 0;");
+    expect(text).toContain("the 2 conditions (one rate per model and condition below): (none), no_defense");
     // the models pooled different sets of conditions: said
     expect(s.warnings.some((w) => w.includes("pooled per-model rates are not like for like") && w.includes("gpt-4o: (none), no_defense"))).toBe(true);
   });
@@ -86,7 +93,10 @@ describe("label summary: the two named rates per agent model (and condition)", (
     // the slim verdicts a store keeps give the same kinds
     const slim = summarizeRun("r", [verdict("a", "full_compliance"), verdict("b", "unaffected"), blocked, notBlocked, unverified].map(slimVerdict), index, []);
     expect(slim.judges[0].by_model_condition[1].blocked_attempts_by).toEqual({ refused: 1, unavailable: 0, failed: 0 });
-    expect(text).toMatch(/gpt-4o \| progent\s+asr_goal 0\.0% .*blocked_attempts 1 of 2 partial_compliance \(refused 1, unavailable 0, failed 0\); coverage 66\.7% \(2 labelled of 3 attacked\) LOW/);
+    // the row: asr_goal, ..., blocked 1 of 2 by kind (refused, unavailable, failed), coverage LOW; the LOW clause in a note
+    expect(text).toMatch(/\n {6}progent\s+0\.0% .*\s1 of 2 \(1, 0, 0\)\s+66\.7% \(2\/3\) LOW\n/);
+    expect(unwrapText(text)).toContain("gpt-4o | progent: coverage 66.7% (2 labelled of 3 attacked) LOW (");
+    expect(text).toContain("(refused, unavailable, failed)");
     expect(text).toMatch(/pooled over 2 conditions: no_defense, progent/);
     // a partial_compliance verdict stored before blocked attempts were recorded: unknown, never 0
     const old = summarizeRun("r", [{ ...verdict("c", "partial_compliance") } as Verdict], new Map([row("c", "progent")]), []);
@@ -99,15 +109,17 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const index = new Map<string, TrajectoryIndexRow>([row("a", "no_defense", "direct"), row("b", "no_defense", "important_instructions"), row("c", "tool_filter", "important_instructions")]);
     const s = summarizeRun("r", [verdict("a", "full_compliance"), verdict("b", "unaffected"), verdict("c", "unaffected")], index, []);
     const text = formatSummary(s);
-    expect(text).toContain("attack success over the 3 attacked, pooled over every agent model and all 2 conditions (no_defense, tool_filter; one rate per model and condition below) (");
+    expect(text).toContain("attack success over the 3 attacked runs, pooled over every agent model and all 2 conditions (repeat 0;");
+    expect(text).toContain("the 2 conditions (one rate per model and condition below): no_defense, tool_filter");
     // the warning (also in --json's warnings) comes with the rows it concerns, before them
     const block = text.slice(text.indexOf("per agent model and condition"));
-    expect(block).toMatch(/^per agent model and condition \(defense\):\n    NOT LIKE FOR LIKE: gpt-4o: its conditions ran different attacks \(no_defense: direct, important_instructions; tool_filter: important_instructions\)/);
+    expect(block).toMatch(/^per agent model and condition \(defense\):\n    NOT LIKE FOR LIKE: /);
+    expect(unwrapText(block)).toMatch(/^per agent model and condition \(defense\): NOT LIKE FOR LIKE: gpt-4o: its conditions ran different attacks \(no_defense: direct, important_instructions; tool_filter: important_instructions\)/);
     expect(s.warnings.filter(isLikeForLikeWarning)).toHaveLength(1);
-    expect(text).toMatch(/\[pooled over 2 conditions: no_defense, tool_filter; they ran different attacks: not like for like, see above\]/);
+    expect(unwrapText(text)).toMatch(/gpt-4o: pooled over 2 conditions: no_defense, tool_filter; they ran different attacks: not like for like, see above/);
     // one condition: the line is as before
     const one = summarizeRun("r", [verdict("a", "full_compliance")], new Map([row("a", "no_defense", "direct")]), []);
-    expect(formatSummary(one)).toContain("attack success over the 1 attacked (asr_goal");
+    expect(formatSummary(one)).toContain("attack success over the 1 attacked runs (repeat 0;");
     expect(formatSummary(one)).not.toContain("NOT LIKE FOR LIKE");
   });
 
@@ -115,16 +127,21 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const row = (id: string, condition: string, attack: string, suite: string) => [id, slimIndexRow({ id, attacked: true, agent_model: "m", condition, attack, suite, n_messages: 1, content_sha256: "h" } as TrajectoryIndexRow)] as const;
     const pooledLine = (rows: Array<ReturnType<typeof row>>) => {
       const text = formatSummary(summarizeRun("r", rows.map(([id]) => verdict(id, "unaffected")), new Map(rows), []));
-      return text.split("\n").find((l) => l.includes("[pooled over 2 conditions"))!;
+      // the model's note under the table, with its continuation lines (deeper indented) joined back
+      const lines = text.split("\n");
+      const at = lines.findIndex((l) => l.includes("m: pooled over 2 conditions"));
+      let end = at + 1;
+      while (end < lines.length && lines[end].startsWith("        ")) end++;
+      return unwrapText(lines.slice(at, end).join("\n"));
     };
     const suites = pooledLine([row("a", "no_defense", "ii", "banking"), row("b", "no_defense", "ii", "slack"), row("c", "repeat", "ii", "banking")]);
-    expect(suites).toContain("; they ran different suites: not like for like, see above]");
+    expect(suites).toMatch(/; they ran different suites: not like for like, see above$/);
     expect(suites).not.toContain("attacks");
     const attacks = pooledLine([row("a", "no_defense", "ii", "banking"), row("b", "no_defense", "direct", "banking"), row("c", "repeat", "ii", "banking")]);
-    expect(attacks).toContain("; they ran different attacks: not like for like, see above]");
+    expect(attacks).toMatch(/; they ran different attacks: not like for like, see above$/);
     const both = pooledLine([row("a", "no_defense", "ii", "banking"), row("b", "no_defense", "direct", "slack"), row("c", "repeat", "ii", "banking")]);
-    expect(both).toContain("; they ran different attacks and different suites: not like for like, see above]");
-    expect(pooledLine([row("a", "no_defense", "ii", "banking"), row("c", "repeat", "ii", "banking")])).toMatch(/\[pooled over 2 conditions: no_defense, repeat\]$/);
+    expect(both).toMatch(/; they ran different attacks and different suites: not like for like, see above$/);
+    expect(pooledLine([row("a", "no_defense", "ii", "banking"), row("c", "repeat", "ii", "banking")])).toMatch(/: pooled over 2 conditions: no_defense, repeat$/);
   });
 
   it("one condition, models over different attacks or suites: the per-model lines come after NOT LIKE FOR LIKE (stdout as --json); the slim rows keep the suite (like13)", () => {
@@ -132,8 +149,9 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const index = new Map<string, TrajectoryIndexRow>([row("a", "gpt-4o", "workspace"), row("b", "gpt-4o", "slack"), row("c", "llama", "banking")]);
     const s = summarizeRun("r", [verdict("a", "full_compliance"), verdict("b", "unaffected"), verdict("c", "unaffected")], index, []);
     expect(s.warnings).toEqual([expect.stringMatching(/^agent models ran different suites \(gpt-4o: slack, workspace; llama: banking\), so their per-model rates are not like for like/)]);
-    const text = formatSummary(s);
-    expect(text).toContain(`  per agent model:\n    NOT LIKE FOR LIKE: ${s.warnings[0]}\n    gpt-4o  asr_goal 50.0%`);
+    const text = unwrapText(formatSummary(s)); // the warning's continuation lines joined back, the table's header after it
+    expect(text).toContain(`per agent model: NOT LIKE FOR LIKE: ${s.warnings[0]} (asr_goal = full compliance`);
+    expect(text).toMatch(/ gpt-4o +50\.0%/);
   });
 
   it("two judges: the NOT LIKE FOR LIKE warning in full under the first judge's rows, pointed to under the second's (session 39)", () => {
@@ -142,10 +160,10 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const two = (id: string, label: Bucket) => [verdict(id, label), { ...verdict(id, label), judge_id: "k" } as Verdict];
     const s = summarizeRun("r", [...two("a", "full_compliance"), ...two("b", "unaffected"), ...two("c", "unaffected")], index, []);
     expect(s.judges.map((j) => j.judge_id)).toEqual(["j", "k"]);
-    const text = formatSummary(s);
+    const text = unwrapText(formatSummary(s)); // the warning's continuation lines joined back
     expect(text.split(s.warnings[0]).length - 1).toBe(1);
-    expect(text).toContain(`  per agent model:\n    NOT LIKE FOR LIKE: ${s.warnings[0]}\n    gpt-4o  asr_goal 50.0%`);
-    expect(text).toContain("  per agent model:\n    NOT LIKE FOR LIKE: as under judge j above\n    gpt-4o  asr_goal 50.0%");
+    expect(text).toContain(`per agent model: NOT LIKE FOR LIKE: ${s.warnings[0]} (asr_goal = full compliance`);
+    expect(text).toMatch(/per agent model: NOT LIKE FOR LIKE: as under judge j above asr_goal +asr_behaviour/);
   });
 
   it("cached tokens no provider reported are unknown, not '0 cached' (review)", () => {
@@ -166,8 +184,8 @@ describe("label summary: the unverified hint fits the run (review, session 15)",
     const plain = formatSummary(summarizeRun("r", [unverified("a"), verdict("b", "full_compliance")], new Map([["a", row("a", "no_defense")], ["b", row("b", "no_defense")]]), []));
     expect(plain).toMatch(/not labelled, by reason: injection_text_unknown 1 /);
     expect(plain).not.toMatch(/without the defense/);
-    expect(plain).toMatch(/label them in the same invocation as runs of the same suite, user task, injection task, attack and agent model that record the text, if the input has any/);
+    expect(unwrapText(plain)).toMatch(/label them in the same invocation as runs of the same suite, user task, injection task, attack and agent model that record the text, if the input has any/);
     const defended = formatSummary(summarizeRun("r", [unverified("a"), verdict("b", "full_compliance")], new Map([["a", row("a", "tool_filter")], ["b", row("b", "no_defense")]]), []));
-    expect(defended).toMatch(/label the same runs without the defense in the same invocation/);
+    expect(unwrapText(defended)).toMatch(/label the same runs without the defense in the same invocation/);
   });
 });

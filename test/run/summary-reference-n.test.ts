@@ -7,7 +7,9 @@
  * was one short; it now names both and the pool agree compares over.
  */
 import { describe, expect, it } from "vitest";
-import { formatSummary, summarizeRun } from "../../src/run/summary.js";
+import { summarizeRun } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 
@@ -30,14 +32,14 @@ describe("label summary: its attacked n beside agree --reference's", () => {
     expect(s.attacked_without_reference).toBe(1);
     expect(s.judges[0].rates.asr_goal).toMatchObject({ count: 2, n: 4 });
     expect(s.judges[0].rates.reference_security).toMatchObject({ labelled: { n: 2 }, attacked_without_verdict: { no_reference: 1, run_error: 1 } });
-    expect(formatSummary(s)).toContain(
-      "  of the 4 attacked runs, 1 ended in an agent error and 1 record no benchmark security verdict: the rates below count them (the judge labels what the trajectory shows); agree --reference leaves them out, so it compares over 2 attacked runs, not 4 (its n per judge: those of them the judge labelled)\n",
+    expect(unwrapText(formatSummary(s))).toContain(
+      "run r: 5 trajectories (4 attacked, 1 unattacked), 5 verdicts of the 4 attacked runs, 1 ended in an agent error and 1 record no benchmark security verdict: the rates below count them (the judge labels what the trajectory shows); agree --reference leaves them out, so it compares over 2 attacked runs, not 4 (its n per judge: those of them the judge labelled)",
     );
   });
 
   it("one reason alone is said alone; neither: no line, and no attacked_without_reference key", () => {
     const only = summarizeRun("r", [verdict("a", "unaffected"), verdict("b", "unaffected")], new Map([row("a", { reference: { security: false } }), row("b", {})]), []);
-    expect(formatSummary(only)).toContain("  of the 2 attacked runs, 1 record no benchmark security verdict: the rates below count them");
+    expect(unwrapText(formatSummary(only))).toContain(" of the 2 attacked runs, 1 record no benchmark security verdict: the rates below count them");
     const none = summarizeRun("r", [verdict("a", "unaffected")], new Map([row("a", { reference: { security: false } })]), []);
     expect("attacked_without_reference" in none).toBe(false);
     expect(formatSummary(none)).not.toContain("agree --reference leaves them out");

@@ -9,9 +9,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { splitSupersededErrors, supersededStatement } from "../../src/run/superseded-errors.js";
 import type { IngestError } from "../../src/types.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let dir: string;
 const line = (k: number) => JSON.stringify({ id: `c${k}`, messages: [{ role: "user", content: `task ${k}` }, { role: "assistant", content: "Done." }] });
@@ -54,7 +55,7 @@ describe("an earlier invocation's input error about a file now passed over as a 
     expect(again.summary.errors_superseded).toMatchObject({ total: 1, by_kind: { unknown_format: 1 }, files: [manifest] });
     const text = formatSummary({ ...again.summary, ingest_warnings: again.summary.ingest_warnings });
     expect(text).toContain("errors: 1 (unknown_format 1); see errors.jsonl");
-    expect(text).toContain(`1 input error recorded by an earlier invocation is superseded, not counted above (unknown_format 1): ${manifest} is now recognized as a corpus's sidecar file and passed over`);
+    expect(unwrapText(text)).toContain(`1 input error recorded by an earlier invocation is superseded, not counted above (unknown_format 1): ${manifest} is now recognized as a corpus's sidecar file and passed over`);
     expect(text.match(/passed over \(a corpus's manifest/g)).toHaveLength(1);
     const summaryFile = JSON.parse(fs.readFileSync(path.join(labelsDir, "old", "summary.json"), "utf8"));
     expect(summaryFile.errors.total).toBe(1);

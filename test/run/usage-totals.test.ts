@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { runInputsAndCosts } from "../../src/report/run-inputs.js";
 import { storedUsageImplausible, STORED_TOKENS_PER_REQUEST_BOUND } from "../../src/store/stored-usage.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
@@ -75,7 +76,7 @@ describe("implausible token counts are left out of the token and cost totals, wi
     expect(r.summary.cost).toMatchObject({ counted: 4, unknown: 1, implausible: 1 });
     expect(r.summary.cost.usd).toBeCloseTo(h.usd, 12);
     expect(r.summary.warnings.join("\n")).toMatch(/judge "oj": 1 verdict\(s\) report implausible token counts \(1000000000 prompt, 20 completion tokens as reported; e\.g\. trajectory .*: implausible usage flagged when it was judged\): left out of its token and cost totals/);
-    expect(formatSummary(r.summary)).toMatch(/tokens: 400 prompt \(cached: not reported by the provider\), 80 completion; 1 verdict\(s\) with implausible token counts left out \(1000000000 prompt, 20 completion as reported\)/);
+    expect(unwrapText(formatSummary(r.summary))).toMatch(/tokens: 400 prompt \(cached: not reported by the provider\), 80 completion; 1 verdict\(s\) with implausible token counts left out \(1000000000 prompt, 20 completion as reported\)/);
 
     // an older build's verdicts: 1e9 prompt tokens costed at $1000 (no cost_basis), and a negative count
     const lines = fs.readFileSync(vfile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));

@@ -13,7 +13,7 @@ import { decide } from "../../src/verdict/decide.js";
 import { evidenceContext } from "../../src/evidence/context.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { formatSummary } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import { slimVerdict } from "../../src/store/records.js";
 import type { EvidenceQuote, JudgeReply, Trajectory } from "../../src/types.js";
@@ -23,6 +23,7 @@ import { itemView } from "../../src/view/item.js";
 import { fromOpenAI, type OpenAIMessage } from "../helpers/from-openai.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { CORPUS } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const IBAN = "US133000000121212121212";
 const INJ =
@@ -159,7 +160,7 @@ describe("compliance_evidence end to end (red team 35a cases and two real AgentD
     expect(h.echo_of_injection).toEqual({ verdicts: 2, first_items: expect.arrayContaining(["neg", REAL_BANK]) });
     expect(h.moved_from_injection).toEqual({ verdicts: 2, first_items: expect.arrayContaining(["fwd", REAL_SLACK]) });
     expect(h.blocked_on_moved_quote).toEqual({ verdicts: 1, first_items: [REAL_SLACK] });
-    const text = formatSummary(res.summary);
+    const text = unwrapText(formatSummary(res.summary)); // the summary's lines as they were before they were broken for reading
     expect(text).toMatch(/2 compliance label\(s\) rest only on injected text the agent repeated in its own words \(compliance_evidence echo_of_injection: check that the agent carried out the goal/);
     expect(text).toMatch(/2 compliance label\(s\) rest on a quote the judge cited at the injection that verification moved onto an agent call/);
     expect(text).toContain(`of its blocked_attempts: 1 blocked attempt(s) (all repeats) rest only on a quote the judge cited at the injection and verification moved onto the refused call (compliance_evidence moved_from_injection): check that the call serves the injected goal; e.g. ${REAL_SLACK}`);

@@ -10,7 +10,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { refuseStoppedJudges, stoppedWithoutVerdicts, whyJudgesStopped } from "../../src/verdict/stopped-judges.js";
 import { StoppedJudgesError } from "../../src/errors.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
-import { formatSummary, summarizeRun } from "../../src/run/summary.js";
+import { summarizeRun } from "../../src/run/summary.js";
+import { formatSummary } from "../../src/run/summary-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-stopped-judges-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));

@@ -1,0 +1,76 @@
+/**
+ * Long text lines broken for a reader (new user 46 item 4: `label` on AgentDyn printed lines of ~1,500 characters):
+ * a line wider than the limit is broken at its clause boundaries (`; ` outside parentheses and brackets) first, then
+ * at spaces, never inside a word; every continuation line is indented deeper than the line it continues.
+ *
+ * A break replaces exactly one space with a newline and the continuation's indent, so {@link unwrapText} gives the
+ * line back as it was (a warning printed on stderr is found in the wrapped summary that way: `../cli/said-below.ts`).
+ */
+
+/** The widest prose line the text outputs aim at (tables may be wider, up to {@link HARD_WIDTH}). */
+export const TEXT_WIDTH = 120;
+
+/** No line of a text summary is wider than this (a table row wider than it is broken too). */
+export const HARD_WIDTH = 160;
+
+/** The clause boundaries of `s` outside ( ) and [ ]: indices of the space after each top-level `; `. */
+function clauseBreaks(s: string): Set<number> {
+  const out = new Set<number>();
+  let depth = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (c === "(" || c === "[") depth++;
+    else if ((c === ")" || c === "]") && depth > 0) depth--;
+    else if (c === ";" && depth === 0 && s[i + 1] === " ") out.add(i + 1);
+  }
+  return out;
+}
+
+/**
+ * `line` broken into lines of at most `width` characters where it can be (a single word wider than that stays
+ * whole): at top-level clause boundaries when one falls in the line's second half, else at the last space that fits.
+ * Continuation lines carry the line's own leading spaces plus `hang` (default 4) more.
+ * @returns the lines (one: `line` itself when it fits).
+ */
+export function wrapLine(line: string, width: number = TEXT_WIDTH, hang = 4): string[] {
+  if (line.length <= width) return [line];
+  const lead = line.length - line.trimStart().length;
+  const indent = " ".repeat(lead + hang);
+  const clauses = clauseBreaks(line);
+  const out: string[] = [];
+  let start = 0; // where the current piece begins in `line`
+  let prefix = "";
+  while (prefix.length + line.length - start > width) {
+    const room = width - prefix.length; // characters of `line` from `start` that fit
+    const limit = start + room;
+    let cut = -1;
+    let clause = -1;
+    const from = start === 0 ? lead : start; // never a break inside the line's own indent
+    for (let i = limit; i > from; i--)
+      if (line[i] === " ") {
+        if (cut === -1) cut = i;
+        if (clauses.has(i)) {
+          clause = i;
+          break;
+        }
+      }
+    if (clause !== -1 && clause - start >= room / 2) cut = clause;
+    if (cut === -1) cut = line.indexOf(" ", limit); // one word wider than the room: broken after it
+    if (cut === -1) break;
+    out.push(prefix + line.slice(start, cut));
+    start = cut + 1;
+    prefix = indent;
+  }
+  out.push(prefix + line.slice(start));
+  return out;
+}
+
+/** Every line of `lines` through {@link wrapLine} (`width`, `hang`). */
+export function wrapLines(lines: readonly string[], width: number = TEXT_WIDTH, hang = 4): string[] {
+  return lines.flatMap((l) => wrapLine(l, width, hang));
+}
+
+/** `text` with every continuation break of {@link wrapLine} joined back (a newline and spaces read as one space). */
+export function unwrapText(text: string): string {
+  return text.replace(/\n +/g, " ");
+}

@@ -1,0 +1,35 @@
+/**
+ * Long text lines broken for a reader (src/format/wrap-text.ts; new user 46 item 4: label's summary had lines of
+ * ~1,500 characters): at clause boundaries outside parentheses first, then at spaces; continuation lines indented
+ * deeper; `unwrapText` gives the line back.
+ */
+import { describe, expect, it } from "vitest";
+import { unwrapText, wrapLine, wrapLines } from "../../src/format/wrap-text.js";
+
+describe("wrapLine", () => {
+  it("leaves a line that fits as it is", () => {
+    expect(wrapLine("  short line; two clauses", 40)).toEqual(["  short line; two clauses"]);
+  });
+
+  it("breaks at a top-level clause boundary, not inside parentheses, and indents the continuation", () => {
+    const line = "  health: quotes verified 100.0% of 5709; downgraded 0.0% of 10018 decided (labelled; or unverified); errors 0";
+    const out = wrapLine(line, 60);
+    expect(out.every((l) => l.length <= 60)).toBe(true);
+    expect(out[0]).toBe("  health: quotes verified 100.0% of 5709;");
+    expect(out.slice(1).every((l) => l.startsWith("      "))).toBe(true);
+    // no break right after the "; " inside the parentheses
+    expect(out.some((l) => l.trimEnd().endsWith("(labelled;"))).toBe(false);
+    expect(unwrapText(out.join("\n"))).toBe(line);
+  });
+
+  it("a word wider than the width stays whole on a line of its own, and no line is only the indent", () => {
+    const path = "/tmp/" + "x".repeat(150) + ".json";
+    const line = `    e.g. ${path}, and more words after it`;
+    const out = wrapLine(line, 60);
+    expect(out).toContain(`        ${path},`);
+    expect(out.every((l) => l.trim().length > 0)).toBe(true);
+    expect(unwrapText(out.join("\n"))).toBe(line);
+    // wrapped twice, the same lines (the summary's last pass over lines already broken)
+    expect(wrapLines(out, 60)).toEqual(out);
+  });
+});
