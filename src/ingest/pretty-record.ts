@@ -10,30 +10,23 @@ import { spanText, type SpanLine, type SpanOut } from "../io/pretty-spans.js";
 
 /**
  * One non-blank chat-jsonl line for {@link PrettySpans}: `parsed` unless its error says it is not JSON (or not
- * UTF-8); a `record` when it converted, when it is over the string limit (never held), or when it parsed and its
- * bytes begin `{"` (an object with a key, whatever the conversion said of it).
+ * UTF-8); a `record` (it ends an open search) when it converted or is over the string limit (never held). A keyed
+ * object that parsed but did not convert is no record: inside a pretty-printed trajectory whose messages are written
+ * one a line (`    {"role": "user", "content": "hi"}` as its last message) it is one of the span's lines, not a
+ * record of its own (break47b: that line ended the search, and the one trajectory gave an error per line, one of them
+ * `schema: messages: is required` for its message). Where no span holds, it is handed back with its own error, as
+ * before; a torn line before good records is still settled by the first of them that converts.
  * @param line 1-based; @param bytes the line's bytes; @param r what parseChatLineBytes made of it.
  */
 export function chatSpanLine(line: number, bytes: Buffer, r: ConvertResult): SpanLine<ConvertResult> {
   const parsed = parsesAlone(r);
-  const record = r.ok || (!r.ok && r.error.kind === "too_large") || (parsed && opensKeyedObject(bytes));
+  const record = r.ok || (!r.ok && r.error.kind === "too_large");
   return { line, text: () => bytes.toString("utf8"), parsed, record, item: r };
 }
 
 /** Whether a chat-jsonl line parsed as JSON: converted, or an error other than `invalid_json` / `invalid_utf8`. */
 export function parsesAlone(r: ConvertResult): boolean {
   return r.ok || (r.error.kind !== "invalid_json" && r.error.kind !== "invalid_utf8");
-}
-
-/** Whether bytes begin (after a BOM and blanks) with `{` then (after blanks) `"`. */
-function opensKeyedObject(b: Buffer): boolean {
-  let i = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
-  const blank = (c: number | undefined) => c === 32 || c === 9 || c === 13 || c === 10;
-  while (blank(b[i])) i++;
-  if (b[i] !== 123) return false;
-  i++;
-  while (blank(b[i])) i++;
-  return b[i] === 34;
 }
 
 /**

@@ -24,7 +24,8 @@ export interface SpanLine<T> {
   text: () => string;
   /** the line parses alone as JSON */
   parsed: boolean;
-  /** it parses alone as a JSON object with at least one key (a record: never inside a span) */
+  /** a record of its own (never inside a span; it ends an open search): for `jsonLines` a line that parses alone as
+   * an object with at least one key; for the trajectory reader a line that converted (../ingest/pretty-record.ts) */
   record: boolean;
   /** the reader's own result for the line */
   item: T;

@@ -65,4 +65,18 @@ describe("a pretty-printed trajectory inside a .jsonl file", () => {
     const got = await items(f);
     expect(got.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["a", "invalid_json@2"]);
   });
+  it("a pretty-printed trajectory whose last message is on one line is one error too; a keyed line that does not convert ends no search of its own (break47b)", async () => {
+    const f = path.join(dir, "inner.jsonl");
+    const pretty = ["{", '  "id": "b",', '  "messages": [', '    {"role": "user", "content": "hi { ]"},', '    {"role": "assistant", "content": "ok"}', "  ]", "}"];
+    fs.writeFileSync(f, [JSON.stringify(row("a")), ...pretty, JSON.stringify(row("c"))].join("\n") + "\n");
+    const got = await items(f);
+    // was: 7 errors, one of them `schema: messages: is required` for line 6 (the message read as a trajectory)
+    expect(got.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["a", "invalid_json@2", "c"]);
+    expect(got[1].kind === "error" && got[1].error.message).toMatch(/:2: lines 2-8 hold one JSON object written over 7 lines \(it has messages: a trajectory\)/);
+    // a torn line, then a keyed object that does not convert, then a good record: each keeps its own item
+    const g = path.join(dir, "torn-schema.jsonl");
+    fs.writeFileSync(g, ['{"id": "t", "mess', '{"id": "q"}', JSON.stringify(row("d"))].join("\n") + "\n");
+    const got2 = await items(g);
+    expect(got2.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["invalid_json@1", "schema@2", "d"]);
+  });
 });
