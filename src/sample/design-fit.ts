@@ -3,7 +3,9 @@
  * and phase-2 request it records? Recomputed, not trusted: phase 1's allocation must be the largest-remainder
  * allocation of its n over the recorded stratum sizes, and every item's π must equal the π the design gives its
  * sampling stratum (n_h/N_h outside the disagreement pool; the convolution formula inside it) for that allocation and
- * the phase-2 size the draw used (the request, cut to the pool with `--allow-short`). A manifest whose probabilities
+ * the phase-2 size the draw used (the request, cut to the pool with `--allow-short`); and the rows must be the whole
+ * draw: as many phase-1 items per sampling stratum as its allocation, and as many phase-2 items as the design records
+ * drawn (a row removed by hand keeps every π right but Σ 1/π no longer estimates N). A manifest whose probabilities
  * fit is one this tool drew: its Σ 1/π is an unbiased estimate of N, whatever one draw gives (new user 47: the
  * weight-sum warning fired on a fully labelled sample of the tool's own design). A manifest that records no
  * design, or whose probabilities do not fit it, is not known to be such a sample.
@@ -40,6 +42,12 @@ export function designFit(m: Manifest): DesignFit {
     if (!isCount(asked)) return { fits: false, problem: "phase 2's n_requested is not a count" };
     const n2 = Math.min(asked, pool);
     const pis = new Map(twoPhaseInclusion(alloc.map((a) => ({ key: a.sampling_stratum, N: a.N, N_D: a.N_D ?? 0, n1: a.n })), n2).map((s) => [s.key, s]));
+    // the rows must be the whole draw: a row removed (or added) by hand keeps every π but not Σ 1/π (break47b)
+    const drawn = drawnCounts(m);
+    const short = alloc.find((a) => (drawn.phase1.get(a.sampling_stratum) ?? 0) !== a.n);
+    if (short) return { fits: false, problem: `sampling stratum ${short.sampling_stratum}: the manifest holds ${drawn.phase1.get(short.sampling_stratum) ?? 0} phase-1 item(s), its recorded design drew ${short.n} (rows removed or added after the draw?)` };
+    const n2drawn = d.phase2.n;
+    if (isCount(n2drawn) && drawn.phase2 !== n2drawn) return { fits: false, problem: `the manifest holds ${drawn.phase2} phase-2 item(s), its recorded design drew ${n2drawn} (rows removed or added after the draw?)` };
     for (const r of m.rows) {
       const s = pis.get(r.sampling_stratum);
       const pi = s ? (r.committee_stratum === "D" ? s.pi_disagreement : s.pi_other) : undefined;
@@ -50,4 +58,15 @@ export function designFit(m: Manifest): DesignFit {
     return { fits: false, problem: `the recorded design cannot be recomputed: ${(e as Error).message}` };
   }
   return { fits: true };
+}
+
+/** The manifest's rows counted: phase-1 items per sampling stratum, and phase-2 items. */
+function drawnCounts(m: Manifest): { phase1: Map<string, number>; phase2: number } {
+  const phase1 = new Map<string, number>();
+  let phase2 = 0;
+  for (const r of m.rows) {
+    if (r.phase === 2) phase2++;
+    else phase1.set(r.sampling_stratum, (phase1.get(r.sampling_stratum) ?? 0) + 1);
+  }
+  return { phase1, phase2 };
 }

@@ -123,7 +123,7 @@ export function weightSumWarning(w: DesignWeightSums, shown = 6): string | null 
     w.differs_because.includes("two_phase")
       ? `phase 2 took a random number of disagreements from each stratum, so the sum of 1/pi over the sample (${sumText(w.sampled, w.N)} here) estimates N without equalling it`
       : "",
-    w.fits_design === false ? `the inclusion probabilities are not those the manifest's recorded design gives (${w.fits_design_problem}): the weights do not fit the design that drew the sample` : "",
+    w.fits_design === false ? `${/phase-[12] item/.test(w.fits_design_problem ?? "") ? "the manifest's rows are not the draw its recorded design made" : "the inclusion probabilities are not those the manifest's recorded design gives"} (${w.fits_design_problem}): the weights do not fit the design that drew the sample` : "",
     w.fits_design === null && w.differs_because.length ? "the manifest records no design to check the weights against (a file of an earlier version, or made by hand)" : "",
   ].filter(Boolean);
   if (w.differs_because.length === 0)

@@ -66,6 +66,19 @@ describe("the weight-sum warning on the tool's own design", () => {
     const moved: Manifest = { ...m, header: { ...m.header, design: { ...m.header.design, phase1: { ...m.header.design.phase1, allocation: alloc } } } };
     expect(designFit(moved).problem).toMatch(/^sampling stratum suite=banking: phase 1 drew 5, the proportional allocation of 12 gives 4$/);
   });
+  it("rows removed from the manifest by hand (every one left labelled) are said: the probabilities fit, the rows are not the draw (break47b)", () => {
+    const m = manifestOf(req);
+    for (const phase of [1, 2] as const) {
+      const gone = m.rows.find((r) => r.phase === phase)!;
+      const cut: Manifest = { ...m, rows: m.rows.filter((r) => r !== gone) };
+      const fit = designFit(cut);
+      expect(fit.fits).toBe(false);
+      expect(fit.problem).toMatch(phase === 1 ? /^sampling stratum suite=\w+: the manifest holds \d+ phase-1 item\(s\), its recorded design drew \d+ \(rows removed or added after the draw\?\)$/ : /^the manifest holds 5 phase-2 item\(s\), its recorded design drew 6 /);
+      const w = weightSums(cut, all(cut));
+      expect(w.warned).toBe(true); // was: fits_design true, nothing said
+      expect(weightSumWarning(w)).toContain("the manifest's rows are not the draw its recorded design made (");
+    }
+  });
   it("a manifest recording no design: a sum that is not N is said, with that reason", () => {
     const m = manifestOf(req);
     const bare = { ...m, header: { ...m.header, design: undefined } } as unknown as Manifest;
