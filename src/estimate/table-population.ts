@@ -32,6 +32,11 @@ export interface ModelPopulation {
   /** Its attacked runs in the rows, of `of`. */
   kept: number;
   of: number;
+  /**
+   * Applied over two or more conditions and some condition ran a shared cell more than once: each condition's runs kept
+   * (not one per cell), so its rate weights the repeated cells more (`compare` calls such a difference unpaired).
+   */
+  runs_per_condition?: Record<string, number>;
 }
 
 /** The rates' population: `all` (default) or `like_for_like`, with each model's when like for like. */
@@ -101,7 +106,22 @@ export function likeForLikePopulation(
     const s = common.get(modelOf(r));
     return s === null || s === undefined || s.has(cellOf(r)!);
   };
-  for (let i = 0; i < rows.n; i++) if (rows.row(i).attacked && keep(i)) per_model[modelOf(rows.row(i))].kept++;
+  const runs = new Map<string, Map<string, number>>(); // kept attacked runs per model and condition
+  for (let i = 0; i < rows.n; i++) {
+    const r = rows.row(i);
+    if (!r.attacked || !keep(i)) continue;
+    const m = modelOf(r);
+    per_model[m].kept++;
+    let byCond = runs.get(m);
+    if (!byCond) runs.set(m, (byCond = new Map()));
+    byCond.set(conditionOf(r), (byCond.get(conditionOf(r)) ?? 0) + 1);
+  }
+  // a condition that ran a shared cell more than once is not one run per cell beside the others (break47b)
+  for (const [m, p] of Object.entries(per_model)) {
+    const byCond = runs.get(m);
+    if (!p.applied || p.conditions.length < 2 || !byCond || p.conditions.every((c) => byCond.get(c) === p.common_cells)) continue;
+    p.runs_per_condition = Object.fromEntries(p.conditions.map((c) => [c, byCond.get(c) ?? 0]));
+  }
   return { keep, per_model };
 }
 
@@ -114,10 +134,17 @@ export function populationText(p: TablePopulation): string {
     return "population: every attacked run of each row (n); rows whose runs differ from the other rows of their model or condition are marked [a], [b] ... (footnotes under the table; --like-for-like builds each model's rows over the cells its conditions share)";
   }
   const each = Object.entries(p.per_model ?? {}).map(([m, x]) =>
-    !x.applied ? `${m}: ${x.reason} (${x.of.toLocaleString("en-US")})` : x.conditions.length < 2 ? `${m}: one condition, all ${x.of.toLocaleString("en-US")} attacked runs` : `${m}: ${x.common_cells.toLocaleString("en-US")} cells, ${x.kept.toLocaleString("en-US")} of ${x.of.toLocaleString("en-US")} attacked runs`,
+    !x.applied ? `${m}: ${x.reason} (${x.of.toLocaleString("en-US")})` : x.conditions.length < 2 ? `${m}: one condition, all ${x.of.toLocaleString("en-US")} attacked runs` : `${m}: ${x.common_cells.toLocaleString("en-US")} cells, ${x.kept.toLocaleString("en-US")} of ${x.of.toLocaleString("en-US")} attacked runs${repeatsText(x)}`,
   );
   return (
     `population: like for like (--like-for-like): each agent model's attacked runs on the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them ` +
     `(${each.join("; ")}); utility without attack over all unattacked runs (they have no cell)`
   );
+}
+
+/** ` (runs per condition: D 3, no_defense 6: ...)` when a condition ran a shared cell more than once; else "". */
+function repeatsText(x: ModelPopulation): string {
+  if (!x.runs_per_condition) return "";
+  const each = Object.entries(x.runs_per_condition).map(([c, n]) => `${c} ${n.toLocaleString("en-US")}`).join(", ");
+  return ` (runs per condition: ${each}: some cells ran more than once under a condition, so that condition's rate weights them more than one run per cell; compare --by condition calls the difference unpaired)`;
 }

@@ -154,4 +154,19 @@ describe("estimate --table: each row's n, marks on unlike rows, and --like-for-l
     expect(u.population.per_model!.K).toMatchObject({ applied: false, kept: 2, of: 2 });
     expect(u.population.per_model!.K.reason).toMatch(/^1 of its attacked runs have no user task or injection task id/);
   });
+  it("--like-for-like says when a condition ran a shared cell more than once (break47b: the rows read as one run per cell)", async () => {
+    // M's baseline ran (A, u0) twice (the second not full): 2/4 over the 3 shared cells beside D's 1/3
+    const runs: Run[] = [...RUNS, { model: "M", condition: "no_defense", attack: "A", user: "u0" }];
+    const { index, verdicts } = await readLeanRun(writeRun("repeat", runs));
+    const t = paperTable("r", index, verdicts, src, { likeForLike: true });
+    expect(t.population.per_model!.M).toEqual({ conditions: ["D", "no_defense"], common_cells: 3, applied: true, kept: 7, of: 12, runs_per_condition: { D: 3, no_defense: 4 } });
+    expect(t.population.per_model!.G.runs_per_condition).toBeUndefined(); // one condition: nothing contrasted
+    expect(t.rows.filter((r) => r.agent_model === "M").map((r) => [r.condition, r.n_attacked, r.judge_asr_goal.x])).toEqual([
+      ["D", 3, 1],
+      ["no_defense", 4, 2],
+    ]);
+    expect(formatTable(t).split("\n")[0]).toContain(
+      "M: 3 cells, 7 of 12 attacked runs (runs per condition: D 3, no_defense 4: some cells ran more than once under a condition, so that condition's rate weights them more than one run per cell; compare --by condition calls the difference unpaired)",
+    );
+  });
 });
