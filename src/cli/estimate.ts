@@ -120,7 +120,9 @@ Examples:
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       // the sample's recorded population as --where when none is given (./sample-where-default.ts)
-      const { labels } = applySampleWhere(o, "estimate"); // the label file as read there: not read again
+      const { args: fromSample, labels } = applySampleWhere(o, "estimate"); // the label file as read there: not read again
+      // --json says where its `where` came from, not only stderr: the label file's recorded sample population or --where
+      o.whereFrom = fromSample ? "sample" : "option";
       const choice = judgeChoice(o);
       const table = !!(o.table || o.csv || o.latex);
       if (o.likeForLike && !table) throw new UsageError("--like-for-like is an option of --table (compare --by condition pairs the cells for a comparison)");
@@ -157,7 +159,7 @@ Examples:
       if (o.json) {
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of report.warnings) warnLine(w);
-        printJson(report);
+        printJson(report.where ? { ...report, where_from: o.whereFrom } : report);
       } else process.stdout.write(formatEstimate(report) + "\n");
       // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)
       await sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir, whereOf(o));
@@ -406,7 +408,7 @@ async function printTable(
   if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf }));
   const wl = whereLine(run.statement);
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
-  if (o.json) printJson(run.statement ? { ...t, where: run.statement } : t);
+  if (o.json) printJson(run.statement ? { ...t, where: run.statement, where_from: o.whereFrom } : t);
   else {
     // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)
     const said = t.notes.filter((n) => onStderr.has(n)).length;

@@ -20,6 +20,8 @@ import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 import { calibratedAllLine } from "../report/calibrated-all-html.js";
 import { applySampleWhere } from "./sample-where-default.js";
+import { footnoteLines } from "../estimate/table-marks.js";
+import { tableMarksJson } from "../report/table-marks-html.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -113,7 +115,8 @@ Example:
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
         // with its (all) row: the pooled calibrated estimate, estimate's (all) group of each rate (../report/calibrated-all.ts)
-        paper_table: m.paper_table ? { source: m.paper_table.judge, ...(m.paper_table.calibrated_all ? { calibrated_all: m.paper_table.calibrated_all } : {}) } : null,
+        // each row's n and like-for-like marks with their footnotes and population, as the page's table (../report/table-marks-html.ts)
+        paper_table: m.paper_table ? { source: m.paper_table.judge, ...tableMarksJson(m.paper_table), ...(m.paper_table.calibrated_all ? { calibrated_all: m.paper_table.calibrated_all } : {}) } : null,
         ...(m.paper_table_reason ? { paper_table_reason: m.paper_table_reason } : {}),
         items: m.items.length,
         items_total: m.items_total,
@@ -148,7 +151,9 @@ Example:
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n` +
             // the study's headline: the pooled calibrated estimate, as estimate prints its (all) group (new user 45 #7)
-            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : ""),
+            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : "") +
+            // the table's rows that are not like for like, as estimate --table's footnotes (the page marks them)
+            footnoteLines(m.paper_table?.mix_footnotes ?? []).map((l) => `paper table ${l}\n`).join(""),
         );
       }
       // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole)

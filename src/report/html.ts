@@ -33,6 +33,7 @@ import { RATE_NAMES } from "../stats/rates.js";
 import { exposureLowConditionsHtml, exposureLowHtml, exposureLowMark } from "./exposure-html.js";
 import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+import { markedNameHtml, mixFootnotesHtml, populationHtml } from "./table-marks-html.js";
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
 import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
@@ -494,11 +495,11 @@ function paperTableSection(m: ReportModel): string {
   // the table's judge, or a committee's members: never a bare rate when one looks broken (new user 36 #1)
   const mark = t.committee ? committeeCaveatHtml(m.judge_health, t.committee.members) : rateCaveatHtml(m.judge_health, t.judge);
   const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
-  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th class="num" title="attacked runs the rates are over">n</th><th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition, r)}</td>` : ""}<td class="num">${int(r.n_attacked)}</td><td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
@@ -512,8 +513,8 @@ function paperTableSection(m: ReportModel): string {
           .join("")}</tbody></table>`
       : "";
   return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
-<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>
-<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t) }, propCell) : ""}</table>${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
+<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>${populationHtml(t)}
+<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t) }, propCell) : ""}</table>${mixFootnotesHtml(t)}${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
 }
 
 /**

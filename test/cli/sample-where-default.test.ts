@@ -39,7 +39,10 @@ describe("estimate and report take the sample's recorded population as --where w
     expect(given.code, given.stderr).toBe(0);
     expect(given.stderr).not.toContain("records the population its sample was drawn from");
     const a = JSON.parse(plain.stdout);
-    expect(a).toEqual(JSON.parse(given.stdout));
+    const g = JSON.parse(given.stdout);
+    // --json says where its where came from (not only stderr): the label file's sample population, or --where
+    expect([a.where_from, g.where_from]).toEqual(["sample", "option"]);
+    expect({ ...a, where_from: "option" }).toEqual(g);
     expect(a.groups[0].calibrated.asr).not.toBeNull();
     // the judge's figure is over the sample's population: the attacked workspace runs, recounted from the run's files
     const ids = new Set(readJsonl("labels/r/trajectories.jsonl").filter((t) => t.attacked === true && t.suite === "workspace").map((t) => t.id));

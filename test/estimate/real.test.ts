@@ -124,8 +124,9 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(sec).toMatch(
       /<th>biased: asr_goal<\/th><th>asr_behaviour<\/th><th class="num">blocked attempts<\/th><th>calibrated asr_goal<\/th><th>calibrated asr_behaviour<\/th><th>signature \(heuristic\): asr_goal<\/th><th>asr_behaviour<\/th><th>refusal rate<\/th><th>exposure<\/th><th>utility<\/th><th>utility under attack<\/th>/,
     );
-    // each proportion with its count over its own denominator (review, session 11)
-    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\] \(\d+\/\d+\)<\/td>/);
+    // each proportion with its count over its own denominator (review, session 11); the row's n beside its names and
+    // any like-for-like mark on its condition, as estimate --table (session 47)
+    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense(?: <sup class="mix-mark".*?<\/sup>)?<\/td><td class="num">[\d,]+<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\] \(\d+\/\d+\)<\/td>/);
   }, 120_000);
 
   it("usage errors exit 2 with a message naming what is wrong", async () => {
