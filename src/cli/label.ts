@@ -8,7 +8,6 @@ import path from "node:path";
 import type { Command, OptionValues } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun, type LabelResult } from "../run/label.js";
 import { formatSummary } from "../run/summary-text.js";
-import { wrapLines } from "../format/wrap-text.js";
 import { overCap, sameCapResumes } from "../run/cost-cap.js";
 import { inFlightReservedText } from "../run/batch-worst-case.js";
 import { resolveJudges } from "../judges/index.js";
@@ -408,8 +407,8 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
           `(a model, suite or condition may be missing or under-counted); the same command resumes the run\n`,
       );
     process.stdout.write(summaryText + "\n");
-    // as the summary's lines: none wider than the text width (../format/wrap-text.ts)
-    process.stdout.write(wrapLines(invocationText(res, o).split("\n")).join("\n"));
+    // not wrapped (the summary above is, ../format/wrap-text.ts): scripts and tests read these lines whole
+    process.stdout.write(invocationText(res, o));
   }
   for (const [id, what] of Object.entries(res.adaptations ?? {}))
     process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
