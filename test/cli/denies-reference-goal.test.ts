@@ -15,6 +15,7 @@ import { runCli } from "../helpers/cli.js";
 import { startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { blindReply } from "../helpers/blind-judge.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let labels: string;
@@ -52,9 +53,9 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     for (const j of ["blind", "absent"]) {
       expect(label.stderr).toMatch(new RegExp(`judge ${j} \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
       expect(label.stdout).toContain(`[JUDGE ${j} LOOKS BROKEN: see the warning]`);
-      expect(label.stdout).toMatch(new RegExp(`WARNING \\(rates\\): judge ${j} looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
+      expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge ${j} looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
     }
-    expect(label.stdout).toMatch(/check with ipi-judge agree --reference security/);
+    expect(unwrapText(label.stdout)).toMatch(/check with ipi-judge agree --reference security/); // the summary is wrapped (../../src/format/wrap-text.ts)
   });
 
   it("summary.json carries the figures (health.reference_goal), the flag and the rate caveat; the quotes were real", () => {

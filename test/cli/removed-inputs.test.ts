@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { clearJournalSkips } from "../../src/store/skipped-lines.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = "";
@@ -48,8 +49,9 @@ beforeAll(async () => {
   expect(again.stdout.indexOf("input_removed")).toBeLessThan(again.stdout.indexOf("judge signature"));
   expect(again.stderr.match(/input_removed/g)).toHaveLength(1);
   // which figures lose them: the attacked ones by agent model, the unattacked counted
-  const attackedGone = Number(/left out of the figures: (\d+) attacked \(gemini-1\.5-pro-001 no_defense \1\), (\d+) unattacked/.exec(again.stdout)?.[1]);
-  const unattackedGone = Number(/attacked \(gemini-1\.5-pro-001 no_defense \d+\), (\d+) unattacked/.exec(again.stdout)?.[1]);
+  const whole = unwrapText(again.stdout); // the summary is wrapped (../../src/format/wrap-text.ts)
+  const attackedGone = Number(/left out of the figures: (\d+) attacked \(gemini-1\.5-pro-001 no_defense \1\), (\d+) unattacked/.exec(whole)?.[1]);
+  const unattackedGone = Number(/attacked \(gemini-1\.5-pro-001 no_defense \d+\), (\d+) unattacked/.exec(whole)?.[1]);
   expect(attackedGone, again.stdout.split("\n").find((l) => l.includes("input_removed"))).toBeGreaterThan(0);
   expect(attackedGone + unattackedGone).toBe(goneCount);
   const fresh = path.join(tmp, "fresh");
