@@ -13,7 +13,11 @@
  * opening line and the lines up to its matching close); otherwise its lines are reported one by one as before.
  * A line that parses alone as a non-empty object (a record) is never inside a span: pretty-printed JSON puts no
  * non-empty object on one line, so such a line ends the search and is read as itself (a torn line before good records
- * cannot swallow them). Memory: the lines of one unfinished search are held, at most `maxBytes` of text.
+ * cannot swallow them). A record cut off before its close (a truncated file, or a record whose end was lost before the
+ * next one-line record) is one span too, marked `unclosed`: its opening line is a bracket alone (what a pretty-printer
+ * writes), every line after it up to the end of the search is indented or a closing bracket, and there are at least
+ * three of them (session 47: a truncated pretty record still gave one error per line). Memory: the lines of one
+ * unfinished search are held, at most `maxBytes` of text; a search settled by that limit is never called unclosed.
  */
 
 /** One non-blank line fed to {@link PrettySpans}, with what the reader made of it (`item`, handed back). */
@@ -45,6 +49,8 @@ export type SpanOut<T> =
       value?: unknown;
       /** `JSON.parse`'s message for the joined lines, when they do not parse */
       error?: string;
+      /** the opening bracket on `first` is never matched: the record stops before its close (module docstring) */
+      unclosed?: true;
     };
 
 /** Only blanks and at most one comma after a close: a span may end there. */
@@ -79,14 +85,14 @@ export class PrettySpans<T> {
       this.hold(x);
       return this.stack.length === 0 ? this.settle() : [];
     }
-    if (x.record) return [...this.settle(), ...this.push(x)];
+    if (x.record) return [...this.settle(true), ...this.push(x)];
     this.hold(x);
     return this.stack.length === 0 || this.bytes > this.maxBytes ? this.settle() : [];
   }
 
   /** No more lines: settles what is held. */
   end(): SpanOut<T>[] {
-    return this.settle();
+    return this.settle(true);
   }
 
   private hold(x: SpanLine<T>): void {
@@ -114,11 +120,20 @@ export class PrettySpans<T> {
     }
   }
 
-  /** Hand back what is held: spans where one holds, lines otherwise; then start afresh. */
-  private settle(): SpanOut<T>[] {
+  /**
+   * Hand back what is held: spans where one holds, lines otherwise; then start afresh. `cut`: the search ended at the
+   * end of the lines or at a record, so a bracket still open may begin a record cut off before its close.
+   */
+  private settle(cut = false): SpanOut<T>[] {
     const out: SpanOut<T>[] = [];
     const held = this.held;
+    const open = cut ? this.unclosedStart() : -1;
     for (let p = 0; p < held.length; p++) {
+      if (p === open) {
+        const lines = held.slice(p);
+        out.push({ kind: "span", first: lines[0].line, last: lines[lines.length - 1].line, lines, unclosed: true });
+        break;
+      }
       const q = this.closes.get(p);
       if (q !== undefined) {
         const span = this.span(p, q);
@@ -136,6 +151,20 @@ export class PrettySpans<T> {
     this.stack = [];
     this.closes = new Map();
     return out;
+  }
+
+  /**
+   * The held line where a record cut off before its close begins, or -1: the outermost bracket still open that is
+   * alone on its line, followed by at least two lines, each indented or beginning with a closing bracket.
+   */
+  private unclosedStart(): number {
+    for (const o of this.stack) {
+      if (!o.starts || this.held.length - o.at < 3) continue;
+      const opener = this.texts[o.at].replace(/^\ufeff/, "").trim();
+      if (opener !== "{" && opener !== "[") continue;
+      if (this.texts.slice(o.at + 1).every((t) => /^[ \t]|^[}\]]/.test(t))) return o.at;
+    }
+    return -1;
   }
 
   /** Lines p..q as one span when they parse joined or none of them parses alone; else undefined. */
@@ -160,9 +189,11 @@ export function spanText(s: Extract<SpanOut<unknown>, { kind: "span" }>, what = 
   const n = s.last - s.first + 1;
   const v = s.value;
   const kind = v === undefined ? undefined : Array.isArray(v) ? `a JSON array of ${v.length} item(s)` : typeof v === "object" && v !== null ? "one JSON object" : "one JSON value";
-  const head =
-    kind !== undefined
+  const head = s.unclosed
+    ? `lines ${s.first}-${s.last} look like the start of one ${what} written over several lines whose closing bracket never comes (${n} lines; the file may be cut off, or the rest of the ${what} was lost)`
+    : kind !== undefined
       ? `lines ${s.first}-${s.last} hold ${kind} written over ${n} lines`
       : `lines ${s.first}-${s.last} look like one ${what} written over ${n} lines (an opening bracket and its matching close) but are not valid JSON joined (${s.error})`;
-  return `${head}: the file looks pretty-printed, not one ${what} per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)`;
+  const fix = s.unclosed ? `restore the whole ${what} and write it on one line (e.g. jq -c .)` : "write it on one line (e.g. jq -c .)";
+  return `${head}: the file looks pretty-printed, not one ${what} per line (JSON Lines); it is not read: ${fix}`;
 }

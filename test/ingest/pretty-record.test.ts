@@ -79,4 +79,23 @@ describe("a pretty-printed trajectory inside a .jsonl file", () => {
     const got2 = await items(g);
     expect(got2.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["invalid_json@1", "schema@2", "d"]);
   });
+  it("a pretty-printed trajectory cut off before its close is one error, at the end of the file or before a good record (session 47 loose end)", async () => {
+    const pretty = JSON.stringify(row("b"), null, 2).split("\n");
+    const cut = pretty.slice(0, 20);
+    const f = path.join(dir, "cut-end.jsonl");
+    fs.writeFileSync(f, [JSON.stringify(row("a")), ...cut].join("\n"));
+    const got = await items(f);
+    // was: 20 errors, one per line
+    expect(got.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["a", "invalid_json@2"]);
+    expect(got[1].kind === "error" && got[1].error.message).toBe(
+      `${f}:2: lines 2-21 look like the start of one trajectory written over several lines whose closing bracket never comes (20 lines; the file may be cut off, or the rest of the trajectory was lost): ` +
+        "the file looks pretty-printed, not one trajectory per line (JSON Lines); it is not read: restore the whole trajectory and write it on one line (e.g. jq -c .)",
+    );
+    const g = path.join(dir, "cut-mid.jsonl");
+    fs.writeFileSync(g, [JSON.stringify(row("a")), ...cut, JSON.stringify(row("c"))].join("\n") + "\n");
+    const got2 = await items(g);
+    expect(got2.map((x) => (x.kind === "trajectory" ? x.trajectory.id : `${x.error.kind}@${x.error.line}`))).toEqual(["a", "invalid_json@2", "c"]);
+    const c = got2[2].kind === "trajectory" ? got2[2].trajectory : undefined;
+    expect(c?.source.line).toBe(22);
+  });
 });

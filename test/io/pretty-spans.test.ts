@@ -92,3 +92,57 @@ describe("PrettySpans", () => {
     expect(s.end()).toEqual([]);
   });
 });
+
+// Session 47 loose end: a pretty-printed record cut off before its close (a truncated file, or the rest lost before
+// the next one-line record) was still one error per line.
+describe("jsonLines: a record written over several lines that never closes", () => {
+  const cutAt = (id: string, keep: number) => JSON.stringify(rec(id), null, 2).split("\n").slice(0, keep);
+
+  it("at the end of the file is one entry naming its span, marked as cut off", () => {
+    const cut = cutAt("b", 7);
+    const got = jsonLines([one("a"), ...cut].join("\n"));
+    expect(got).toHaveLength(2);
+    expect(got[1]).toMatchObject({ line: 2, last: 8, span: true });
+    expect(got[1].error).toBe(
+      "lines 2-8 look like the start of one record written over several lines whose closing bracket never comes (7 lines; the file may be cut off, or the rest of the record was lost): the file looks pretty-printed, not one record per line (JSON Lines); it is not read: restore the whole record and write it on one line (e.g. jq -c .)",
+    );
+  });
+
+  it("before a one-line record is one entry, and the record after it is read", () => {
+    const cut = cutAt("b", 6);
+    const got = jsonLines([one("a"), ...cut, one("c")].join("\r\n"));
+    expect(got.map((l) => [l.line, l.error === undefined, "span" in l])).toEqual([
+      [1, true, false],
+      [2, false, true],
+      [8, true, false],
+    ]);
+    expect(got[2]).toEqual({ line: 8, value: rec("c") });
+  });
+
+  it("a torn line before it stays its own error; the cut-off record after it is one entry", () => {
+    const got = jsonLines(['{"id": "a", "mess', ...cutAt("b", 5)].join("\n"));
+    expect(got.map((l) => [l.line, "span" in l])).toEqual([
+      [1, false],
+      [2, true],
+    ]);
+    expect(got[1]).toMatchObject({ last: 6 });
+  });
+
+  it("torn one-line records (not indented, no bracket alone) stay one error each", () => {
+    const got = jsonLines(['{"id": "a", "mess', '{"id": "b", "mess', '{"id": "c", "mess'].join("\n"));
+    expect(got.map((l) => [l.line, "span" in l])).toEqual([
+      [1, false],
+      [2, false],
+      [3, false],
+    ]);
+  });
+
+  it("a search settled by the byte limit is never called cut off", () => {
+    const s = new PrettySpans<number>(20);
+    const l = (n: number, text: string): SpanLine<number> => ({ line: n, text: () => text, parsed: false, record: false, item: n });
+    expect(s.push(l(1, "{"))).toEqual([]);
+    expect(s.push(l(2, '  "a": 1,'))).toEqual([]);
+    const out = s.push(l(3, '  "b": "0123456789abcdef",'));
+    expect(out.map((o) => o.kind)).toEqual(["line", "line", "line"]);
+  });
+});
