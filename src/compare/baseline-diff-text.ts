@@ -6,6 +6,7 @@
 import { padCell } from "../format/text-table.js";
 import { undefinedText } from "../format/stat-text.js";
 import { byModelCondition, unattackedHaveNo, type BaselineDifference } from "./baseline-diff.js";
+import { ALL_SUITES, type AsrCell } from "./analysis.js";
 
 /** A signed difference in percentage points, one decimal: `+3.6`, `-11.7`, `0.0`. */
 function signedPp(x: number): string {
@@ -45,11 +46,32 @@ export function differenceText(d: BaselineDifference): string {
 }
 
 /**
+ * What asr_behaviour's difference counts that a defense may have stopped: `; blocked attempts: 71 of progent's 81
+ * compromised, 0 of no_defense's 90 (rows above)`, said when either side has a blocked attempt (or does not know
+ * how many). newuser48: Progent read "asr_behaviour -2.5 pp (22.5% vs 25.0%)" while 71 of its 81 compromised runs were
+ * calls it refused; the row said so, the difference line (the one a paper cites) did not. The counts are the rows'
+ * (every labelled run of the model under the condition), not the paired cells'. "" when neither row is found.
+ */
+export function blockedDifferenceText(d: BaselineDifference, cells: readonly AsrCell[]): string {
+  if (d.rate !== "asr_behaviour") return "";
+  const row = (c: string) => cells.find((x) => x.model === d.model && x.suite === ALL_SUITES && x.condition === c);
+  const cond = row(d.condition);
+  const base = row(d.baseline);
+  if (!cond || !base) return "";
+  const blocked = (x: AsrCell) => x.blocked_attempts;
+  if ((blocked(cond) ?? 1) === 0 && (blocked(base) ?? 1) === 0) return "";
+  const side = (x: AsrCell, c: string) => `${blocked(x) ?? "unknown"} of ${c}'s ${x.asr_behaviour.count}`;
+  return `; blocked attempts: ${side(cond, d.condition)} compromised, ${side(base, d.baseline)} (rows above)`;
+}
+
+/**
  * The block of lines: a heading naming the baseline and the method, then one line per (model, condition); [] when
  * there is no difference to give (one condition, or no model ran the baseline).
  * @param w the model column's width, @param cw the condition column's, as the rows.
+ * @param cells the rows' rates (`CompareResult.asr`): asr_behaviour's difference says the blocked attempts it counts
+ *   ({@link blockedDifferenceText}).
  */
-export function baselineDifferenceLines(diffs: readonly BaselineDifference[], baseline: string, noun: string, w: number, cw: number, perModel: Record<string, string[]> = {}): string[] {
+export function baselineDifferenceLines(diffs: readonly BaselineDifference[], baseline: string, noun: string, w: number, cw: number, perModel: Record<string, string[]> = {}, cells: readonly AsrCell[] = []): string[] {
   // a model with differences (undefined ones too: its baseline runs unlabelled) was run under the baseline
   const withDiffs = new Set(diffs.map((d) => d.model));
   const without = Object.entries(perModel).filter(([m, cs]) => !cs.includes(baseline) && !withDiffs.has(m)).map(([m]) => m);
@@ -67,6 +89,6 @@ export function baselineDifferenceLines(diffs: readonly BaselineDifference[], ba
       (shown.length < diffs.length ? `; utility without attack has no difference by ${noun}: an unattacked run has no ${noun} (${notBy}; each model's utility without attack is its own line above)` : "") +
       ":",
   ];
-  for (const ds of byModelCondition(shown).values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map(differenceText).join("; ")}`);
+  for (const ds of byModelCondition(shown).values()) lines.push(`  ${padCell(ds[0].model, w)}  ${padCell(ds[0].condition, cw)} ${ds.map((d) => differenceText(d) + (d.difference === null ? "" : blockedDifferenceText(d, cells))).join("; ")}`);
   return [...lines, ...none];
 }

@@ -304,7 +304,7 @@ export function formatCompare(r: CompareResult): string {
   const w = Math.max(5, ...r.models.map(cellWidth));
   const cw = Math.max(CONDITION_WIDTH, cellWidth(NO_ATTACK), ...r.asr.map((c) => cellWidth(c.condition)), ...(r.pooled_figures.asr ?? []).map((c) => cellWidth(c.condition)));
   const marker = rateCaveatMarker(r.rate_caveats ?? []);
-  const lines = [...headerLines(r), "", ...rowLines(r, w, cw, marker), ...baselineDifferenceLines(r.baseline_differences ?? [], r.baseline, fieldNoun(r.condition_field), w, cw, r.conditions_per_model), ...pooledRateLines(r, w, cw, marker)];
+  const lines = [...headerLines(r), "", ...rowLines(r, w, cw, marker), ...baselineDifferenceLines(r.baseline_differences ?? [], r.baseline, fieldNoun(r.condition_field), w, cw, r.conditions_per_model, r.asr), ...pooledRateLines(r, w, cw, marker)];
   for (const rate of RATE_NAMES) lines.push(...reversalLines(r, rate));
   for (const rate of RATE_NAMES) lines.push(...worstLines(r, rate, w));
   for (const rate of RATE_NAMES) lines.push(...losoLines(r, rate));

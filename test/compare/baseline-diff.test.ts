@@ -10,7 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { baselineDifference, baselineDifferences, differenceItems, type DifferenceItem } from "../../src/compare/baseline-diff.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
-import { differenceText, baselineDifferenceLines } from "../../src/compare/baseline-diff-text.js";
+import { differenceText, baselineDifferenceLines, blockedDifferenceText } from "../../src/compare/baseline-diff-text.js";
+import type { AsrCell } from "../../src/compare/analysis.js";
 import { newcombePaired } from "../../src/stats/newcombe-paired.js";
 import { newcombeUnpaired } from "../../src/stats/newcombe-unpaired.js";
 import { mcnemarExact } from "../../src/stats/mcnemar-exact.js";
@@ -80,6 +81,27 @@ describe("baselineDifference", () => {
     const lines = baselineDifferenceLines(ds, "b", "condition", 5, 5, { m: ["b", "d"], other: ["d"] });
     expect(lines[1]).toMatch(/^difference from the baseline b, same model \(condition − baseline/);
     expect(lines.at(-1)).toBe("  (no difference from the baseline for other: not run under b)");
+  });
+});
+
+describe("asr_behaviour's difference says the blocked attempts it counts (newuser48: Progent read -2.5 pp while 71 of its 81 compromised runs were refused calls)", () => {
+  const ds = baselineDifferences({ asr_goal: [...runs("b", 10, (i) => i < 4), ...runs("d", 10, () => false)], asr_behaviour: [...runs("b", 10, (i) => i < 5), ...runs("d", 10, (i) => i < 4)] }, { m: ["b", "d"] }, "b");
+  const cell = (condition: string, compromised: number, blocked: number | null) =>
+    ({ model: "m", suite: "(all)", condition, asr_behaviour: { count: compromised, n: 10 }, blocked_attempts: blocked }) as unknown as AsrCell;
+
+  it("on the asr_behaviour difference only, with both rows' counts", () => {
+    const line = baselineDifferenceLines(ds, "b", "condition", 2, 2, { m: ["b", "d"] }, [cell("b", 5, 0), cell("d", 4, 3)])[2];
+    expect(line).toContain("exact McNemar p = 1.000); blocked attempts: 3 of d's 4 compromised, 0 of b's 5 (rows above)");
+    expect(line.match(/blocked attempts/g)).toHaveLength(1);
+    const behaviour = ds.find((d) => d.rate === "asr_behaviour")!;
+    expect(blockedDifferenceText(behaviour, [cell("b", 5, null), cell("d", 4, 0)])).toBe("; blocked attempts: 0 of d's 4 compromised, unknown of b's 5 (rows above)");
+  });
+
+  it("says nothing when neither row has a blocked attempt, or a row is not there", () => {
+    const behaviour = ds.find((d) => d.rate === "asr_behaviour")!;
+    expect(blockedDifferenceText(behaviour, [cell("b", 5, 0), cell("d", 4, 0)])).toBe("");
+    expect(blockedDifferenceText(behaviour, [cell("d", 4, 3)])).toBe("");
+    expect(baselineDifferenceLines(ds, "b", "condition", 2, 2, { m: ["b", "d"] }).join("\n")).not.toContain("blocked attempts");
   });
 });
 
