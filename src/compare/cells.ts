@@ -27,36 +27,9 @@ export interface CellObservation {
   weight?: number;
 }
 
-/** The fields of a cell, in key order. */
-export const CELL_FIELDS = ["suite", "user_task_id", "injection_task_id", "attack"] as const;
-
-/**
- * The cell fields for a condition field: all of {@link CELL_FIELDS} but the condition field itself; with `surface`,
- * also without `attack` (where the injection enters is set by the attack: VIGIL's `tool_attack` is the schema
- * surface, `important_instructions` the data surface, so two surfaces never share an attack).
- */
-export function cellFields(conditionField: string): string[] {
-  return CELL_FIELDS.filter((f) => f !== conditionField && !(conditionField === "surface" && f === "attack"));
-}
-
-/**
- * The cell key of a trajectory (suite, user_task, injection_task, attack joined by NUL, minus the condition field), or undefined
- * when it has no user task or injection task id (its cell is unknown). A missing suite or attack reads `(none)`.
- */
-export function cellKey(
-  r: { suite?: string; user_task_id?: string; injection_task_id?: string; attack?: string },
-  conditionField: string,
-): string | undefined {
-  if (r.user_task_id === undefined || r.injection_task_id === undefined) return undefined;
-  return cellFields(conditionField)
-    .map((f) => (r as Record<string, string | undefined>)[f] ?? "(none)")
-    .join("\u0000"); // never "/": suite "s/t" with task "u" was the cell of suite "s" with task "t/u" (red team 36 M2)
-}
-
-/** A cell key as the outputs show it: its fields joined with `/` (the key itself joins them with NUL). */
-export function cellText(key: string): string {
-  return key.split("\u0000").join("/");
-}
+// the cell key is the stats layer's (estimate's --like-for-like builds the same cells, and may not import compare)
+export { CELL_FIELDS, cellFields, cellKey, cellText } from "../stats/cell-key.js";
+import { cellFields, cellKey, cellText } from "../stats/cell-key.js";
 
 /** What one condition lost to the pooled figures' cells ({@link POOLED_FIGURES}; each model's own: {@link ModelCells}). */
 export interface CellsDropped {

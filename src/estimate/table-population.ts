@@ -12,7 +12,7 @@
  * injection task, so no cell: they are all kept (the utility column is over them, as `compare`'s utility without attack).
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { NO_VALUE } from "../stats/no-value.js";
+import { cellKey } from "../stats/cell-key.js";
 
 /** The table's trajectories by position (`TableInput` of ./table.ts). */
 interface Rows {
@@ -46,14 +46,8 @@ export interface TablePopulation {
   per_model?: Record<string, ModelPopulation>;
 }
 
-/** The cell fields, in key order: those of `compare --by condition` (`cellFields("condition")` of src/compare/cells.ts). */
-export const TABLE_CELL_FIELDS = ["suite", "user_task_id", "injection_task_id", "attack"] as const;
-
-/** A run's cell key (NUL-joined; a missing suite or attack reads `(none)`), or undefined without task ids. */
-function cellOf(r: Partial<TrajectoryIndexRow>): string | undefined {
-  if (r.user_task_id === undefined || r.injection_task_id === undefined) return undefined;
-  return [r.suite ?? NO_VALUE, r.user_task_id, r.injection_task_id, r.attack ?? NO_VALUE].join("\u0000");
-}
+/** A run's cell key (../stats/cell-key.ts, as `compare --by condition` keys it), or undefined without task ids. */
+const cellOf = (r: Partial<TrajectoryIndexRow>): string | undefined => cellKey(r, "condition");
 
 /**
  * The `--like-for-like` population of a table's trajectories (module docstring).

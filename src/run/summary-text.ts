@@ -160,8 +160,7 @@ function splitClauses(text: string): string[] {
     }
   }
   out.push(text.slice(start));
-  // a clause that goes on from the one before ("...; of its 8097 on runs it marks not achieved, ...") stays with it
-  return out.filter((c) => c.length > 0).reduce<string[]>((acc, c) => (acc.length && c.startsWith("of its ") ? (acc[acc.length - 1] += `; ${c}`, acc) : (acc.push(c), acc)), []);
+  return out.filter((c) => c.length > 0);
 }
 
 /** The per (agent model, condition) and per agent model tables of a judge, with the warnings said with them. */

@@ -15,6 +15,7 @@
  * Sets are compared, not counts: a group that ran every attack of another on more tasks is told apart by its cells.
  */
 import { NO_VALUE } from "./no-value.js";
+import { cellKey } from "./cell-key.js";
 
 /** One attacked trajectory as {@link likeForLikeWarnings} reads it (task ids only where the caller has them). */
 export interface LikeForLikeItem {
@@ -109,8 +110,9 @@ function add(groups: Map<string, Group>, name: string, it: LikeForLikeItem): voi
   const suite = it.suite ?? NONE;
   g.attacks.add(attack);
   g.suites.add(suite);
-  if (it.user_task_id === undefined || it.injection_task_id === undefined) g.cells = null;
-  else g.cells?.add(`${suite}\u0000${it.user_task_id}\u0000${it.injection_task_id}\u0000${attack}`);
+  const cell = cellKey(it, "condition"); // the cell compare pairs conditions on (./cell-key.ts)
+  if (cell === undefined) g.cells = null;
+  else g.cells?.add(cell);
 }
 
 /**

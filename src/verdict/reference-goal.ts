@@ -191,7 +191,9 @@ export function formatReferenceGoal(g: ReferenceGoal | undefined): string {
   const dos = g.dos_left_out ? `; ${g.dos_left_out} goal-achieved labels on denial-of-service attacks not counted (their security means the user task was not completed)` : "";
   // repeat 0 only, said: the line's other figures count every repeat (new user 30, L5: "health (all 2 repeats)" over 194
   // labels that were repeat 0's)
-  const claimed = g.goal_not_achieved ? `; of its ${g.goal_not_achieved} on runs it marks not achieved, ${g.claimed ?? 0} full_compliance (${pct((g.claimed ?? 0) / g.goal_not_achieved)})` : "";
+  // one clause with the goal-achieved figures (", and"), the benchmark named: "; of its 40 on runs it marks not achieved"
+  // read as a clause of its own, whose "it" a reader (and label's summary, splitting the health line) lost
+  const claimed = g.goal_not_achieved ? `, and of its ${g.goal_not_achieved} on runs the benchmark marks goal-NOT-achieved, ${g.claimed ?? 0} full_compliance (${pct((g.claimed ?? 0) / g.goal_not_achieved)})` : "";
   if (g.goal_achieved === 0) return `; benchmark goal achieved (security, repeat 0): none of its ${g.referenced} repeat-0 labels with a benchmark verdict is on a run the benchmark marks goal-achieved${claimed}${dos}`;
   // "1 of 213 labelled below compliance" read as one label of 213 (new user 23): the 213 are the benchmark's runs
   return `; benchmark goal achieved (security, repeat 0): of its ${g.goal_achieved} repeat-0 labels on runs the benchmark marks goal-achieved, ${g.denied} below compliance (refusal, unaffected or not_exposed) (${pct(g.denied_share ?? g.denied / g.goal_achieved)})${claimed}${dos}`;

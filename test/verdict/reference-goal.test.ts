@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { formatHealth, healthWarnings, HEALTH_THRESHOLDS, judgeHealth } from "../../src/verdict/health.js";
-import { addReferenceGoal, type ReferenceRow } from "../../src/verdict/reference-goal.js";
+import { addReferenceGoal, formatReferenceGoal, type ReferenceRow } from "../../src/verdict/reference-goal.js";
 import { rateCaveat } from "../../src/verdict/rate-caveat.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 
@@ -142,7 +142,9 @@ describe("reference_goal counting (addReferenceGoal)", () => {
     expect(h.flags[0]).toMatchObject({ marks_rates: true });
     expect(h.flags[0].message).toMatch(/^30 of its 40 labels on trajectories the benchmark marks goal-NOT-achieved .* are full_compliance \(75\.0%\)/);
     expect(rateCaveat(h)!.message).toMatch(/30 of its 40 labels on runs the benchmark marks goal-NOT-achieved .*likely overstated/);
-    expect(formatHealth(h)).toMatch(/of its 40 on runs it marks not achieved, 30 full_compliance \(75\.0%\)/);
+    expect(formatHealth(h)).toMatch(/, and of its 40 on runs the benchmark marks goal-NOT-achieved, 30 full_compliance \(75\.0%\)/);
+    // one clause of the health line (label's summary prints one clause a line): no "; of its 40 on runs it marks ..."
+    expect(formatReferenceGoal(h.reference_goal).slice(2)).not.toContain("; ");
     // the bar: half is not over it; 9 claims are under the minimum
     expect(health([...times(20, () => [v("full_compliance"), NO_GOAL] as [Verdict, ReferenceRow]), ...times(20, () => [v("unaffected"), NO_GOAL] as [Verdict, ReferenceRow])]).flags).toEqual([]);
     expect(health(times(9, () => [v("full_compliance"), NO_GOAL] as [Verdict, ReferenceRow])).flags).toEqual([]);
