@@ -11,6 +11,10 @@
  * inside strings do not count (a string never spans lines in JSON, so string state restarts on every line). It is
  * reported as one span when its lines joined parse as one JSON value, or when none of its lines parses alone (an
  * opening line and the lines up to its matching close); otherwise its lines are reported one by one as before.
+ * A record cut short (break48; break47b left it: a pretty-printed record truncated at the end of the file gave one
+ * error per line) is one span too: an opening line that is the bracket alone (as pretty printers write it), two or
+ * more lines held from it, none of them parsing alone, and its bracket never closed before the end of the file or
+ * the next record (`unclosed`: the end, or the record's line). A search settled for its size is not such a span.
  * A line that parses alone as a non-empty object (a record) is never inside a span: pretty-printed JSON puts no
  * non-empty object on one line, so such a line ends the search and is read as itself (a torn line before good records
  * cannot swallow them). Memory: the lines of one unfinished search are held, at most `maxBytes` of text.
@@ -45,6 +49,8 @@ export type SpanOut<T> =
       value?: unknown;
       /** `JSON.parse`'s message for the joined lines, when they do not parse */
       error?: string;
+      /** its opening bracket is never closed: before the end of the file (`"end"`), or before the record on that line */
+      unclosed?: "end" | number;
     };
 
 /** Only blanks and at most one comma after a close: a span may end there. */
@@ -79,14 +85,14 @@ export class PrettySpans<T> {
       this.hold(x);
       return this.stack.length === 0 ? this.settle() : [];
     }
-    if (x.record) return [...this.settle(), ...this.push(x)];
+    if (x.record) return [...this.settle(x.line), ...this.push(x)];
     this.hold(x);
     return this.stack.length === 0 || this.bytes > this.maxBytes ? this.settle() : [];
   }
 
   /** No more lines: settles what is held. */
   end(): SpanOut<T>[] {
-    return this.settle();
+    return this.settle("end");
   }
 
   private hold(x: SpanLine<T>): void {
@@ -114,11 +120,20 @@ export class PrettySpans<T> {
     }
   }
 
-  /** Hand back what is held: spans where one holds, lines otherwise; then start afresh. */
-  private settle(): SpanOut<T>[] {
+  /**
+   * Hand back what is held: spans where one holds, lines otherwise; then start afresh.
+   * @param cut what ends the search when it is not its size: the end of the file, or the line of a record
+   *   (a record cut short before it is one span: module docstring).
+   */
+  private settle(cut?: "end" | number): SpanOut<T>[] {
     const out: SpanOut<T>[] = [];
     const held = this.held;
+    const open = cut === undefined ? -1 : this.unclosedFrom();
     for (let p = 0; p < held.length; p++) {
+      if (p === open) {
+        out.push({ kind: "span", first: held[p].line, last: held[held.length - 1].line, lines: held.slice(p), unclosed: cut });
+        break;
+      }
       const q = this.closes.get(p);
       if (q !== undefined) {
         const span = this.span(p, q);
@@ -136,6 +151,14 @@ export class PrettySpans<T> {
     this.stack = [];
     this.closes = new Map();
     return out;
+  }
+
+  /** Where a record cut short begins in `held` (module docstring), or -1. */
+  private unclosedFrom(): number {
+    const b = this.stack[0]; // the outermost bracket not closed
+    if (b === undefined || !b.starts || this.held.length - b.at < 2 || !/^\ufeff?\s*[[{]\s*$/.test(this.texts[b.at])) return -1;
+    for (let i = b.at; i < this.held.length; i++) if (this.held[i].parsed) return -1;
+    return b.at;
   }
 
   /** Lines p..q as one span when they parse joined or none of them parses alone; else undefined. */
@@ -161,7 +184,9 @@ export function spanText(s: Extract<SpanOut<unknown>, { kind: "span" }>, what = 
   const v = s.value;
   const kind = v === undefined ? undefined : Array.isArray(v) ? `a JSON array of ${v.length} item(s)` : typeof v === "object" && v !== null ? "one JSON object" : "one JSON value";
   const head =
-    kind !== undefined
+    s.unclosed !== undefined
+      ? `lines ${s.first}-${s.last} begin one ${what} written over several lines whose opening bracket is never closed ${s.unclosed === "end" ? "before the end of the file" : `before the ${what} on line ${s.unclosed}`} (cut short?)`
+      : kind !== undefined
       ? `lines ${s.first}-${s.last} hold ${kind} written over ${n} lines`
       : `lines ${s.first}-${s.last} look like one ${what} written over ${n} lines (an opening bracket and its matching close) but are not valid JSON joined (${s.error})`;
   return `${head}: the file looks pretty-printed, not one ${what} per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)`;

@@ -56,13 +56,36 @@ describe("jsonLines: a record written over several lines", () => {
   });
 
   it("lines that do not match up are reported one by one, as before", () => {
-    const got = jsonLines(["not json", "{", '  "a": 1,', one("b")].join("\n"));
+    const got = jsonLines(["not json", '{"a": 1,', '  "b": 2,', one("b"), "]", "}"].join("\n"));
     expect(got.map((l) => [l.line, l.error === undefined])).toEqual([
       [1, false],
       [2, false],
       [3, false],
       [4, true],
+      [5, false],
+      [6, false],
     ]);
+  });
+
+  it("a pretty-printed record cut short is one entry: at the end of the file, or before the next record (break48: one error per line)", () => {
+    const pretty = JSON.stringify(rec("b"), null, 2).split("\n");
+    const cut = pretty.slice(0, 5); // `{`, `  "id": "b",`, `  "messages": [`, `    {`, `      "role": "user",`
+    const end = jsonLines([one("a"), ...cut].join("\n") + "\n");
+    expect(end).toHaveLength(2);
+    expect(end[1]).toMatchObject({ line: 2, last: 6, span: true });
+    expect(end[1].error).toBe(
+      "lines 2-6 begin one record written over several lines whose opening bracket is never closed before the end of the file (cut short?): the file looks pretty-printed, not one record per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)",
+    );
+    const before = jsonLines([one("a"), ...cut, one("c")].join("\n"));
+    expect(before.map((l) => [l.line, l.error === undefined])).toEqual([
+      [1, true],
+      [2, false],
+      [7, true],
+    ]);
+    expect(before[1].error).toMatch(/^lines 2-6 begin one record written over several lines whose opening bracket is never closed before the record on line 7 \(cut short\?\)/);
+    // a torn one-line record (its first line more than the bracket) and two torn lines stay one error a line
+    expect(jsonLines([one("a"), '{"id": "b", "mess', '{"id": "c"'].join("\n")).map((l) => l.line)).toEqual([1, 2, 3]);
+    expect(jsonLines([one("a"), "{"].join("\n")).map((l) => [l.line, "span" in l])).toEqual([[1, false], [2, false]]);
   });
 });
 
