@@ -12,6 +12,8 @@
  *   another run (named when the sample's `design.json` or `manifest.jsonl` beside the label file records it), said
  *   plainly rather than as a changed population (new-user report 17);
  * - `sample_frame_unknown`: nothing recorded, and the strata do not add up to the run.
+ * - `item_stratum_mismatch`: a labelled trajectory's rows name another sampling stratum than the run gives it (a
+ *   manifest edited by hand: ./stratum-check.ts).
  * A frame that matches adds nothing to the output. One function for every consumer (estimate, agree --human, the
  * report through both), so the checks cannot drift apart.
  */
@@ -19,6 +21,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { HumanLabelFile, HumanLabelRead } from "./human-file.js";
 import { frameDigest } from "../store/sample-frame.js";
 import { samplePopulation, type SamplePopulation } from "./sample-population.js";
+import { misplacedItems, misplacedWarning } from "./stratum-check.js";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -162,10 +165,12 @@ export function checkSampleFrame(
     frameRows = rows.filter(sp.inFrame);
   }
   const N = sf?.N ?? sw?.N;
-  if (N === undefined) return { known: "none", population: null };
+  if (N === undefined) return { known: "none", population: null, ...misplacedRefusal(file, humanFile, rows, warnings, words) };
   const now = sf ? frameDigest(frameRows.map((r) => r.id)) : { N: frameRows.length, ids_sha256: undefined };
   if (now.N === N && (!sf || now.ids_sha256 === sf.ids_sha256)) {
     warnings.push(...spWarnings);
+    const misplaced = misplacedRefusal(file, humanFile, frameRows, warnings, words);
+    if (misplaced.refusal) return { known: sf ? "exact" : "filter", population, inFrame, ...misplaced };
     if (!sf) warnings.push(`label file ${humanFile} records the sample's --where ${sw!.filter} and its N (${N}) but not its exact frame (an earlier import-annotations): assumed to be the ${N} trajectories the filter keeps now`);
     const named = runName === undefined ? null : sampleRunBeside(humanFile);
     if (named && named.run !== runName)
@@ -195,6 +200,18 @@ export function checkSampleFrame(
       `which trajectories changed is not recorded (the frame is kept as a digest): ${words.verb} a copy of the run as it was when sampled, or draw a new sample`,
   );
   return { known: sf ? "exact" : "filter", population, refusal: `population_changed_since_sample (${counts})` };
+}
+
+/**
+ * The refusal when a labelled trajectory's rows name another sampling stratum than the run gives it
+ * (./stratum-check.ts, break48: a manifest edited by hand), said in one warning; `{}` when every one is where its rows say.
+ */
+function misplacedRefusal(file: HumanLabelFile, humanFile: string, rows: readonly TrajectoryIndexRow[], warnings: string[], words: FrameWords): { refusal?: string } {
+  const m = misplacedItems(file.rows, rows);
+  if (m.length === 0) return {};
+  warnings.push(misplacedWarning(m, humanFile, words.refused("item_stratum_mismatch")));
+  const more = m.length > 1 ? `; and ${m.length - 1} more` : "";
+  return { refusal: `item_stratum_mismatch (label file line ${m[0].line}: trajectory ${m[0].trajectory_id} is in ${m[0].run_stratum}, its row says ${m[0].stratum}${more})` };
 }
 
 /** Up to three sampling-stratum names of `uncovered`, then how many, or "". */

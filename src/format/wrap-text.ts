@@ -29,7 +29,8 @@ function clauseBreaks(s: string): Set<number> {
 /**
  * `line` broken into lines of at most `width` characters where it can be (a single word wider than that stays
  * whole): at top-level clause boundaries when one falls in the line's second half, else at the last space that fits.
- * Continuation lines carry the line's own leading spaces plus `hang` (default 4) more.
+ * Continuation lines carry the line's own leading spaces plus `hang` (default 4) more; when those leave no room, one
+ * word a line (never a break inside the leading spaces).
  * @returns the lines (one: `line` itself when it fits).
  */
 export function wrapLine(line: string, width: number = TEXT_WIDTH, hang = 4): string[] {
@@ -41,7 +42,9 @@ export function wrapLine(line: string, width: number = TEXT_WIDTH, hang = 4): st
   let start = 0; // where the current piece begins in `line`
   let prefix = "";
   while (prefix.length + line.length - start > width) {
-    const room = width - prefix.length; // characters of `line` from `start` that fit
+    // characters of `line` from `start` that fit; at least 1, so an indent as wide as the line still moves on a word
+    // at a time (break48: with its indent + hang at the width, the room went to 0 or below and the loop never ended)
+    const room = Math.max(1, width - prefix.length);
     const limit = start + room;
     let cut = -1;
     let clause = -1;
@@ -55,7 +58,7 @@ export function wrapLine(line: string, width: number = TEXT_WIDTH, hang = 4): st
         }
       }
     if (clause !== -1 && clause - start >= room / 2) cut = clause;
-    if (cut === -1) cut = line.indexOf(" ", limit); // one word wider than the room: broken after it
+    if (cut === -1) cut = line.indexOf(" ", Math.max(limit, from + 1)); // one word wider than the room: broken after it (never inside the indent)
     if (cut === -1) break;
     out.push(prefix + line.slice(start, cut));
     start = cut + 1;

@@ -114,7 +114,8 @@ export async function* readJsonl<T>(
 export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; error: string; span?: true; last?: number };
 
 /**
- * Frame a JSON Lines text held in memory: lines end with LF or CRLF; blank lines (only whitespace) are skipped;
+ * Frame a JSON Lines text held in memory: lines end with LF or CRLF; a byte order mark before the first line is
+ * dropped; blank lines (only whitespace) are skipped;
  * every other line is parsed on its own, a line that is not JSON giving its `JSON.parse` message in `error`
  * (the caller words the problem and names the file). A line that gives one key twice with different values
  * (`{"label": "unaffected", ..., "label": "full_compliance"}`, which `JSON.parse` reads as its last value in silence)
@@ -129,7 +130,9 @@ export function jsonLines(text: string): JsonLine[] {
   const take = (settled: SpanOut<JsonLine>[]) => {
     for (const s of settled) out.push(s.kind === "line" ? s.at.item : { line: s.first, last: s.last, span: true, error: spanText(s) });
   };
-  text.split(/\r?\n/).forEach((l, i) => {
+  // a UTF-8 byte order mark (an editor's "UTF-8 with BOM") is not part of the first line (break48: a manifest's header
+  // was refused and a label file's first row dropped as `Unexpected token '\ufeff'`); the CSV reader drops it too
+  (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r?\n/).forEach((l, i) => {
     if (l.trim() === "") return;
     let value: unknown;
     try {

@@ -8,25 +8,11 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { compareCodeUnits } from "./draw.js";
-import { NO_VALUE } from "../stats/no-value.js";
 
-/** Index fields a sample can be stratified by. */
-export const STRATUM_FIELDS = [
-  "agent_model",
-  "agent_family",
-  "suite",
-  "attack",
-  "condition",
-  "attacked",
-  "user_task_id",
-  "injection_task_id",
-] as const;
-export type StratumField = (typeof STRATUM_FIELDS)[number];
-
-/** The sampling stratum of every trajectory when no `--strata` are given. */
-export const ALL_STRATUM = "all";
-/** How a missing field value shows in a stratum key. */
-export const MISSING_VALUE = NO_VALUE;
+// the stratum fields and keys live in ../store/stratum-key.ts (agree checks a label row's stratum against the run
+// with them, and agree is below sample); re-exported here for the sample's readers
+export { ALL_STRATUM, MISSING_VALUE, STRATUM_FIELDS, stratumKey, type StratumField } from "../store/stratum-key.js";
+import { ALL_STRATUM, STRATUM_FIELDS, stratumKey, type StratumField } from "../store/stratum-key.js";
 
 export type CommitteeStratum = "A" | "D" | "U";
 
@@ -157,20 +143,6 @@ export function parseStrataFields(fields: readonly string[]): StratumField[] {
     if (!out.includes(f as StratumField)) out.push(f as StratumField);
   }
   return out;
-}
-
-/**
- * The sampling stratum of an index row: `field=value` pairs joined with `,` in the order of `fields`
- * (`(none)` for a missing value), or `all` when `fields` is empty.
- */
-export function stratumKey(row: TrajectoryIndexRow, fields: readonly StratumField[]): string {
-  if (fields.length === 0) return ALL_STRATUM;
-  return fields
-    .map((f) => {
-      const v = row[f];
-      return `${f}=${v === undefined || v === null || v === "" ? MISSING_VALUE : String(v)}`;
-    })
-    .join(",");
 }
 
 /**

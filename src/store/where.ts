@@ -9,7 +9,14 @@
  */
 import { UsageError } from "../errors.js";
 import { showControls } from "../format/shown.js";
+import { showInvisibleExactly } from "../format/invisible.js";
 import { NO_VALUE } from "../stats/no-value.js";
+
+/**
+ * A `--where` value (typed, or a run's) as messages show it: controls and invisible characters (zero-width, soft hyphen,
+ * bidi) as markers such as `⟨U+200B⟩` (break48: `suite=banking\u200b` "matched none" beside "suite values: banking").
+ */
+const shownValue = (v: string) => showControls(showInvisibleExactly(v));
 
 /** The fields a filter can name: canonical name -> the record field it reads. */
 export const WHERE_FIELDS = {
@@ -187,15 +194,15 @@ export class WhereTally {
     const said: string[] = [];
     const occurring = (field: WhereField) => {
       // values from the run files, in a message that can be an error (its line feeds kept): one line each (review 26)
-      const vs = [...this.seen.get(field)!.keys()].sort().map(showControls);
+      const vs = [...this.seen.get(field)!.keys()].sort().map(shownValue);
       return vs.length > 12 ? `${vs.slice(0, 12).join(", ")}, ... (${vs.length} values)` : vs.join(", ") || "none";
     };
     for (const c of this.filter.clauses) {
       for (const v of c.values) {
         if (this.seen.get(c.field)!.has(v)) continue;
         unmatched.push({ field: c.field, value: v });
-        warnings.push(`--where ${c.field}=${v} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
-        said.push(`${c.field}=${v} matches none (${c.field} values: ${occurring(c.field)})`);
+        warnings.push(`--where ${c.field}=${shownValue(v)} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
+        said.push(`${c.field}=${shownValue(v)} matches none (${c.field} values: ${occurring(c.field)})`);
       }
       // a joined surface (`tool_output+tool_description`) holding an asked one is another value: said, not kept in
       // silence (break46: --where surface=tool_output left such runs out with no word)
@@ -252,7 +259,7 @@ export function tallied(tally: WhereTally, what = "trajectories"): { statement: 
     // the filter and the count once, then each value that matched nothing (it said them twice: "--where attack=x
     // keeps none of the 3784 trajectories of run r: --where attack=x matches none of the 3784 trajectories of run r")
     throw new UsageError(
-      `--where ${tally.filter.text} keeps none of the ${statement.of} ${what}` + (said.length ? `: ${said.join("; ")}` : ` (every value occurs, but none of them passes every clause together)`),
+      `--where ${shownValue(tally.filter.text)} keeps none of the ${statement.of} ${what}` + (said.length ? `: ${said.join("; ")}` : ` (every value occurs, but none of them passes every clause together)`),
     );
   }
   return { statement, warnings };
@@ -261,8 +268,8 @@ export function tallied(tally: WhereTally, what = "trajectories"): { statement: 
 /** One line for text outputs: `filter --where attack=x: 753 of 14,652 trajectories`. */
 export function whereLine(s: WhereStatement | null | undefined, what = "trajectories"): string {
   if (!s) return "";
-  return `filter --where ${s.filter}: ${s.kept.toLocaleString("en-US")} of ${s.of.toLocaleString("en-US")} ${what}` +
-    (s.unmatched.length ? ` (matched nothing: ${s.unmatched.map((u) => `${u.field}=${u.value}`).join(", ")})` : "");
+  return `filter --where ${shownValue(s.filter)}: ${s.kept.toLocaleString("en-US")} of ${s.of.toLocaleString("en-US")} ${what}` +
+    (s.unmatched.length ? ` (matched nothing: ${s.unmatched.map((u) => `${u.field}=${shownValue(u.value)}`).join(", ")})` : "");
 }
 
 /**

@@ -37,6 +37,18 @@ function sampleAndLabel(index: Map<string, TrajectoryIndexRow>, seed: number, wh
   return { format: "jsonl", rows: rows.map((r, i) => ({ ...r, line: i + 1 })), bad_rows: [] };
 }
 
+/** {@link sampleAndLabel} stratified by attack. */
+function sampleAndLabelStrata(index: Map<string, TrajectoryIndexRow>, seed: number): HumanLabelFile {
+  const { items, design } = drawSample(buildPopulation(index.values(), null, ["attack"]), { random: 8, disagreement: 0, seed });
+  const header = { ipi_judge_manifest: 1, run: "r", scale: "six", labels: [], seed, n_items: items.length, design };
+  const lines = [header, ...items.map((it, i) => ({ item_id: `x-${i}`, ...it, content_sha256: index.get(it.trajectory_id)!.content_sha256 }))].map((x) => JSON.stringify(x));
+  const { rows } = checkAnnotations(
+    items.map((_, i) => ({ where: `row ${i + 1}`, item_id: `x-${i}`, annotator: "h", label: i % 4 ? "unaffected" : "full_compliance" })),
+    parseManifest(lines.join("\n") + "\n"),
+  );
+  return { format: "jsonl", rows: rows.map((r, i) => ({ ...r, line: i + 1 })), bad_rows: [] };
+}
+
 describe("estimate: the sample's frame must be the run's population now (frames13)", () => {
   it("sample records the frame; an unchanged run is estimated with no word about it", () => {
     const index = runOf(40);
@@ -150,5 +162,36 @@ describe("estimate: the sample's frame must be the run's population now (frames1
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+  it("a label row whose stratum is not the one the run gives its trajectory (a manifest edited by hand): refused, item_stratum_mismatch, the line named (break48)", () => {
+    const index = runOf(40);
+    const { items, design } = drawSample(buildPopulation(index.values(), null, ["attack"]), { random: 8, disagreement: 0, seed: 9 });
+    // the hand edit: an attack-A item's trajectory replaced by an undrawn attack-B one (sizes and probabilities kept)
+    const drawn = new Set(items.map((it) => it.trajectory_id));
+    const k = items.findIndex((it) => it.stratum === "attack=A");
+    const other = [...index.values()].find((r) => r.attack === "B" && !drawn.has(r.id))!;
+    const edited = items.map((it, i) => (i === k ? { ...it, trajectory_id: other.id } : it));
+    const header = { ipi_judge_manifest: 1, run: "r", scale: "six", labels: [], seed: 9, n_items: items.length, design };
+    const lines = [header, ...edited.map((it, i) => ({ item_id: `x-${i}`, ...it, content_sha256: index.get(it.trajectory_id)!.content_sha256 }))].map((x) => JSON.stringify(x));
+    const { rows } = checkAnnotations(
+      edited.map((_, i) => ({ where: `row ${i + 1}`, item_id: `x-${i}`, annotator: "h", label: i % 4 ? "unaffected" : "full_compliance" })),
+      parseManifest(lines.join("\n") + "\n"),
+    );
+    const file: HumanLabelFile = { format: "jsonl", rows: rows.map((r, i) => ({ ...r, line: i + 1 })), bad_rows: [] };
+    const r = estimateFromData(index, verdictsOf(index), file, { ...opts, by: ["attack"] });
+    expect(r.warnings.filter((w) => /not in the stratum/.test(w))).toEqual([
+      `label file h.jsonl: 1 labelled trajectory is not in the stratum its rows name (line ${k + 1}: trajectory ${other.id}: attack=A, the run says attack=B): ` +
+        "the label file or the manifest it was imported with was changed after the draw (or the run's fields changed since), so the design weights do not describe it and no group gets a human or calibrated estimate (undefined: item_stratum_mismatch); " +
+        "re-import the annotations with the manifest sample wrote",
+    ]);
+    for (const g of r.groups) {
+      expect(g.human.asr).toBeNull();
+      expect(g.calibrated.reason).toBe(`item_stratum_mismatch (label file line ${k + 1}: trajectory ${other.id} is in attack=B, its row says attack=A)`);
+      expect(g.judge.asr).not.toBeNull();
+    }
+    // the same draw unedited: no word, figures given
+    const clean = estimateFromData(index, verdictsOf(index), sampleAndLabelStrata(index, 9), { ...opts, by: ["attack"] });
+    expect(clean.warnings.filter((w) => /not in the stratum/.test(w))).toEqual([]);
+    expect(clean.groups[0].calibrated.asr).not.toBeNull();
   });
 });

@@ -32,4 +32,14 @@ describe("wrapLine", () => {
     // wrapped twice, the same lines (the summary's last pass over lines already broken)
     expect(wrapLines(out, 60)).toEqual(out);
   });
+  it("a line whose indent (plus the hang) is as wide as the width ends, one word a line, never broken inside the indent (break48: it looped for ever)", () => {
+    for (const lead of [116, 118, 120, 130]) {
+      const line = " ".repeat(lead) + "word1 word2 word3";
+      const out = wrapLine(line, 120);
+      expect(out.length).toBeLessThanOrEqual(3);
+      expect(out.every((l) => l.trim().length > 0)).toBe(true);
+      expect(out[0].trimStart()).toMatch(/^word1/);
+      expect(unwrapText(out.join("\n"))).toBe(line);
+    }
+  });
 });

@@ -106,3 +106,16 @@ describe("readLines: the framing of readline (crlfDelay Infinity), read on bytes
     expect(scanned).toBeLessThan(10 * 200_000);
   });
 });
+
+describe("jsonLines: a UTF-8 byte order mark before the first line (break48)", () => {
+  it("is not part of the first record: a label file or manifest saved 'UTF-8 with BOM' loses no row", async () => {
+    const { jsonLines } = await import("../../src/io/jsonl.js");
+    // before: line 1 was `not valid JSON (Unexpected token '\ufeff' ...)`: a manifest's header refused, a label row dropped
+    expect(jsonLines('\ufeff{"id": "a"}\r\n{"id": "b"}\r\n')).toEqual([
+      { line: 1, value: { id: "a" } },
+      { line: 2, value: { id: "b" } },
+    ]);
+    // a mark anywhere else is the line's text, as before
+    expect(jsonLines('{"id": "a"}\n\ufeff{"id": "b"}\n')[1]).toMatchObject({ line: 2, error: expect.any(String) });
+  });
+});

@@ -105,6 +105,15 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     // every value occurs, but no row has them together
     expect(() => applyWhere(rows, parseWhere(["suite=banking", "condition=tool_filter"]))).toThrow(/every value occurs, but none of them passes every clause together/);
   });
+  it("a value that differs from the run's only by an invisible character is shown with it (break48: suite=banking\u200b 'matched none' beside 'suite values: banking')", () => {
+    expect(() => applyWhere(rows, parseWhere(["suite=banking\u200b"]), "trajectories of run r")).toThrow(
+      new UsageError("--where suite=banking⟨U+200B⟩ keeps none of the 3 trajectories of run r: suite=banking⟨U+200B⟩ matches none (suite values: banking, slack)"),
+    );
+    const odd = [...rows, { id: "d", suite: "slack\u2067x" }];
+    const r = applyWhere(odd, parseWhere(["suite=banking,bank\u00ading"]));
+    expect(r.warnings).toEqual(["--where suite=bank⟨U+00AD⟩ing matches none of the 4 trajectories (suite values: banking, slack, slack⟨U+2067⟩x)"]);
+    expect(whereLine(r.statement)).toBe("filter --where suite=banking,bank⟨U+00AD⟩ing: 1 of 4 trajectories (matched nothing: suite=bank⟨U+00AD⟩ing)");
+  });
   it("restrictRun keeps the index rows, verdicts and committee verdicts of the kept trajectories; no filter keeps all", () => {
     const index = new Map(rows.map((r) => [r.id, r]));
     const verdicts = [{ trajectory_id: "a" }, { trajectory_id: "b" }, { trajectory_id: "c" }];
