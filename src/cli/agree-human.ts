@@ -70,7 +70,9 @@ async function humanSource(runDir: string, file: HumanLabelFile, o: { where?: st
     return { read, readCc: await readCommitteeColumns(runDir, read) };
   });
   const full = new ColumnIndex(read);
-  const kept = f ? restrictColumns(read, f, o.run) : null;
+  // the whole read is held to the end (`full`: the frame and the content hashes), so the kept rows' ids are a view on
+  // its id table (as report --where --human's, ../report/run-columns.ts), not a second table of them (~100 MB at 1M)
+  const kept = f ? restrictColumns(read, f, o.run, { view: true }) : null;
   if (kept) warnWhere(kept.warnings);
   const run = kept ? kept.run : read;
   const cc = kept && readCc ? restrictCommitteeColumns(readCc, kept.slotMap) : readCc;

@@ -93,7 +93,9 @@ export function tuneHeapForCommand(command: string, env: NodeJS.ProcessEnv = pro
  * `report`'s factor, percent (issue 26 point 3): its ASR-by-condition step at 1M was an old-generation sawtooth
  * (405 -> 463 MiB between V8's full collections at 50%); at 30% its top was 446 MiB, the run's user CPU unchanged
  * (192.7 s against 196.2 s, one run each at load 15-27: /work/s43/report43-bench.md). `IPI_HEAP_GROWING_PERCENT`
- * overrides it as for every command.
+ * overrides it as for every command. Lower is no lever left (session 48): `report --where attacked=true --human F`
+ * at 1M peaked at 477,148 KB with 10% against 478,876 KB with 30% (466,028 KB with 20%; one run each, the run-to-run
+ * spread of this command ~11 MB), so its peak is no longer the old generation's growth between collections.
  */
 export const REPORT_HEAP_GROWING_PERCENT = 30;
 
