@@ -32,7 +32,7 @@ import { showControls } from "../format/shown.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
-import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
+import { eachVerdictRecord, letGoContentCodes, readColumnRun } from "../store/columns.js";
 import { ColumnIndex } from "../store/column-index.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
@@ -70,9 +70,11 @@ async function humanSource(runDir: string, file: HumanLabelFile, o: { where?: st
     return { read, readCc: await readCommitteeColumns(runDir, read) };
   });
   const full = new ColumnIndex(read);
-  // the whole read is held to the end (`full`: the frame and the content hashes), so the kept rows' ids are a view on
-  // its id table (as report --where --human's, ../report/run-columns.ts), not a second table of them (~100 MB at 1M)
+  // the whole read is kept beside the kept rows (the sample frame): their ids a view on its id table, not a second
+  // table (~100 MB at 1M, as report --where --human); no figure here reads content codes (test-retest is not made)
   const kept = f ? restrictColumns(read, f, o.run, { view: true }) : null;
+  letGoContentCodes(read, "agree --human, which makes no test-retest");
+  if (kept) letGoContentCodes(kept.run, "agree --human, which makes no test-retest");
   if (kept) warnWhere(kept.warnings);
   const run = kept ? kept.run : read;
   const cc = kept && readCc ? restrictCommitteeColumns(readCc, kept.slotMap) : readCc;

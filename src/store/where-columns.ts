@@ -37,7 +37,7 @@ export interface WhereColumns {
  * @param runName named in the messages (`trajectories of run X`).
  * @param o.view the kept rows' ids as a view on `run`'s id table (`IdSubset` of ./id-subset.ts: 8 bytes per slot,
  *   `run.ids` held as long as the result is), not a table of their own (tens of bytes per id): for a caller that
- *   holds the whole read beside the kept rows anyway (`report --where --human`). Same ids, slots and order either way.
+ *   holds the whole read beside the kept rows anyway (`report --where --human`, `agree --human --where`). Same ids, slots and order either way.
  * @throws UsageError as `restrictRun` when the filter keeps nothing.
  */
 export function restrictColumns(run: ColumnRun, f: WhereFilter, runName?: string, o: { view?: boolean } = {}): WhereColumns {
