@@ -9,6 +9,7 @@ import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import type { ColumnRun } from "../store/columns.js";
+import type { ReadProgress } from "../store/lean-read.js";
 import { voteOf } from "../verdict/vote.js";
 import { COMMITTEE_FILE, quorumProblem, staleVotes, type CommitteeFileCheck } from "./file.js";
 
@@ -35,11 +36,16 @@ export interface CommitteeColumns {
  * judges, excluded judges and quorum taken as `readCommitteeFile` takes them (the first line recording the
  * judge set; else the sorted keys of every line's votes).
  * @param runDir the run folder; @param run the run as columns (its id table is only looked up, not grown).
+ * @param progress the read's progress (bytes read, the file's bytes, the file), as the run's own reads say theirs:
+ *   at 1M the file is ~310 MB, a read of tens of seconds on a busy host that printed nothing (m1m48: `view --other`
+ *   sat silent ~2 min twice at load 37). The bytes read are estimated from each record's JSON text (progress only).
  * @returns the file as columns, or null when the run has none.
  */
-export async function readCommitteeColumns(runDir: string, run: { ids: Pick<ColumnRun["ids"], "slotOf"> }): Promise<CommitteeColumns | null> {
+export async function readCommitteeColumns(runDir: string, run: { ids: Pick<ColumnRun["ids"], "slotOf"> }, progress?: ReadProgress): Promise<CommitteeColumns | null> {
   const file = path.join(runDir, COMMITTEE_FILE);
   if (!fs.existsSync(file)) return null;
+  const total = progress ? fs.statSync(file).size : 0;
+  let seen = 0;
   const bad: number[] = [];
   let slot = new Int32Array(1024);
   let code = new Uint32Array(1024);
@@ -47,6 +53,7 @@ export async function readCommitteeColumns(runDir: string, run: { ids: Pick<Colu
   const rows: Array<Omit<CommitteeVerdict, "trajectory_id">> = [];
   const byKey = new Map<string, number>();
   for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) {
+    if (progress && (n & 4095) === 4095) progress(Math.min(total, seen), total, file);
     if (n === slot.length) {
       const s = new Int32Array(n * 2);
       s.set(slot);
@@ -57,11 +64,14 @@ export async function readCommitteeColumns(runDir: string, run: { ids: Pick<Colu
     }
     const { trajectory_id: id, ...rest } = (c ?? {}) as CommitteeVerdict;
     const key = JSON.stringify(rest);
+    // the line's length, near enough for progress: its record without the id, the id and its key
+    if (progress) seen += key.length + (typeof id === "string" ? id.length : 0) + 20;
     let k = byKey.get(key);
     if (k === undefined) byKey.set(key, (k = rows.push(rest) - 1));
     slot[n] = typeof id === "string" ? run.ids.slotOf(id) : -1;
     code[n++] = k;
   }
+  progress?.(total, total, file);
   const first = rows[code.subarray(0, n).findIndex((k) => Array.isArray(rows[k].committee_judges))] as Omit<CommitteeVerdict, "trajectory_id"> | undefined;
   const judges = first ? [...first.committee_judges!] : [...new Set(rows.flatMap((r) => Object.keys(r.votes ?? {})))].sort();
   return {

@@ -92,7 +92,7 @@ export async function readCommitteeStrata(
 ): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[]; committee: StoredMembers } | null> {
   if (!fs.existsSync(path.join(runDir, COMMITTEE_FILE))) return null;
   const run = await readColumnRun(runDir, { rowFields: [], progress });
-  const cf = await readCommitteeColumns(runDir, run);
+  const cf = await readCommitteeColumns(runDir, run, progress);
   if (!cf) return null;
   const bad = cf.bad_lines;
   if (bad.length) throw new SampleError(`${cf.file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);

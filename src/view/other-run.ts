@@ -177,7 +177,7 @@ export async function loadOtherRun(
   const differ = texts?.warning(path.basename(runDir));
   if (differ) warnings.push(differ);
   const otherText = texts?.count ? texts.flags : undefined;
-  await checkCommittee(runDir, c, warnings);
+  await checkCommittee(runDir, c, warnings, opts.progress);
   const name = path.basename(runDir);
   let banners: Promise<ViewJudgeHealth> | undefined;
   return {
@@ -261,8 +261,8 @@ class OtherTexts {
 }
 
 /** The committee file's staleness check against the other run's repeat-0 votes (loadViewRun's `loadCommittee`): its warning. */
-async function checkCommittee(runDir: string, c: OtherColumns, warnings: string[]): Promise<void> {
-  const cf = await readCommitteeColumns(runDir, { ids: { slotOf: (id) => c.rowSlot(id) } });
+async function checkCommittee(runDir: string, c: OtherColumns, warnings: string[], progress?: ReadProgress): Promise<void> {
+  const cf = await readCommitteeColumns(runDir, { ids: { slotOf: (id) => c.rowSlot(id) } }, progress);
   if (!cf) return;
   const judges = new Set<string>();
   const seen = new Set<number>();

@@ -272,7 +272,7 @@ export async function loadViewRun(
     },
     has: (id) => slotOf(id) !== -1,
   };
-  const committee = await loadCommittee(runDir, cols, nIndexed, warnings);
+  const committee = await loadCommittee(runDir, cols, nIndexed, warnings, opts.progress);
   const index = new IndexByOffset(tfile, cols);
   // the --human file's labels and the sample's, each read again when its file changes (./human-layers.ts)
   const humans = new HumanLayers(cols, index, warnings, opts.humanFile);
@@ -332,8 +332,8 @@ function recompute(c: RowColumns, s: number, st: RefStore, vfile: string, orphan
  * The run's committee file, read as columns against the rows' id table and checked against the rows' repeat-0
  * votes (`checkCommitteeFile`'s rules and messages, `checkCommitteeSlots`), without an object per line or per vote.
  */
-async function loadCommittee(runDir: string, cols: RowColumns, nIndexed: number, warnings: string[]): Promise<ViewRun["committee"]> {
-  const cf = await readCommitteeColumns(runDir, cols);
+async function loadCommittee(runDir: string, cols: RowColumns, nIndexed: number, warnings: string[], progress?: ReadProgress): Promise<ViewRun["committee"]> {
+  const cf = await readCommitteeColumns(runDir, cols, progress);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
   // the rows' repeat-0 votes: a row's status and labels are shared records (one per combination), read in place
   const statusOf = (s: number) => cols.obj<Record<string, string>>(cols.status[s]);

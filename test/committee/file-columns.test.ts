@@ -80,3 +80,25 @@ describe("the committee file as columns (issue 26): the same check and committee
     }
   });
 });
+
+describe("the committee file's read says its progress (m1m48: view --other sat silent ~2 min on a 1M run's 310 MB file)", () => {
+  it("reports bytes read against the file's size, ending at the whole file; the columns are those read without it", async () => {
+    const dir = path.join(tmp, "progress");
+    writeRun(dir);
+    const { index, verdicts } = await readLeanRun(dir);
+    const committee = buildCommittee(verdicts, [...index.keys()], { judgeIds: ["j1", "j2", "j3"] });
+    const lines = Array.from({ length: 5 }, () => committee.map((c) => JSON.stringify({ ...c, committee_judges: ["j1", "j2", "j3"], excluded_judges: [], quorum: 2 }))).flat();
+    const file = path.join(dir, "committee.jsonl");
+    fs.writeFileSync(file, lines.join("\n") + "\n");
+    const run = await readColumnRun(dir, { rowFields: REFERENCE_ROW_FIELDS });
+    const calls: Array<[number, number, string]> = [];
+    const cc = (await readCommitteeColumns(dir, run, (done, total, f) => calls.push([done, total, f])))!;
+    const size = fs.statSync(file).size;
+    expect(calls.length).toBeGreaterThan(1);
+    expect(calls.every(([d, t, f]) => t === size && d <= t && f === file)).toBe(true);
+    expect(calls.map(([d]) => d)).toEqual([...calls.map(([d]) => d)].sort((a, b) => a - b));
+    expect(calls.at(-1)![0]).toBe(size);
+    expect(calls[0][0]).toBeGreaterThan(0.5 * (4096 / lines.length) * size);
+    expect(JSON.stringify(cc)).toBe(JSON.stringify(await readCommitteeColumns(dir, run)));
+  });
+});
