@@ -81,6 +81,8 @@ Example:
         if ((e as Error)?.name === "HumanLabelsError") throw new UsageError((e as Error).message);
         throw e;
       }));
+      // reading the run and the sample can take seconds before the URL (new user 48: 10-18 s with nothing said)
+      if (progressOf(o).mode !== "off") process.stderr.write(`ipi-judge: view: reading run ${o.run}${o.sample ? ` and sample ${o.sample}` : ""}; the URL follows once the server is up\n`);
       let opened;
       try {
         opened = await open(port);
