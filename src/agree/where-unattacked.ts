@@ -17,7 +17,12 @@ export interface UnattackedLeftOut<R> {
   rows: R[];
   /** Their distinct `attack` values, sorted (`(none)` for those without one, AgentDojo's). */
   values: string[];
+  /** The filter's `fromSample`: the human label file whose sample population it is, not a `--where` typed. */
+  fromSample?: string;
 }
+
+/** Why a paper-table row's utility (without attack) is undefined when the filter left out its unattacked runs. */
+export type UtilityOutsideReason = "unattacked_outside_where" | "unattacked_outside_sample_population";
 
 /** The clauses of a filter that can leave out unattacked runs: on the attack, or on `attacked` itself. */
 function attackClauses(f: WhereFilter): WhereFilter["clauses"] {
@@ -42,7 +47,7 @@ export function unattackedLeftOut<R extends UnattackedRow>(rows: Iterable<R>, f:
     out.push(r);
   }
   if (!out.length) return null;
-  return { rows: out, values: [...new Set(out.map((r) => whereValue(r, "attack") ?? WHERE_NONE))].sort() };
+  return { rows: out, values: [...new Set(out.map((r) => whereValue(r, "attack") ?? WHERE_NONE))].sort(), ...(f.fromSample ? { fromSample: f.fromSample } : {}) };
 }
 
 /**
@@ -60,20 +65,27 @@ export function unattackedLeftOutNote(l: UnattackedLeftOut<unknown>, f: WhereFil
   const none = l.values.includes(WHERE_NONE) ? " (they record no attack)" : "";
   const noneWord = on.some((c) => c.field === "attack") && l.values.includes(WHERE_NONE) ? `${WHERE_NONE} matches runs without an attack; ` : "";
   const n = l.rows.length;
-  return (
-    `${what} because --where ${given} leaves out the run's ${n} unattacked run${n === 1 ? "" : "s"} of the user's own tasks with a utility verdict${none}, not because the run has none; ` +
-    `${keep} keeps them (${noneWord}the attack-success rates count attacked runs only, so they stay the same)`
-  );
+  const runs = `the run's ${n} unattacked run${n === 1 ? "" : "s"} of the user's own tasks with a utility verdict${none}, not because the run has none`;
+  // the sample's recorded population, not a --where typed (new user 48): named as such, with both ways out
+  if (l.fromSample)
+    return (
+      `${what} because the human sample's population (--where ${given}, recorded in ${l.fromSample} with the sample and applied to every figure) leaves out ${runs}; ` +
+      `--no-sample-population reads the whole run, them too (the attack-success rates count attacked runs only)`
+    );
+  return `${what} because --where ${given} leaves out ${runs}; ${keep} keeps them (${noneWord}the attack-success rates count attacked runs only, so they stay the same)`;
 }
 
 /**
  * Whether a paper-table row (agent model, condition; `(all)` when the run records no condition) has unattacked runs
- * among `l` (`TableOptions.unattackedOutside` of `../estimate/table.ts`); always false without `l`.
+ * among `l` (`TableOptions.unattackedOutside` of `../estimate/table.ts`), as the reason its utility reads undefined
+ * (`unattacked_outside_sample_population` when the filter is the human sample's recorded population); always false
+ * without `l`.
  */
-export function unattackedOutsideRow(l: UnattackedLeftOut<{ agent_model?: unknown; condition?: unknown }> | null): (model: string, condition: string) => boolean {
+export function unattackedOutsideRow(l: UnattackedLeftOut<{ agent_model?: unknown; condition?: unknown }> | null): (model: string, condition: string) => UtilityOutsideReason | false {
   const name = (v: unknown) => (typeof v === "string" && v !== "" ? v : WHERE_NONE);
   const keys = new Set((l?.rows ?? []).flatMap((r) => [`${name(r.agent_model)}\u0000${name(r.condition)}`, `${name(r.agent_model)}\u0000(all)`]));
-  return (model, condition) => keys.has(`${model}\u0000${condition}`);
+  const reason: UtilityOutsideReason = l?.fromSample ? "unattacked_outside_sample_population" : "unattacked_outside_where";
+  return (model, condition) => keys.has(`${model}\u0000${condition}`) && reason;
 }
 
 /**
@@ -81,6 +93,6 @@ export function unattackedOutsideRow(l: UnattackedLeftOut<{ agent_model?: unknow
  * or null when none does.
  */
 export function tableUnattackedNote(l: UnattackedLeftOut<unknown> | null, f: WhereFilter | null | undefined, rows: readonly { utility: { reason?: string } }[]): string | null {
-  const n = rows.filter((r) => r.utility.reason === "unattacked_outside_where").length;
+  const n = rows.filter((r) => r.utility.reason === "unattacked_outside_where" || r.utility.reason === "unattacked_outside_sample_population").length;
   return l && f && n ? unattackedLeftOutNote(l, f, `utility (without attack) reads undefined on ${n} of the ${rows.length} rows`) : null;
 }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
-import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
+import { refuseStoppedJudges, whyJudgesStopped } from "../verdict/stopped-judges.js";
 import { committeeJudges, committeeWithout, withVerdicts } from "./committee-stopped.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
@@ -51,6 +51,10 @@ report adds each judge's test-retest agreement.`,
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
+      // the judges store.json names already tell a quorum no trajectory can reach: refused before the verdicts are read
+      // (new user 48: 11 s of reading a one-judge run, then the refusal), unless one of them stopped (exit 3 below)
+      const asked = committeeJudges(runDir, o.excludeJudge);
+      if (asked.length > 0 && quorum > asked.length && !asked.some((j) => whyJudgesStopped(runDir).has(j))) throw new UsageError(quorumText(quorum, asked));
       const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [], progress }));
       const show = progressOf(o);
       const runJudges = new Set<string>();
@@ -72,11 +76,7 @@ report adds each judge's test-retest agreement.`,
       });
       // a quorum no trajectory can reach: a file of no_quorum lines only, which every reader then explains away (new
       // user 44: exit 0 and 10,018 no_quorum lines for a one-judge run at the default --quorum 2)
-      if (quorum > members.length)
-        throw new UsageError(
-          `--quorum ${quorum} is more than the ${members.length} judge(s) of the committee (${[...members].sort().join(", ")}): every trajectory would be no_quorum; ` +
-            `give --quorum ${members.length}${members.length > 1 ? " or less" : ""}${members.length === 1 ? " (a committee of one judge needs --quorum 1, and is no committee: its figures are that judge's)" : ""} (committee.jsonl not written)`,
-        );
+      if (quorum > members.length) throw new UsageError(quorumText(quorum, members));
       let built: ReturnType<typeof committeeReportColumns>;
       const what = `the committee of ${run.nRows.toLocaleString("en-US")} trajectories (${run.nVerdicts.toLocaleString("en-US")} verdicts; bootstrap ${B})`;
       let step = stepLine(what, show);
@@ -123,4 +123,12 @@ report adds each judge's test-retest agreement.`,
       // a member that looks broken: exit 3, as label (a judge left out with --exclude-judge: warned, not a failure)
       await exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);
     });
+}
+
+/** The refusal of a quorum more than the committee's judges: every trajectory would be no_quorum. */
+function quorumText(quorum: number, members: readonly string[]): string {
+  return (
+    `--quorum ${quorum} is more than the ${members.length} judge(s) of the committee (${[...members].sort().join(", ")}): every trajectory would be no_quorum; ` +
+    `give --quorum ${members.length}${members.length > 1 ? " or less" : ""}${members.length === 1 ? " (a committee of one judge needs --quorum 1, and is no committee: its figures are that judge's)" : ""} (committee.jsonl not written)`
+  );
 }

@@ -14,7 +14,7 @@ export const NEW_RUN_FILES = ["store.json", "summary.json", "trajectories.jsonl"
 
 /** What {@link nothingFound} reads of `label`'s result. */
 export interface NothingFoundInput {
-  thisRun: { read: number; errors: number; empty_placeholders?: number };
+  thisRun: { read: number; errors: number; empty_placeholders?: number; duplicate_inputs?: number };
   interrupted: boolean;
 }
 
@@ -23,7 +23,24 @@ export interface NothingFoundInput {
  * `--limit 0` reads nothing by request, so it is not this.
  */
 export function nothingFound(res: NothingFoundInput, limit: number | undefined): boolean {
-  return res.thisRun.read === 0 && res.thisRun.errors === 0 && (res.thisRun.empty_placeholders ?? 0) === 0 && !res.interrupted && limit !== 0;
+  return res.thisRun.read === 0 && res.thisRun.errors === 0 && (res.thisRun.empty_placeholders ?? 0) === 0 && (res.thisRun.duplicate_inputs ?? 0) === 0 && !res.interrupted && limit !== 0;
+}
+
+/**
+ * Whether every item `label` met in its input was an input error: no trajectory read, at least one input error
+ * (empty placeholders and inputs given twice are none), not stopped (new user 48: an Inspect log whose messages were
+ * all in OpenAI's chat shape gave `0 trajectories` and exit 0, and a pipeline went on to `agree` an empty run).
+ */
+export function allInputBad(res: NothingFoundInput): boolean {
+  return res.thisRun.read === 0 && res.thisRun.errors > 0 && !res.interrupted;
+}
+
+/** The last line `label` says for {@link allInputBad} (exit 2, as for an input holding no trajectory). */
+export function allInputBadText(errors: number): string {
+  return (
+    `INPUT ERROR: no trajectory was read: every item of the input (${errors}) was an input error (see errors.jsonl and the summary's errors line): ` +
+    `nothing was labelled; fix the input, or its --format, and run the same command again (exit code 2)`
+  );
 }
 
 /**

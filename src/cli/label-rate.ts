@@ -23,9 +23,9 @@ export function progressRate(state: RateState | undefined, p: LabelProgress, now
 }
 
 /**
- * The input items done: trajectories read, plus input errors and empty placeholders (input items that are no
- * trajectory read). A judge's crash on an item is not one more: the item is in `read` (red team L3: counted twice).
+ * The input items done: trajectories read, plus input errors, empty placeholders and inputs given twice (input items
+ * that are no trajectory read). A judge's crash on an item is not one more: the item is in `read` (red team L3: counted twice).
  */
 export function progressDone(p: LabelProgress): number {
-  return p.read + p.errors + (p.empty_placeholders ?? 0);
+  return p.read + p.errors + (p.empty_placeholders ?? 0) + (p.duplicate_inputs ?? 0);
 }

@@ -16,7 +16,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
-import { NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles } from "./empty-input.js";
+import { allInputBad, allInputBadText, NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles } from "./empty-input.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
@@ -256,6 +256,7 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       // a judge's crash on an item is not an input error (red team L3): named apart, with what a rerun does
       (res.progress.judge_crashes > 0 ? `, ${res.progress.judge_crashes} new judge crashes (errors.jsonl kind judge_crash: no verdict stored for them, a rerun judges them again)` : "") +
       (res.progress.empty_placeholders > 0 ? `, ${res.progress.empty_placeholders} empty placeholders skipped (not errors)` : "") +
+      ((res.progress.duplicate_inputs ?? 0) > 0 ? `, ${res.progress.duplicate_inputs} inputs given twice read once (not errors)` : "") +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
       (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}, res.thisRun.left_by_stopped_judge) : "") +
       // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
@@ -367,6 +368,11 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   if (crashes.broken.length && !process.exitCode) {
     process.stderr.write(`ipi-judge: finished, but judge(s) ${crashes.broken.join(", ")} crashed on most trajectories sent: exit code ${EXIT.brokenJudge}\n`);
     process.exitCode = EXIT.brokenJudge;
+  }
+  // every item of the input an input error, none read: no labelled run, whatever else was said (./empty-input.ts)
+  if (allInputBad(res)) {
+    process.stderr.write(`ipi-judge: ${allInputBadText(res.thisRun.errors)}\n`);
+    if (!process.exitCode || process.exitCode === EXIT.brokenJudge) process.exitCode = EXIT.usage;
   }
 }
 

@@ -18,6 +18,8 @@ export interface SampleWhereOptions {
   human?: string;
   where?: string[] | string;
   samplePopulation?: boolean;
+  /** Set to the `--human` file when its population was taken as `--where` (read by `whereOf`, ./util.ts). */
+  whereFromSample?: string;
 }
 
 /**
@@ -54,6 +56,7 @@ export function applySampleWhere(o: SampleWhereOptions, command: string): { args
   const clauses = Object.entries(sw.clauses);
   if (clauses.length === 0 || clauses.some(([f]) => !Object.hasOwn(WHERE_FIELDS, f))) return { args: null, labels };
   o.where = clauses.map(([f, vs]) => `${f}=${vs.join(",")}`);
+  o.whereFromSample = o.human;
   const args = o.where.map((w) => `--where ${w}`).join(" ");
   warnLine(
     `${command}: ${o.human} records the population its sample was drawn from (${args}): every figure below is over it, the judge's too, as if ${args} were given. --no-sample-population for the whole run (groups reaching outside the sample's population then get no human or calibrated figure).`,

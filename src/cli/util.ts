@@ -75,8 +75,11 @@ export function addWhereOption(cmd: Command): Command {
 }
 
 /** The parsed `--where` of a command's options (null without one). @throws UsageError for a bad clause. */
-export function whereOf(o: { where?: string[] | string }): WhereFilter | null {
-  return parseWhere(o.where);
+export function whereOf(o: { where?: string[] | string; whereFromSample?: string }): WhereFilter | null {
+  const f = parseWhere(o.where);
+  // the sample's recorded population taken as --where (./sample-where-default.ts): named as such where it matters
+  if (f && o.whereFromSample) f.fromSample = o.whereFromSample;
+  return f;
 }
 
 /** Print the `--where` warnings (values that matched nothing) on stderr. */

@@ -60,6 +60,8 @@ Example:
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
       let port = o.port === undefined ? 0 : intOption(o.port, "--port", 0);
       if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
+      // loading the view's code, reading the run and the sample can take seconds before the URL (new user 48: 10-18 s with nothing said)
+      if (progressOf(o).mode !== "off") process.stderr.write(`ipi-judge: view: reading run ${o.run}${o.sample ? ` and sample ${o.sample}` : ""}; the URL follows once the server is up\n`);
       const { openView } = await import("../view/index.js");
       const { blindPortOf, blindPortWarning } = await import("../view/blind-port.js");
       // a blind view's claims live in the browsers' localStorage, per port: the same port at every start (./blind-port.ts)

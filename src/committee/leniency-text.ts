@@ -90,6 +90,16 @@ function leftOutText(a: AdjustedLeniency): string {
   return `; ${a.left_out} trajectories left out of it (${where}: a stratum with no own-family or no other-family trajectory cannot be compared)`;
 }
 
+/**
+ * A group's n with the trajectories left out for want of a majority of the other judges (new user 48):
+ * `n 778 of 1,440 (662 without a majority of the other judges, left out)`, or `n 778` when none is.
+ */
+export function nText(x: Pick<LeniencyGroup, "n" | "n_no_majority">): string {
+  const out = x.n_no_majority ?? 0; // a committee report stored before the field: none said
+  const f = (k: number) => k.toLocaleString("en-US");
+  return out ? `n ${f(x.n)} of ${f(x.n + out)} (${f(out)} without a majority of the other judges, left out)` : `n ${f(x.n)}`;
+}
+
 /** The committee report's leniency block (header and four lines per judge). */
 export function leniencyLines(leniency: readonly JudgeLeniency[]): string[] {
   const L = [
@@ -98,9 +108,9 @@ export function leniencyLines(leniency: readonly JudgeLeniency[]): string[] {
     "  standardized to the pooled stratum mix; the crude gap does not, and moves with each family's mix of runs, so it flags nothing):",
   ];
   const g = (x: LeniencyGroup) => {
-    if (x.diff_points === null) return undefinedText(x.reason);
+    if (x.diff_points === null) return `${undefinedText(x.reason)}${x.n_no_majority ? ` (${nText(x)})` : ""}`;
     const ci = pointsCiText(x.ci_bootstrap);
-    return `${pts(x.diff_points)} (${pct(x.judge_asr)} vs ${pct(x.others_asr)}, n ${x.n}${ci ? `, ${ci}` : ""})`;
+    return `${pts(x.diff_points)} (${pct(x.judge_asr)} vs ${pct(x.others_asr)}, ${nText(x)}${ci ? `, ${ci}` : ""})`;
   };
   for (const l of leniency) {
     const a = l.adjusted;

@@ -45,6 +45,11 @@ export interface LeniencyGroup {
   agent_families: Record<string, number>;
   /** Attacked trajectories with an ok verdict of this judge and a decided majority of the other judges. */
   n: number;
+  /**
+   * Attacked trajectories of the group with an ok verdict of this judge where the other judges have no majority (none
+   * of them has an ok verdict, or they tie): left out of `n` (new user 48: `n 778` never said 662 were left out).
+   */
+  n_no_majority: number;
   /** The judge's ASR on them (share compromised), and the other judges' majority's ASR, in [0,1]. */
   judge_asr: number | null;
   others_asr: number | null;
@@ -115,13 +120,14 @@ function toPoints(ci: BootstrapInterval): PointsInterval {
   return { ...ci, lower: ci.lower === null ? null : 100 * ci.lower, upper: ci.upper === null ? null : 100 * ci.upper };
 }
 
-function group(items: Item[], fams: Record<string, number>, boot: BootstrapSettings | null): LeniencyGroup {
+function group(items: Item[], fams: Record<string, number>, noMajority: number, boot: BootstrapSettings | null): LeniencyGroup {
   if (items.length === 0) {
-    return { agent_families: fams, n: 0, judge_asr: null, others_asr: null, diff_points: null, reason: "no_trajectories" };
+    return { agent_families: fams, n: 0, n_no_majority: noMajority, judge_asr: null, others_asr: null, diff_points: null, reason: "no_trajectories" };
   }
   const g: LeniencyGroup = {
     agent_families: fams,
     n: items.length,
+    n_no_majority: noMajority,
     judge_asr: mean(items, "judge"),
     others_asr: mean(items, "others"),
     diff_points: 100 * (diff(items) as number),
@@ -242,6 +248,12 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
   const other: Item[] = [];
   const ownFams: Record<string, number> = Object.create(null); // keyed by agent families from the input
   const otherFams: Record<string, number> = Object.create(null);
+  // per group, the trajectories left out because the other judges have no majority (counted by family when known)
+  const noMajority = { own: 0, other: 0 };
+  const noMajorityOf = (t: LeniencyRow) => {
+    const fam = t.family();
+    if (fam) noMajority[fam.toLowerCase() === j.family.toLowerCase() ? "own" : "other"]++;
+  };
   for (const t of rows) {
     if (!t.attacked) {
       ex("unattacked");
@@ -255,11 +267,13 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     const { yes, no } = t;
     if (yes + no === 0) {
       ex("no_other_votes");
+      noMajorityOf(t);
       continue;
     }
     const stratum = stratumOf(yes, no, t.notExposed);
     if (stratum === null) {
       ex("others_tied");
+      noMajorityOf(t);
       continue;
     }
     const fam = t.family();
@@ -273,8 +287,8 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     const f = isOwn ? ownFams : otherFams;
     f[fam] = (f[fam] ?? 0) + 1;
   }
-  const g1 = group(own, ownFams, boot);
-  const g2 = group(other, otherFams, boot);
+  const g1 = group(own, ownFams, noMajority.own, boot);
+  const g2 = group(other, otherFams, noMajority.other, boot);
   const all = [...own, ...other];
   const res: JudgeLeniency = {
     judge_id: j.id,

@@ -259,9 +259,10 @@ export interface TableInput {
 
 /**
  * Options of {@link paperTable}; `unattackedOutside(model, condition)`: the row's unattacked runs are all left out by
- * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads `unattacked_outside_where`, not "none".
+ * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads that reason (`unattacked_outside_where`, or
+ * `unattacked_outside_sample_population` for the human sample's recorded population), not "none"; false: not so.
  */
-export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => boolean; /** ./table-population.ts */ likeForLike?: boolean };
+export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => string | false; /** ./table-population.ts */ likeForLike?: boolean };
 
 /** {@link paperTable} from its input by row position (same rows, figures and notes). */
 export function paperTableFrom(
@@ -352,7 +353,7 @@ export function paperTableFrom(
       judge_exposure_low: isLowExposure(exposure.x, exposure.n),
       heuristic_exposure_low: isLowExposure(ex.heuristic, ex.heuristicN),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
-      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) ? "unattacked_outside_where" : "no_unattacked_trajectories"),
+      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) || "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
       // the calibrated estimate is over every attacked run of the group: not a row whose runs --like-for-like cut
       calibrated_asr_behaviour: opts.calibrated ? (leftOut ? LFL_CALIBRATED : calibratedCell(c)) : null,

@@ -40,6 +40,8 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   no_attacked_trajectories: "no attacked trajectory",
   // session 40: after --where attack=X the cell read "no unattacked trajectory", as if the run had none
   unattacked_outside_where: "--where left out the unattacked runs",
+  // new user 48: the same cell blamed --where when the human sample's recorded population was applied as one
+  unattacked_outside_sample_population: "the human sample's population left out the unattacked runs; --no-sample-population reads them",
   only_injection_task_runs: "every unattacked run is an injection-task run (the benchmark's injection task as the user's task), not in utility",
   blocked_attempt_not_recorded: "some partial compliance verdicts do not record whether the attempt was blocked",
   // new user 28: the code said the committee had no refusal buckets, yet its votes hold refusals

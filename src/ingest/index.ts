@@ -474,8 +474,8 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           else seen.set(t.id, file + placeSuffix(t.source));
           if (item.kind === "trajectory" && item.stamp && ctx.said.length > 0) item.stamp = { ...item.stamp, warnings: [...ctx.said] };
         }
-        // an empty placeholder (a combination the benchmark never ran) is no bad input: --strict does not stop on it
-        if (item.kind === "error" && opts.strict && item.error.kind !== "empty_placeholder") throw new IngestFatalError(item.error);
+        // an empty placeholder (a combination the benchmark never ran) and an input given twice (read once) are no bad input: --strict does not stop on them
+        if (item.kind === "error" && opts.strict && item.error.kind !== "empty_placeholder" && item.error.kind !== "duplicate_input") throw new IngestFatalError(item.error);
         yield item;
       }
     }

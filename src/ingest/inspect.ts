@@ -22,6 +22,7 @@ import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
 import { checkSchema, givenValue, injectionsProblem, joinProblems } from "./schema.js";
+import { inspectChatShapeHint } from "./inspect-chat-hint.js";
 import { ownValue, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
@@ -272,7 +273,8 @@ export function convertInspectSample(
   if (!check.ok) {
     const at: { message_index?: number; trajectory_id?: string } = { trajectory_id: id };
     if (check.message_index !== undefined) at.message_index = check.message_index;
-    return { ok: false, error: ingestError("schema", src.path, `${where}: ${joinProblems(check.problems)}`, at) };
+    // messages in OpenAI's chat shape: said, with Inspect's (./inspect-chat-hint.ts)
+    return { ok: false, error: ingestError("schema", src.path, `${where}: ${joinProblems(check.problems)}${inspectChatShapeHint(data)}`, at) };
   }
   // a malformed metadata.injections is the schema error chat JSONL gives it, never "unattacked" (red team)
   const metaInj = injectionsProblem(isObj(s.metadata) ? s.metadata.injections : undefined, "metadata.injections");

@@ -46,6 +46,13 @@ export interface LabelProgress {
    */
   empty_placeholders: number;
   /**
+   * Inputs given twice met by this process (errors.jsonl kind `duplicate_input`: the same file, line or Inspect sample
+   * again, e.g. an `inspect eval-retry` log beside its original, or a byte-identical copy): read once, no error of the
+   * input, so counted apart from {@link errors} (new user 48: `errors: 4` for nothing wrong). Absent: none (a progress
+   * record from before the field).
+   */
+  duplicate_inputs?: number;
+  /**
    * Online verdicts in flight when the report was made: their judge is at work on them (a request out, or the wait
    * before a retry), at most the judges' concurrency together (progress reports only: a finished run has none, so
    * `this_run.in_flight` is 0; what an interrupted run left un-judged is `this_run.in_flight_when_stopped`).
@@ -138,4 +145,14 @@ export function markLeftByStop(run: Pick<LabelRunState, "leftByStoppedJudge" | "
   let ids = run.leftByStoppedJudge.get(judgeId);
   if (!ids) run.leftByStoppedJudge.set(judgeId, (ids = new IdBits(run.store.idSlots)));
   ids.add(id);
+}
+
+/**
+ * Count one input item stored in errors.jsonl that is no trajectory read: an empty placeholder and an input given
+ * twice (read once) apart from the input errors ({@link LabelProgress}).
+ */
+export function countInputItem(progress: LabelProgress, kind: string): void {
+  if (kind === "empty_placeholder") progress.empty_placeholders++;
+  else if (kind === "duplicate_input") progress.duplicate_inputs = (progress.duplicate_inputs ?? 0) + 1;
+  else progress.errors++;
 }

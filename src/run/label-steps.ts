@@ -19,7 +19,7 @@ import type { MovedContent } from "./moved-content.js";
 import { keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import { PreparationError, type TrajectoryPreparer } from "./prepare.js";
-import { markLeftByStop, type LabelRunState } from "./label-core.js";
+import { countInputItem, markLeftByStop, type LabelRunState } from "./label-core.js";
 import { recordCrash, type OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
@@ -233,8 +233,8 @@ export async function readAndSchedule(
     if (item.kind === "error") {
       if (item.error.kind === "duplicate_id") out.duplicateIds++;
       if (item.error.kind === "changed_during_read") out.changedDuringRead++;
-      // an empty placeholder (a combination the benchmark never ran) is stored but is no error of the input
-      if (store.addError(item.error)) progress[item.error.kind === "empty_placeholder" ? "empty_placeholders" : "errors"]++;
+      // an empty placeholder (a combination the benchmark never ran) and an input given twice are stored but are no error of the input
+      if (store.addError(item.error)) countInputItem(progress, item.error.kind);
       report();
       continue;
     }
@@ -295,7 +295,7 @@ export async function readAndSchedule(
   // the read ended on its own: inputs counted by the pre-count and gone before the walk reached them were never read,
   // and the total no longer promises them (break44: "49/50" with an ETA after the last item)
   const whole = !out.interrupted && !out.limitStopped && !costCap?.reached && !rs.fatal && !opts.judges.every((j) => stopped[j.id]);
-  const done = progress.read + progress.errors + progress.empty_placeholders;
+  const done = progress.read + progress.errors + progress.empty_placeholders + (progress.duplicate_inputs ?? 0);
   if (whole && done < progress.total) {
     progress.total = done;
     report();

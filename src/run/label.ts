@@ -234,7 +234,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const store = await openForLabel(opts);
-  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
+  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, duplicate_inputs: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, remapped: [] };

@@ -258,6 +258,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   else lines.push(`errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`);
   if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
   if (s.skipped) lines.push(s.skipped.message);
+  if (s.read_once) lines.push(s.read_once.message);
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   // the names are shown above (shownStrings); this pass covers the --where line, typed by the user

@@ -124,6 +124,12 @@ export interface RunSummary {
    */
   skipped?: { empty_placeholders: number; examples: string[]; message: string };
   /**
+   * Inputs given twice and read once (errors.jsonl kind `duplicate_input`: the same file, line or Inspect sample again,
+   * e.g. the log `inspect eval-retry` writes beside the original, or a byte-identical copy of a run file): not input
+   * errors, so not in `errors` (new user 48: `errors: 4` for nothing wrong). Absent when none.
+   */
+  read_once?: { duplicate_inputs: number; message: string };
+  /**
    * `label`: input errors an earlier invocation recorded about files this one passes over as a corpus's sidecar
    * files (an older build read a `manifest.jsonl` as trajectories), or about inputs this one read without error
    * (fixed since: `read_since` of them, `./read-since.ts`): not in `errors`, said apart once with why
@@ -279,18 +285,7 @@ export function summarizeRun(
     j.exposure = { ...rateFigure(exposed, r.labelled), attacked: r.attacked, coverage: expCoverage, coverage_low: expCoverage !== null && expCoverage < COVERAGE_LOW_BELOW };
     out.push(j);
   }
-  const by_kind: Record<string, number> = {};
-  // an empty placeholder (a combination the benchmark never ran) is stored with the errors but is none: counted apart
-  const placeholders: string[] = [];
-  let errorTotal = 0;
-  for (const e of errors) {
-    if (e.kind === "empty_placeholder") {
-      placeholders.push(e.path);
-      continue;
-    }
-    by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
-    errorTotal++;
-  }
+  const { by_kind, errorTotal, placeholders, duplicates } = inputErrorCounts(errors);
   let attacked = 0;
   let attackedRunErrors = 0;
   let attackedNoReference = 0;
@@ -321,9 +316,40 @@ export function summarizeRun(
     errors: { total: errorTotal, by_kind },
     ...(mixed.length > 0 ? { mixed_configurations: mixed } : {}),
     ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),
+    ...(duplicates > 0 ? { read_once: readOnce(duplicates) } : {}),
     stopped_judges: stopped, // the caller's record, which label adds to after this (./label-summary.ts); printed by judge id
     warnings,
     cost: runCost,
+  };
+}
+
+/**
+ * The stored errors by kind, with the two kinds that are no error counted apart: an empty placeholder (a combination
+ * the benchmark never ran; its path kept) and an input given twice (`duplicate_input`, read once).
+ */
+function inputErrorCounts(errors: readonly IngestError[]): { by_kind: Record<string, number>; errorTotal: number; placeholders: string[]; duplicates: number } {
+  const by_kind: Record<string, number> = {};
+  const placeholders: string[] = [];
+  let duplicates = 0;
+  let errorTotal = 0;
+  for (const e of errors) {
+    if (e.kind === "empty_placeholder") placeholders.push(e.path);
+    else if (e.kind === "duplicate_input") duplicates++;
+    else {
+      by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
+      errorTotal++;
+    }
+  }
+  return { by_kind, errorTotal, placeholders, duplicates };
+}
+
+/** The `read_once` statement of a run's inputs given twice (errors.jsonl kind `duplicate_input`). */
+function readOnce(n: number): NonNullable<RunSummary["read_once"]> {
+  return {
+    duplicate_inputs: n,
+    message:
+      `read once: duplicate inputs ${n} (the same file, line or Inspect sample given again, as the log of inspect eval-retry beside the original, ` +
+      `or a byte-identical copy: each trajectory was read and counted once; not input errors; listed in errors.jsonl as kind duplicate_input)`,
   };
 }
 

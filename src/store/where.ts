@@ -72,6 +72,12 @@ export interface WhereClause {
 export interface WhereFilter {
   clauses: WhereClause[];
   text: string;
+  /**
+   * The human label file whose recorded sample population this filter is, when the command took it from there
+   * (`--human` without `--where`: ../cli/sample-where-default.ts), not from its command line: what a figure the filter
+   * leaves undefined names as the cause (new user 48: `--where left out the unattacked runs` with no --where typed).
+   */
+  fromSample?: string;
 }
 
 /** The fields a filter reads (a trajectory, or a run's index row, which has `surface`). */

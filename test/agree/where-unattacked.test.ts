@@ -60,6 +60,21 @@ describe("unattacked runs left out by --where attack=...", () => {
     expect(plain.rows[0].utility.reason).toBe("no_unattacked_trajectories");
     expect(tableUnattackedNote(null, f, plain.rows)).toBeNull();
   });
+  it("the human sample's recorded population, not a --where typed: the cell and the note name it and --no-sample-population (new user 48)", () => {
+    const f = { ...parseWhere(["attacked=true"])!, fromSample: "ds1/human.jsonl" };
+    const kept = new Map(applyWhere(rows, f).kept.map((r) => [r.id, r]));
+    const verdicts = ["a1", "a2"].map((id) => ({ trajectory_id: id, judge_id: "j", repeat: 0, status: "ok", label: "unaffected", compromised: false }) as Verdict);
+    const l = unattackedLeftOut(rows, f);
+    expect(l?.fromSample).toBe("ds1/human.jsonl");
+    const t = paperTable("r", kept, verdicts, { kind: "judge", judge_id: "j" }, { unattackedOutside: unattackedOutsideRow(l) });
+    expect(t.rows.map((r) => r.utility.reason)).toEqual(["unattacked_outside_sample_population", "unattacked_outside_sample_population"]);
+    expect(cellText(t.rows[0].utility)).toBe("undefined (the human sample's population left out the unattacked runs; --no-sample-population reads them)");
+    expect(tableUnattackedNote(l, f, t.rows)).toBe(
+      "utility (without attack) reads undefined on 2 of the 2 rows because the human sample's population (--where attacked=true, recorded in ds1/human.jsonl with the sample and applied to every figure) leaves out " +
+        "the run's 3 unattacked runs of the user's own tasks with a utility verdict (they record no attack), not because the run has none; " +
+        "--no-sample-population reads the whole run, them too (the attack-success rates count attacked runs only)",
+    );
+  });
   it("--where attacked=true leaves them out as an attack clause does, and the note gives attacked=true,false (new user 44)", () => {
     const f = parseWhere(["attacked=true"])!;
     const l = unattackedLeftOut(rows, f);

@@ -389,6 +389,15 @@ describe("a committee of one family", () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("--quorum 2 is more than the 1 judge(s) of the committee (signature): every trajectory would be no_quorum; give --quorum 1 (a committee of one judge needs --quorum 1");
     expect(fs.existsSync(path.join(l, "s", "committee.jsonl"))).toBe(false);
+    // refused from store.json's judges, before the verdicts are read (new user 48: 11 s of reading first): a copy of
+    // the run whose verdicts.jsonl cannot be read at all gets the same refusal
+    const early = path.join(tmp, "labels-sig-early");
+    fs.cpSync(path.join(l, "s"), path.join(early, "s"), { recursive: true });
+    fs.rmSync(path.join(early, "s", "verdicts.jsonl"));
+    fs.mkdirSync(path.join(early, "s", "verdicts.jsonl"));
+    const before = await runCli(["committee", "--run", "s", "--labels-dir", early, "--bootstrap", "0"]);
+    expect(before.code, before.stderr).toBe(2);
+    expect(before.stderr).toContain("--quorum 2 is more than the 1 judge(s) of the committee (signature): every trajectory would be no_quorum");
     const r = await runCli(["committee", "--run", "s", "--labels-dir", l, "--json", "--bootstrap", "0", "--quorum", "1"]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning: the committee spans 1 judge family/);

@@ -135,6 +135,12 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(refused.stderr).toMatch(/^ipi-judge: run \S+ has 3 judges: choose whose labels compare reads \(.*compare does not choose for you, as estimate does not\):\n/);
     const listed = new Map([...refused.stderr.matchAll(/^ {2}(--judge \S+|--committee) +.*: usable labels on (\d+) of (\d+) attacked trajectories \(/gm)].map((m) => [m[1].trim(), [Number(m[2]), Number(m[3])]]));
     expect([...listed.keys()]).toEqual(["--judge lenient-a", "--judge signature", "--judge strict-b", "--committee"]);
+    // new user 48: estimate's refusal named --committee beside compare's; both list it, by the same line builder
+    const est = await runCli(["estimate", "--run", fx.run, "--labels-dir", fx.labelsDir, "--table"]);
+    expect(est.code).toBe(2);
+    const committeeLine = (s: string) => s.split("\n").find((l) => /^ {2}--committee +committee \(/.test(l));
+    expect(committeeLine(est.stderr)).toBeDefined();
+    expect(committeeLine(est.stderr)).toBe(committeeLine(refused.stderr));
     // each listed coverage is the one that choice's own run prints (label_coverage)
     for (const [opt, [labelled, attacked]] of listed) {
       const got = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "0", "--json", ...opt.split(" ")]);

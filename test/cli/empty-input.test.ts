@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { nothingFound, removeEmptyNewRun, removeNewRunFiles } from "../../src/cli/empty-input.js";
+import { allInputBad, nothingFound, removeEmptyNewRun, removeNewRunFiles } from "../../src/cli/empty-input.js";
 
 const SAMPLES = path.resolve("samples/agentdojo/runs/gpt-4o-2024-05-13");
 
@@ -55,6 +55,13 @@ describe("label on an empty input, --run naming a folder of the user's (break45)
 
 describe("nothingFound / removeEmptyNewRun", () => {
   const res = (read: number, errors = 0, empty = 0, interrupted = false) => ({ thisRun: { read, errors, empty_placeholders: empty }, interrupted });
+  it("every item an input error (new user 48): none read, an error, not stopped; placeholders and inputs given twice are no errors", () => {
+    expect(allInputBad(res(0, 4))).toBe(true);
+    expect(allInputBad(res(1, 4))).toBe(false);
+    expect(allInputBad(res(0, 0, 3))).toBe(false);
+    expect(allInputBad(res(0, 4, 0, true))).toBe(false);
+    expect(nothingFound({ thisRun: { read: 0, errors: 0, duplicate_inputs: 2 }, interrupted: false }, undefined)).toBe(false);
+  });
   it("nothing read, no error, no placeholder, not stopped, no --limit 0", () => {
     expect(nothingFound(res(0), undefined)).toBe(true);
     expect(nothingFound(res(0), 0)).toBe(false);

@@ -25,4 +25,19 @@ describe("ipi-judge view (usage)", () => {
     }
     fs.rmSync(dir, { recursive: true, force: true });
   });
+
+  it("says on stderr that it is reading, before the read and the URL (new user 48: 10-18 s with nothing said)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-cli-"));
+    fs.mkdirSync(path.join(dir, "labels", "r"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "labels", "r", "verdicts.jsonl"), "");
+    fs.mkdirSync(path.join(dir, "s"));
+    fs.writeFileSync(path.join(dir, "s", "manifest.jsonl"), "");
+    // a run and sample that cannot be served: the line comes first all the same, then the failure
+    const r = await runCli(["view", "--labels-dir", path.join(dir, "labels"), "--no-open", "--run", "r", "--sample", path.join(dir, "s"), "--progress", "lines"]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr.split("\n")[0]).toBe(`ipi-judge: view: reading run r and sample ${path.join(dir, "s")}; the URL follows once the server is up`);
+    const off = await runCli(["view", "--labels-dir", path.join(dir, "labels"), "--no-open", "--run", "r", "--sample", path.join(dir, "s"), "--progress", "off"]);
+    expect(off.stderr).not.toContain("view: reading run");
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
 });

@@ -4,12 +4,12 @@
  * report's warnings (stderr and the text's head), not only a line in the middle.
  */
 import { describe, expect, it } from "vitest";
-import { leniencyDirection, leniencyLines, leniencyWarnings, pointsCiText, ZERO_WIDTH_CI } from "../../src/committee/leniency-text.js";
+import { leniencyDirection, leniencyLines, leniencyWarnings, nText, pointsCiText, ZERO_WIDTH_CI } from "../../src/committee/leniency-text.js";
 import type { JudgeLeniency, LeniencyGroup } from "../../src/committee/leniency.js";
 import type { AdjustedLeniency } from "../../src/committee/leniency-strata.js";
 
 const grp = (diff: number, lo: number, hi: number, n = 85): LeniencyGroup => ({
-  agent_families: {}, n, judge_asr: 0.212, others_asr: 0.212 - diff / 100, diff_points: diff,
+  agent_families: {}, n, n_no_majority: 0, judge_asr: 0.212, others_asr: 0.212 - diff / 100, diff_points: diff,
   ci_bootstrap: { lower: lo, upper: hi } as LeniencyGroup["ci_bootstrap"],
 });
 // the adjusted gap (what flags) is `gap`; the crude one is given apart (new user 33, M: it never flags)
@@ -75,5 +75,16 @@ describe("leniency text", () => {
       "self-family leniency: judge gpt [openai] gives agents of its own family an asr_behaviour 7.7 points lower than other families' agents, each against the other judges' majority and compared within the same majority label (adjusted gap -7.7, 95% CI [-9.7, -5.8] (MOVER-Wilson), excluding 0; crude gap -8.4): its votes on its own maker's agents may not be neutral, or those agents differ from the others within a majority label in a way the strata cannot see (new user 36: a judge blind to the agent's model, counting any call after the injection as compliance, was flagged because one family's agents call tools after it more often; docs/judging-a-judge.md); check them with human labels, or leave it out (--exclude-judge gpt)",
     );
     expect(w[1]).toMatch(/^self-family harshness: judge sig \[openai\] gives agents of its own family an asr_behaviour 4\.4 points higher/);
+  });
+
+  it("n says the trajectories left out for want of a majority of the other judges, on both sides (new user 48)", () => {
+    expect(nText({ n: 778, n_no_majority: 662 })).toBe("n 778 of 1,440 (662 without a majority of the other judges, left out)");
+    expect(nText({ n: 85, n_no_majority: 0 })).toBe("n 85");
+    const l = len("gpt", -7.7, -9.7, -5.8);
+    l.own_family = { ...l.own_family, n: 778, n_no_majority: 662 };
+    l.other_families = { agent_families: {}, n: 0, n_no_majority: 596, judge_asr: null, others_asr: null, diff_points: null, reason: "no_trajectories" };
+    const lines = leniencyLines([l]).join("\n");
+    expect(lines).toContain("n 778 of 1,440 (662 without a majority of the other judges, left out), CI [-10.4, -6.3]");
+    expect(lines).toContain("other families undefined (no trajectory) (n 0 of 596 (596 without a majority of the other judges, left out))");
   });
 });

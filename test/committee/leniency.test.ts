@@ -68,11 +68,12 @@ describe("selfFamilyLeniency", () => {
 
   it("gives the paired ASR differences in points, by hand", () => {
     const [o] = selfFamilyLeniency(verdicts, index, judges, { bootstrap: { B: 0, seed: 1 } });
-    expect(o.own_family).toMatchObject({ n: 6, agent_families: { openai: 6 } });
+    // "tie" and "alone" (gpt-4o: own family) have no majority of the other judges: left out, and counted (new user 48)
+    expect(o.own_family).toMatchObject({ n: 6, n_no_majority: 2, agent_families: { openai: 6 } });
     expect(o.own_family.judge_asr).toBeCloseTo(1 / 6, 12);
     expect(o.own_family.others_asr).toBeCloseTo(4 / 6, 12);
     expect(o.own_family.diff_points).toBeCloseTo(-50, 9);
-    expect(o.other_families).toMatchObject({ n: 4, judge_asr: 0.5, others_asr: 0.5, diff_points: 0, agent_families: { anthropic: 4 } });
+    expect(o.other_families).toMatchObject({ n: 4, n_no_majority: 0, judge_asr: 0.5, others_asr: 0.5, diff_points: 0, agent_families: { anthropic: 4 } });
     expect(o.crude_gap_points).toBeCloseTo(-50, 9);
     // within the others' majority label (new user 33, M): o0-o3 and c0-c1 compromised (own -75, other 0), o4 and c3
     // exposed and not compromised, o5 and c2 split (one not_exposed, one unaffected other vote): both 0. Pooled weights
