@@ -349,14 +349,22 @@ function skippedPlaceholders(paths: string[]): NonNullable<RunSummary["skipped"]
  */
 function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): string[] {
   const conditionsByModel = new Map<string, Set<string>>();
+  // runs that are not attacked, by model and condition: a condition with none attacked is said, not left out (new user 48, 11)
+  const unattackedRuns = new Map<string, Map<string, number>>();
   let anyCondition = false;
   // one model and condition read from several run folders (VIGIL's debug_run beside runs_base), in the same pass
   const folders = new RunFolderFold();
   function* attackedMix() {
     for (const t of index.values()) {
       folders.add(t);
-      if (!t.attacked) continue;
       const model = t.agent_model ?? NO_VALUE;
+      if (!t.attacked) {
+        let u = unattackedRuns.get(model);
+        if (!u) unattackedRuns.set(model, (u = new Map()));
+        const c = t.condition ?? NO_VALUE;
+        u.set(c, (u.get(c) ?? 0) + 1);
+        continue;
+      }
       // a run without a condition pools as the condition (none) (new user 35); said only when some run records one
       if (t.condition !== undefined) anyCondition = true;
       let c = conditionsByModel.get(model);
@@ -366,7 +374,7 @@ function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): strin
     }
   }
   const out = likeForLikeWarnings(attackedMix());
-  if (anyCondition && [...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
+  if (anyCondition && [...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel, unattackedRuns));
   out.push(...folders.warnings());
   return out;
 }
