@@ -28,7 +28,6 @@ import { judgeEntries } from "../format/judge-order.js";
 import { wrapLine, wrapLines } from "../format/wrap-text.js";
 import { RATES_COLUMNS, ratesTable, type RatesRow } from "../format/rates-table.js";
 import type { JudgeSummary, RunSummary } from "./summary.js";
-import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
 
 /** The cached share of the prompt tokens in words: a figure no provider response reported is unknown, not 0. */
 function cachedText(u: JudgeSummary["usage"]): string {
@@ -144,8 +143,7 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
   for (const f of j.health.flags) lines.push(...wrapLine(`  WARNING (${f.code}): ${f.message}`));
   if (j.rate_caveat) lines.push(...wrapLine(`  WARNING (rates): ${j.rate_caveat.message}`));
   // its labels on runs whose injected text is unknown: the labelled subset is selected by its answers (new user 48, 1)
-  const selection = injectionUnknownWarning(j.judge_id, j.health.injection_unknown);
-  if (selection) lines.push(...wrapLine(`  WARNING (rates): ${selection}`));
+  if (j.injection_unknown_warning) lines.push(...wrapLine(`  WARNING (rates): ${j.injection_unknown_warning}`));
   return lines;
 }
 

@@ -12,6 +12,7 @@ import type { IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { RunFolderFold } from "./pooled-folders.js";
 import { likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
+import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { rateCaveat, type RateCaveat } from "../verdict/rate-caveat.js";
 import { NotLabelledFold, type NotLabelledItems } from "./not-labelled.js";
@@ -79,6 +80,11 @@ export interface JudgeSummary {
    * null when healthy. The text marks every rate line with it.
    */
   rate_caveat: RateCaveat | null;
+  /**
+   * Some of its labelled attacked runs record no injected text, so its labelled subset is selected by its answers
+   * (`injectionUnknownWarning` of ../verdict/injection-unknown.ts, new user 48, 1): the warning its rates carry. Absent otherwise.
+   */
+  injection_unknown_warning?: string;
   /** Models its verdicts name (more than one: the run mixes configurations under this judge id). */
   judge_models: string[];
   /**
@@ -265,6 +271,8 @@ export function summarizeRun(
   for (const j of judges.values()) {
     j.health = health.get(j.judge_id)!;
     j.rate_caveat = rateCaveat(j.health);
+    const selection = injectionUnknownWarning(j.judge_id, j.health.injection_unknown);
+    if (selection) j.injection_unknown_warning = selection;
     j.judge_models = [...(models.get(j.judge_id) ?? [])].sort();
     const items = notLabelled.get(j.judge_id)?.result();
     if (items) j.not_labelled_items = items;

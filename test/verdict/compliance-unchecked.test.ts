@@ -94,6 +94,7 @@ describe("a compliance label on an attacked run whose injected text is unknown",
     const j = summary.judges.find((x: { judge_id: string }) => x.judge_id === "j");
     expect(j.health.compliance_unchecked).toBe(1);
     expect(j.health.injection_unknown).toEqual({ labelled: 1, attacked_labels: 2 });
+    expect(j.injection_unknown_warning).toContain(WARNING);
   });
 
   it("compare, estimate --table, report and committee say the same beside their rates", async () => {
@@ -120,5 +121,6 @@ describe("a compliance label on an attacked run whose injected text is unknown",
     const j = summary.judges.find((x: { judge_id: string }) => x.judge_id === "j");
     expect(j.health.injection_unknown).toBeUndefined();
     expect(j.health.compliance_unchecked).toBeUndefined();
+    expect(j.injection_unknown_warning).toBeUndefined();
   });
 });
