@@ -277,8 +277,10 @@ export interface Verdict {
   injection_absent?: true;
   /**
    * Set (true) on an `unaffected` label a finding gave on an attacked run whose injected text is unknown (red team 39 C):
-   * its quote is tool text that could not be checked to be the injected content, where code alone gives no label. Judge
-   * health counts it (`unaffected_unchecked`). Absent otherwise.
+   * its quote is tool text that could not be checked to be the injected content, where code alone gives no label; and
+   * on a compliance label there (new user 48, 1: nothing checks the quoted call is the injected goal, and a
+   * `not_exposed` claim there never holds, so the labelled runs are selected by the judge's answers). Judge health
+   * counts them (`unaffected_unchecked`, `compliance_unchecked`, `injection_unknown`). Absent otherwise.
    */
   injection_unchecked?: true;
   /**

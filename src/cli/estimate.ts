@@ -364,7 +364,7 @@ async function printTable(
   t: PaperTable,
   statement: WhereStatement | null,
   pooled: string[],
-  caveats: { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } },
+  caveats: { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] }; selection?: readonly string[] },
   source: EstimateSource,
   saidNotes: readonly string[] = [],
 ): Promise<void> {
@@ -379,7 +379,8 @@ async function printTable(
     onStderr.add(`WARNING: ${c.message}`);
     warnLine(c.message);
   }
-  for (const w of pooled) {
+  // labels on runs whose injected text is unknown: selected by the judge's answers (new user 48, 1)
+  for (const w of [...pooled, ...(caveats.selection ?? [])]) {
     t.notes.push(`WARNING: ${w}`);
     onStderr.add(`WARNING: ${w}`);
     warnLine(w);

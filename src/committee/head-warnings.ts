@@ -3,6 +3,7 @@
  * the committee's size and families. One function for the object path (`./report.ts`) and the column path
  * (`./report-columns.ts`), which wrote them out twice, so both say the same words.
  */
+import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import type { RunState } from "../store/run-state.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 
@@ -28,6 +29,8 @@ export function committeeHeadWarnings(a: {
   warnings.push(...(runState?.mixed_configurations ?? []));
   for (const h of a.judgeHealth.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
+  // a member's labels on runs whose injected text is unknown: its votes there are only its yes answers (new user 48, 1)
+  warnings.push(...injectionUnknownWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
   const families = [...new Set(judges.map((j) => j.family))].sort();
   if (judges.length < 2) {

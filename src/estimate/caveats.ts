@@ -10,6 +10,7 @@ import { judgeHealth } from "../verdict/health.js";
 import type { ReferenceRow } from "../verdict/reference-goal.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { brokenJudges, type BrokenJudge } from "../verdict/broken-judge.js";
+import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of its members (every judge of the run when `members` is not given).
@@ -37,14 +38,15 @@ export function sourceHealth(
   source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
   idOf?: (v: Verdict, k: number) => string | undefined,
-): { caveats: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } } {
+): { caveats: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] }; selection: string[] } {
   // read once as they come (a column run's million records are not gathered into an array: issue 26 point 3),
   // unless a committee without its members must name every judge of the run from them
   const needAll = source.kind === "committee" && !source.members;
   const all = needAll ? asArray(verdicts) : verdicts;
   const health = judgeHealth(all, { rowOf, idOf });
   const ids = sourceJudgeIds(needAll ? (all as readonly Verdict[]) : [], source);
-  return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids) };
+  // labels on runs whose injected text is unknown: the labelled subset is the judge's answers' (new user 48, 1)
+  return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids), selection: injectionUnknownWarnings(health, ids) };
 }
 
 /**
@@ -59,13 +61,18 @@ export function tableCaveats(
   source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   heuristic: string,
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
-): { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } } {
+): { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] }; selection: string[] } {
   const all = asArray(verdicts);
   const health = judgeHealth(all, { rowOf });
   const same = source.kind === "judge" && source.judge_id === heuristic;
   const ids = sourceJudgeIds(all, source);
   // the heuristic's columns are figures of the table too: a broken heuristic makes exit 3 as the judge does
-  return { judge: rateCaveats(health, ids), heuristic: same ? [] : rateCaveats(health, [heuristic]), broken: brokenJudges(health, same ? ids : [...ids, heuristic]) };
+  return {
+    judge: rateCaveats(health, ids),
+    heuristic: same ? [] : rateCaveats(health, [heuristic]),
+    broken: brokenJudges(health, same ? ids : [...ids, heuristic]),
+    selection: injectionUnknownWarnings(health, same ? ids : [...ids, heuristic]),
+  };
 }
 
 /**

@@ -378,8 +378,8 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
   const source = resolveSource(data.judges, o.source ?? { kind: "judge" }, o.run, warnings);
   // a broken judge's figure is never bare (new-user report 16); its health over the trajectories the figures are of
   // (the `--where`-kept ones, as every command: red team 19)
-  const { caveats, broken } = data.health(source, kept);
-  warnings.push(...caveats.map((c) => c.message));
+  const { caveats, broken, selection } = data.health(source, kept);
+  warnings.push(...caveats.map((c) => c.message), ...selection);
   // the source's labels read once: the rate's event, and not_exposed for each group's exposure
   const labelOf = data.labels(source, attacked);
   const event = rateEvent(rate);

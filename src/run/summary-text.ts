@@ -142,6 +142,8 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
   lines.push(...wrapLines(splitClauses(health).map((c) => `    ${c}`)));
   for (const f of j.health.flags) lines.push(...wrapLine(`  WARNING (${f.code}): ${f.message}`));
   if (j.rate_caveat) lines.push(...wrapLine(`  WARNING (rates): ${j.rate_caveat.message}`));
+  // its labels on runs whose injected text is unknown: the labelled subset is selected by its answers (new user 48, 1)
+  if (j.injection_unknown_warning) lines.push(...wrapLine(`  WARNING (rates): ${j.injection_unknown_warning}`));
   return lines;
 }
 

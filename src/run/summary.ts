@@ -12,6 +12,7 @@ import type { IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { RunFolderFold } from "./pooled-folders.js";
 import { likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
+import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { rateCaveat, type RateCaveat } from "../verdict/rate-caveat.js";
 import { NotLabelledFold, type NotLabelledItems } from "./not-labelled.js";
@@ -79,6 +80,11 @@ export interface JudgeSummary {
    * null when healthy. The text marks every rate line with it.
    */
   rate_caveat: RateCaveat | null;
+  /**
+   * Some of its labelled attacked runs record no injected text, so its labelled subset is selected by its answers
+   * (`injectionUnknownWarning` of ../verdict/injection-unknown.ts, new user 48, 1): the warning its rates carry. Absent otherwise.
+   */
+  injection_unknown_warning?: string;
   /** Models its verdicts name (more than one: the run mixes configurations under this judge id). */
   judge_models: string[];
   /**
@@ -271,6 +277,8 @@ export function summarizeRun(
   for (const j of judges.values()) {
     j.health = health.get(j.judge_id)!;
     j.rate_caveat = rateCaveat(j.health);
+    const selection = injectionUnknownWarning(j.judge_id, j.health.injection_unknown);
+    if (selection) j.injection_unknown_warning = selection;
     j.judge_models = [...(models.get(j.judge_id) ?? [])].sort();
     const items = notLabelled.get(j.judge_id)?.result();
     if (items) j.not_labelled_items = items;
@@ -375,14 +383,22 @@ function skippedPlaceholders(paths: string[]): NonNullable<RunSummary["skipped"]
  */
 function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): string[] {
   const conditionsByModel = new Map<string, Set<string>>();
+  // runs that are not attacked, by model and condition: a condition with none attacked is said, not left out (new user 48, 11)
+  const unattackedRuns = new Map<string, Map<string, number>>();
   let anyCondition = false;
   // one model and condition read from several run folders (VIGIL's debug_run beside runs_base), in the same pass
   const folders = new RunFolderFold();
   function* attackedMix() {
     for (const t of index.values()) {
       folders.add(t);
-      if (!t.attacked) continue;
       const model = t.agent_model ?? NO_VALUE;
+      if (!t.attacked) {
+        let u = unattackedRuns.get(model);
+        if (!u) unattackedRuns.set(model, (u = new Map()));
+        const c = t.condition ?? NO_VALUE;
+        u.set(c, (u.get(c) ?? 0) + 1);
+        continue;
+      }
       // a run without a condition pools as the condition (none) (new user 35); said only when some run records one
       if (t.condition !== undefined) anyCondition = true;
       let c = conditionsByModel.get(model);
@@ -392,7 +408,7 @@ function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): strin
     }
   }
   const out = likeForLikeWarnings(attackedMix());
-  if (anyCondition && [...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
+  if (anyCondition && [...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel, unattackedRuns));
   out.push(...folders.warnings());
   return out;
 }

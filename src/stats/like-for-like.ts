@@ -51,16 +51,31 @@ export const POOLED_MIX_MARK = "pooled per-model rates are not like for like";
  * conditions: e.g. gpt-4o pooled over three defenses beside Llama over one (red team 13: the label summary's
  * "per agent model (pooled)" rows said which conditions each pooled, but not that the rows are therefore unlike).
  * @param conditionsByModel each model's conditions (attacked runs); models with none are left out.
+ * @param unattackedRuns each model's runs that are not attacked, by condition: a condition under which a model has
+ *   runs but none attacked is in no set above, and is said after them (`gpt-5-mini under tool_filter: 4 runs, none
+ *   attacked`, as compare says it; new user 48, 11: AgentDyn's gpt-5-mini tool_filter was left out without a word).
  * @returns [] when fewer than two models have conditions or all have the same set; else one warning holding
  *   {@link POOLED_MIX_MARK}, naming each model's conditions.
  */
-export function pooledConditionWarnings(conditionsByModel: Map<string, Set<string>>): string[] {
+export function pooledConditionWarnings(conditionsByModel: Map<string, Set<string>>, unattackedRuns?: ReadonlyMap<string, ReadonlyMap<string, number>>): string[] {
   const mix = conditionMixOf(conditionsByModel);
   if (!mix) return [];
   return [
     `agent models were run under different conditions (${mix.sets}), so their ${POOLED_MIX_MARK}: compare them per condition (the rows per model and condition)` +
-      (mix.shared.length > 0 ? `, or narrow with --where condition=${mix.shared.join(",")}` : " (no condition is shared by every model)"),
+      (mix.shared.length > 0 ? `, or narrow with --where condition=${mix.shared.join(",")}` : " (no condition is shared by every model)") +
+      unattackedOnlyText(conditionsByModel, unattackedRuns),
   ];
+}
+
+/** `; not in these sets (runs, but none attacked: no rate there): m under c: 4 runs, none attacked`, or "" when none. */
+function unattackedOnlyText(conditionsByModel: Map<string, Set<string>>, unattackedRuns?: ReadonlyMap<string, ReadonlyMap<string, number>>): string {
+  const byName = <T>(m: Iterable<[string, T]>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const parts: string[] = [];
+  for (const [model, byCondition] of byName(unattackedRuns ?? [])) {
+    const attacked = conditionsByModel.get(model);
+    for (const [condition, n] of byName(byCondition)) if (!attacked?.has(condition)) parts.push(`${model} under ${condition}: ${n} run${n === 1 ? "" : "s"}, none attacked`);
+  }
+  return parts.length ? `; not in these sets (runs, but none attacked: no rate there): ${parts.join("; ")}` : "";
 }
 
 /**

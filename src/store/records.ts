@@ -193,6 +193,15 @@ export function currentVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" 
 export { jsonCopy } from "./json-copy.js";
 
 /**
+ * A usable label on an attacked run whose record names no `injection_source` though written by a build that records
+ * one (`verify_rules` present): its injected text was unknown (`../verdict/injection-unknown.ts`, which the health
+ * applies to full records; a slim record keeps only the mark).
+ */
+function uncheckedBeforeMark(v: Verdict): boolean {
+  return v.status === "ok" && !!v.label && v.attacked === true && v.injection_source === undefined && typeof v.verify_rules === "number";
+}
+
+/**
  * The fields a run summary needs; `slim` readers (and `RunStore.summaryInputs` (`./run-store.ts`)) keep only these so a
  * 40,000-verdict run fits in little memory.
  */
@@ -227,7 +236,9 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),
     // the health's compliance_without_injection and compliance_evidence counts (../verdict/health.ts)
     ...(v.injection_absent === true ? { injection_absent: true as const } : {}),
-    ...(v.injection_unchecked === true ? { injection_unchecked: true as const } : {}),
+    // and a label stored before compliance labels were marked, on an attacked run naming no injection_source (its
+    // injected text unknown), by the rule of ../verdict/injection-unknown.ts: the health counts it the same
+    ...(v.injection_unchecked === true || uncheckedBeforeMark(v) ? { injection_unchecked: true as const } : {}),
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
     // the first reply's quote check and the feedback turns, for the health's first-reply figures (../verdict/first-reply.ts)

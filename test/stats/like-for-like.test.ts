@@ -145,6 +145,19 @@ describe("pooledConditionWarnings", () => {
     expect(pooledConditionWarnings(m({ a: ["x", "y"], b: ["y", "x"] }))).toEqual([]);
     expect(pooledConditionWarnings(m({ a: ["x", "y"], b: [] }))).toEqual([]);
   });
+  it("names a model's condition that has runs but none attacked, as compare does (new user 48, 11)", () => {
+    // AgentDyn: gpt-5-mini's tool_filter folder holds 4 unattacked runs, in no model's set of attacked conditions
+    const unattacked = new Map([
+      ["gpt-5-mini", new Map([["tool_filter", 4], ["no_defense", 10]])],
+      ["gpt-4o", new Map([["no_defense", 40]])],
+    ]);
+    const w = pooledConditionWarnings(m({ "gpt-4o": ["no_defense", "tool_filter"], "gpt-5-mini": ["no_defense"] }), unattacked);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("gpt-5-mini: no_defense");
+    expect(w[0]).toContain("not in these sets (runs, but none attacked: no rate there): gpt-5-mini under tool_filter: 4 runs, none attacked");
+    // a condition with attacked runs too is in the sets: not repeated
+    expect(w[0]).not.toContain("under no_defense");
+  });
 });
 
 describe("likeForLikeWarnings: runs without a condition are the condition (none) (new user 35)", () => {
