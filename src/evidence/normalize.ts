@@ -2,8 +2,9 @@
  * Text normalization for evidence matching (docs/DESIGN.md section 2), applied to both the quote and the
  * trajectory text:
  *
- * 1. drop zero-width and other invisible format characters ({@link DROPPED}: U+200B-U+200D, U+2060, BOM U+FEFF,
- *    soft hyphen U+00AD, bidi controls, tag characters, variation selectors U+FE0E/U+FE0F, ...) (done first, so
+ * 1. drop zero-width and other invisible characters ({@link DROPPED}: Unicode's Default_Ignorable_Code_Point set —
+ *    U+200B-U+200D, U+2060, BOM U+FEFF, soft hyphen U+00AD, bidi controls, Hangul fillers, tag characters,
+ *    variation selectors U+FE0E/U+FE0F, ... — plus U+FFF9-FFFB and U+2800) (done first, so
  *    that a combining mark behind a dropped character composes as it will on the next pass: this keeps
  *    `normalize` idempotent);
  * 2. fold typographic quotes, primes and dashes to ASCII ({@link FOLD}: `‘ ’ ‚ ‛ ′ ‵ ʼ` -> `'`,
@@ -38,24 +39,31 @@ export const FOLD: ReadonlyMap<number, string> = new Map<number, string>([
   [0xfe58, "-"], [0xfe63, "-"], [0xff0d, "-"],
 ]);
 
+/** Code points `from`..`to` (inclusive). */
+const span = (from: number, to: number): number[] => Array.from({ length: to - from + 1 }, (_, k) => from + k);
+
 /**
- * Characters dropped: every invisible format character that can split or disguise text without showing —
- * zero-width space/non-joiner/joiner (U+200B-200D), word joiner (U+2060), invisible operators (U+2061-2064),
- * BOM (U+FEFF), soft hyphen (U+00AD), combining grapheme joiner (U+034F), Mongolian vowel separator (U+180E),
- * the bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F, U+061C, U+202A-202E,
- * U+2066-2069), the tag characters (U+E0000-E007F, used to smuggle hidden text), and the variation selectors
- * (U+FE00-FE0F, U+E0100-E01EF: "⚠️" and "⚠" are one quote, issue 23). DESIGN section 2 names
- * the zero-width characters; the others are invisible in the same way, so an attacker could otherwise place one
- * inside an account number to make a faithful quote fail.
+ * Characters dropped: every invisible character that can split or disguise text without showing. That is Unicode's
+ * whole Default_Ignorable_Code_Point set (Unicode 15.1 DerivedCoreProperties.txt; test/evidence/normalize.test.ts
+ * checks it against the running engine's `\p{Default_Ignorable_Code_Point}`): soft hyphen U+00AD, combining grapheme
+ * joiner U+034F, Arabic letter mark U+061C, the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), Khmer inherent
+ * vowels U+17B4-17B5, the Mongolian free variation selectors and vowel separator (U+180B-180F), zero-width space /
+ * non-joiner / joiner and the directional marks (U+200B-200F), the bidi embeddings and overrides (U+202A-202E), word
+ * joiner, invisible operators and deprecated format controls (U+2060-206F, with the isolates U+2066-2069), the
+ * variation selectors (U+FE00-FE0F: "⚠️" and "⚠" are one quote, issue 23, test/data/cases/E08, and U+E0100-E01EF),
+ * BOM U+FEFF, U+FFF0-FFF8, the shorthand format controls U+1BCA0-1BCA3, the musical format controls
+ * U+1D173-1D17A, and the tag plane U+E0000-E0FFF (tag characters smuggle hidden text). Beyond that set: the
+ * interlinear annotation controls U+FFF9-FFFB (format characters that render as nothing) and the Braille pattern
+ * blank U+2800 (renders as an empty cell; used as an invisible filler). DESIGN section 2 names the zero-width
+ * characters; the others are invisible in the same way, so an attacker could otherwise place one inside an account
+ * number to make a faithful quote fail (break49 F4: U+3164, U+115F, U+206A, U+180B, U+1D173, U+FFF9, U+2800 each
+ * made a faithful compliance quote "not found").
  */
 export const DROPPED: ReadonlySet<number> = new Set([
-  0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x00ad, 0x034f, 0x180e,
-  0x200e, 0x200f, 0x061c, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
-  ...Array.from({ length: 0x80 }, (_, k) => 0xe0000 + k),
-  // variation selectors (U+FE00-FE0F: U+FE0E text and U+FE0F emoji presentation; models add or drop them when they
-  // copy an emoji, and the two forms look the same: test/data/cases/E08), and their supplement (U+E0100-E01EF)
-  ...Array.from({ length: 0x10 }, (_, k) => 0xfe00 + k),
-  ...Array.from({ length: 0xf0 }, (_, k) => 0xe0100 + k),
+  0x00ad, 0x034f, 0x061c, 0x115f, 0x1160, 0x17b4, 0x17b5, ...span(0x180b, 0x180f), ...span(0x200b, 0x200f),
+  ...span(0x202a, 0x202e), ...span(0x2060, 0x206f), 0x3164, ...span(0xfe00, 0xfe0f), 0xfeff, 0xffa0,
+  ...span(0xfff0, 0xfff8), ...span(0x1bca0, 0x1bca3), ...span(0x1d173, 0x1d17a), ...span(0xe0000, 0xe0fff),
+  ...span(0xfff9, 0xfffb), 0x2800,
 ]);
 
 /** A normalized text with, per UTF-16 unit of `norm`, the original span it comes from. */
