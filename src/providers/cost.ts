@@ -110,24 +110,32 @@ export interface CostTotal {
 /** The price a counted verdict's cost is at ({@link CostTotal.priced_at}). */
 export type PricedAt = "online" | "batch" | "online_upper_bound";
 
-/** {@link PricedAt}, or `unknown`: the online price of a verdict that may have gone through the Batch API ({@link CostTotal.basis_unknown}). */
-export type CountedAt = PricedAt | "unknown";
+/**
+ * {@link PricedAt}, or `unknown`: the online price of a verdict that may have gone through the Batch API
+ * ({@link CostTotal.basis_unknown}), or `unbilled`: a $0 verdict (a request that failed unbilled, a Batch API line never
+ * sent, an offline judge), exact at any price, so at none (break49 F5: a batch item never sent read "priced at the
+ * online price" beside 19 batch-priced verdicts, "a mix of prices").
+ */
+export type CountedAt = PricedAt | "unknown" | "unbilled";
 
 const PRICED_AT_WORDS: Record<CountedAt, string> = {
   online: "the online price",
   batch: "the batch price",
   online_upper_bound: "the online price for Batch API requests (no batch price: an upper bound)",
   unknown: "the online price, sent online or through the Batch API: cannot be told (an older build's verdict, its judge's Batch API chunk files gone)",
+  unbilled: "no price: $0, nothing billed",
 };
 
 /**
  * The price a cost total is at, in words: "priced at the online price (5 verdicts)", or each price with its count when
- * the verdicts mix them; "" when no verdict was counted.
+ * the verdicts mix them ($0 verdicts under `unbilled`, which is not a price of its own: not "a mix"); "" when no verdict
  */
 export function pricedAtText(t: CostTotal): string {
-  const parts = (Object.keys(PRICED_AT_WORDS) as CountedAt[]).filter((k) => (t.priced_at?.[k] ?? 0) > 0).map((k) => `${PRICED_AT_WORDS[k]} (${t.priced_at![k]} verdict(s))`);
-  if (!parts.length) return "";
-  return `priced at ${parts.join(", ")}${parts.length > 1 ? ": a mix of prices" : ""}, as each verdict recorded it (cost_basis)`;
+  const keys = (Object.keys(PRICED_AT_WORDS) as CountedAt[]).filter((k) => (t.priced_at?.[k] ?? 0) > 0);
+  const priced = keys.filter((k) => k !== "unbilled");
+  if (!priced.length) return "";
+  const parts = keys.map((k) => `${PRICED_AT_WORDS[k]} (${t.priced_at![k]} verdict(s))`);
+  return `priced at ${parts.join(", ")}${priced.length > 1 ? ": a mix of prices" : ""}, as each verdict recorded it (cost_basis)`;
 }
 
 /** An empty {@link CostTotal}. */
@@ -147,7 +155,7 @@ export function addCost(t: CostTotal, cost: number | null | undefined, basis?: S
     // an older build's Batch API verdict was priced at the online price: an upper bound, as one without a batch price
     const b = basis === "old_batch" ? "online_upper_bound" : basis;
     // $0 (a line that failed unbilled) is exact at any price: not an upper bound, nor of unknown basis (verify 33 L3)
-    const at: CountedAt = b === "batch" || b === "online_upper_bound" ? b : b === "unknown_basis" && cost > 0 ? "unknown" : "online";
+    const at: CountedAt = cost === 0 && (basis === undefined || basis === "unknown_basis") ? "unbilled" : b === "batch" || b === "online_upper_bound" ? b : b === "unknown_basis" ? "unknown" : "online";
     (t.priced_at ??= {})[at] = (t.priced_at[at] ?? 0) + 1;
     if (b === "online_upper_bound" && cost > 0) t.upper_bound = (t.upper_bound ?? 0) + 1;
     if (basis === "old_batch" && cost > 0) t.old_batch = (t.old_batch ?? 0) + 1;

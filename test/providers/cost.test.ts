@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseJudgesConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
-import { addCost, batchPrice, costWarnings, describeCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
+import { addCost, batchPrice, costWarnings, describeCost, emptyCost, pricedAtText, tokensCost, usageCost } from "../../src/providers/cost.js";
 import { labelRun } from "../../src/run/label.js";
 import { formatSummary } from "../../src/run/summary-text.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
@@ -126,6 +126,19 @@ describe("Batch API price and cost bases (red team 33 F6, F9)", () => {
     expect(t.upper_bound).toBeUndefined();
     expect(describeCost(t)).toBe("$0");
     expect(costWarnings("j", t)).toEqual([]);
+  });
+  it("a $0 verdict is priced at no price, and beside one price it is not 'a mix of prices' (break49 F5)", () => {
+    const t = emptyCost();
+    for (let i = 0; i < 19; i++) addCost(t, 0.01, "batch");
+    addCost(t, 0); // a Batch API line never sent: no basis, cost 0
+    expect(t.priced_at).toEqual({ batch: 19, unbilled: 1 });
+    expect(pricedAtText(t)).toBe("priced at the batch price (19 verdict(s)), no price: $0, nothing billed (1 verdict(s)), as each verdict recorded it (cost_basis)");
+    const z = emptyCost();
+    addCost(z, 0); // an offline judge's verdict
+    expect(pricedAtText(z)).toBe("");
+    const o = emptyCost();
+    addCost(o, 0, "online"); // a judge priced at $0 (a local model): its price, recorded
+    expect(o.priced_at).toEqual({ online: 1 });
   });
   it("the upper-bound warning speaks of the verdicts as stored, not of today's config (verify 33 L2: a batch price added later)", () => {
     const t = emptyCost();
