@@ -19,7 +19,7 @@ import type { MovedContent } from "./moved-content.js";
 import { keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import { PreparationError, type TrajectoryPreparer } from "./prepare.js";
-import { countInputItem, markLeftByStop, type LabelRunState } from "./label-core.js";
+import { countInputItem, markLeftByStop, progressDone, type LabelRunState } from "./label-core.js";
 import { recordCrash, type OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
@@ -295,7 +295,7 @@ export async function readAndSchedule(
   // the read ended on its own: inputs counted by the pre-count and gone before the walk reached them were never read,
   // and the total no longer promises them (break44: "49/50" with an ETA after the last item)
   const whole = !out.interrupted && !out.limitStopped && !costCap?.reached && !rs.fatal && !opts.judges.every((j) => stopped[j.id]);
-  const done = progress.read + progress.errors + progress.empty_placeholders + (progress.duplicate_inputs ?? 0);
+  const done = progressDone(progress);
   if (whole && done < progress.total) {
     progress.total = done;
     report();
