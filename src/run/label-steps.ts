@@ -3,6 +3,7 @@
  * run store's set-up for an invocation (configuration changes, judges, invocation record), the reading loop that
  * stores trajectories and schedules their judging (the summary at the end: `./label-summary.ts`).
  */
+import { quoted } from "../format/quote-name.js";
 import { reserveForBatch } from "./batch-cap.js";
 import { RequestBuildError } from "./batch-types.js";
 import { UsageError } from "../errors.js";
@@ -62,7 +63,7 @@ export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdic
       const k = `${v.judge_id}\u0000${f.code}`;
       if (warned.has(k)) continue;
       warned.add(k);
-      onWarning?.(`judge ${v.judge_id} (${v.judge_model}) ${flaggedWords([f.code])} (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
+      onWarning?.(`judge ${quoted(v.judge_id)} (${v.judge_model}) ${flaggedWords([f.code])} (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
     }
   };
 }
