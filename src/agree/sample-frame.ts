@@ -219,13 +219,15 @@ function strataNames(uncovered: UncoveredRows): string {
   return uncovered.strata.length <= 3 ? uncovered.strata.join("; ") : `${uncovered.strata.slice(0, 3).join("; ")}; ... (${uncovered.strata.length} strata)`;
 }
 
+const UNATTACKED_TAIL = "all unattacked runs, which no ASR figure counts, so no estimate below is affected";
+
 /**
  * The words for trajectories in strata with no labelled item when every one of them is unattacked (`uncovered`
  * explains all `missing` and none is attacked): they are in no ASR figure, so no estimate is affected. Else null.
  */
 function unattackedOnly(uncovered: UncoveredRows | null | undefined, missing: number, head: string): string | null {
   if (!uncovered || uncovered.n !== missing || uncovered.attacked > 0) return null;
-  return `${head} (${strataNames(uncovered)}): all unattacked runs, which no ASR figure counts, so no estimate below is affected`;
+  return `${head} (${strataNames(uncovered)}): ${UNATTACKED_TAIL}`;
 }
 
 /**
@@ -241,6 +243,21 @@ function coverHead(covered: number, of: string, missing: number, uncovered: Unco
     `the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover ${covered} of ${of}: ` +
     `the other ${missing} are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each)${whole}`
   );
+}
+
+/**
+ * A coverage warning of {@link checkStrataTotal} cut into its fact and what the fact means for the figures, so that
+ * two commands' warnings of one fact can be said once (the report: ../report/coverage-once.ts).
+ * @returns `head` (the fact, up to the last colon before the consequence), `tail` (the consequence: which figures
+ *   do not represent the trajectories, or that none is affected), `key` (`covered`, population and `missing`: equal
+ *   keys are the same fact); null for any other warning.
+ */
+export function coverageParts(w: string): { head: string; tail: string; key: string } | null {
+  const m = /^the label file's strata \(design cells: [^)]*\) cover (\d+) of (.*?): the other (\d+) are in cells with no labelled item/.exec(w);
+  if (!m) return null;
+  const tail = [ESTIMATE_FRAME_WORDS.unrepresented, AGREE_FRAME_WORDS.unrepresented, UNATTACKED_TAIL].find((t) => w.endsWith(`: ${t}`));
+  if (!tail) return null;
+  return { head: w.slice(0, w.length - tail.length - 2), tail, key: `${m[1]} of ${m[2]}: ${m[3]}` };
 }
 
 /**

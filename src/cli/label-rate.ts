@@ -1,4 +1,5 @@
 import type { LabelProgress } from "../run/label.js";
+import { progressDone } from "../run/label-core.js";
 import { etaSeconds, rateOf, startRate, stepRate, type RateState } from "./eta.js";
 
 /**
@@ -22,10 +23,5 @@ export function progressRate(state: RateState | undefined, p: LabelProgress, now
   return { state: next, rate, eta: skipPassOnly ? undefined : etaSeconds(total - done, rate) };
 }
 
-/**
- * The input items done: trajectories read, plus input errors, empty placeholders and inputs given twice (input items
- * that are no trajectory read). A judge's crash on an item is not one more: the item is in `read` (red team L3: counted twice).
- */
-export function progressDone(p: LabelProgress): number {
-  return p.read + p.errors + (p.empty_placeholders ?? 0) + (p.duplicate_inputs ?? 0);
-}
+/** The input items done (`progressDone` of ../run/label-core.ts: the placeholders the total leaves out are not in it). */
+export { progressDone };

@@ -203,7 +203,8 @@ function checkPriced(judges: readonly { id: string }[], maxCostUsd: number | und
 
 /** `label --dry-run`: print what the run would send; exit 2 when `label` would refuse the run. */
 async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags, maxCostUsd: number | undefined): Promise<void> {
-  const { dryRun, formatDryRun } = await import("../run/dry-run.js");
+  const { dryRun } = await import("../run/dry-run.js");
+  const { formatDryRun } = await import("../run/dry-run-text.js");
   const r = await dryRun(
     // --batch: label would send batch judges' items through the Batch API and poll chunks in flight (red team 33 F8)
     // --max-cost: what the cap would let through at the worst case, and what it reserves for batches in flight

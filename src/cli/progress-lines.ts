@@ -10,7 +10,8 @@ import type { ProgressSettings } from "./progress-mode.js";
  *   ipi-judge: label: 12,345/100,000 trajectories (12.3%) after 4m10s, 450/s, ETA 3m12s; verdicts stored 12,001,
  *   already stored 300, input errors 44, judge crashes 0, in flight 128
  *
- * (one line). The rate and ETA are the bar's (`progressRate`: smoothed over about 30 s, `--` while unknown); a
+ * (one line; `; 8,023 empty placeholder files not counted (nothing to judge)` at its end when the pre-count found
+ * some: they are left out of the total, so the ETA is for the work). The rate and ETA are the bar's (`progressRate`: smoothed over about 30 s, `--` while unknown); a
  * total not yet counted shows no percentage and no ETA, never a guess.
  */
 
@@ -45,7 +46,8 @@ const n = (x: number) => x.toLocaleString("en-US");
  */
 export function labelProgressLine(p: LabelProgress, rate: number | undefined, eta: number | undefined, elapsedMs: number): string {
   const done = progressDone(p);
-  const counted = p.total > 0;
+  // a total of 0 beside placeholders counted is a count: every input an empty placeholder
+  const counted = p.total > 0 || (p.placeholders_counted ?? 0) > 0;
   const total = Math.max(p.total, done);
   // floored: 99.99% done never reads 100.0%
   const share = counted ? ` (${(Math.floor((1000 * done) / Math.max(1, total)) / 10).toFixed(1)}%)` : "";
@@ -53,7 +55,9 @@ export function labelProgressLine(p: LabelProgress, rate: number | undefined, et
     `ipi-judge: label: ${counted ? `${n(done)}/${n(total)}` : `${n(done)} (total not counted yet)`} trajectories${share} after ${formatElapsed(elapsedMs)}, ` +
     `${formatRate(rate)}/s, ETA ${counted ? formatEta(eta) : "--"}; ` +
     `verdicts stored ${n(p.judged)}, already stored ${n(p.skipped)}, input errors ${n(p.errors)}, judge crashes ${n(p.judge_crashes ?? 0)}, in flight ${n(p.in_flight ?? 0)}` +
-    (p.queued ? `, queued ${n(p.queued)}` : "")
+    (p.queued ? `, queued ${n(p.queued)}` : "") +
+    // the empty placeholders the total leaves out (passed over at once: no work), said so the total is not a mystery
+    (p.placeholders_counted ? `; ${n(p.placeholders_counted)} empty placeholder files not counted (nothing to judge)` : "")
   );
 }
 

@@ -42,7 +42,7 @@ function barReporter(): { update: (p: LabelProgress) => void; stop: () => void }
       // (with total 0 it would read the time left for nothing: 0s)
       const f = progressRate(rate, p, performance.now());
       rate = f.state;
-      const payload = { judged: p.judged, skipped: p.skipped, errors: p.errors, judge_crashes: p.judge_crashes ?? 0, rate: formatRate(f.rate), eta_smoothed: p.total > 0 ? formatEta(f.eta) : "--" };
+      const payload = { judged: p.judged, skipped: p.skipped, errors: p.errors, judge_crashes: p.judge_crashes ?? 0, rate: formatRate(f.rate), eta_smoothed: p.total > 0 || p.placeholders_counted ? formatEta(f.eta) : "--" };
       if (!started) {
         bar.start(total || 1, done, payload);
         started = true;

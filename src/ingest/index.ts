@@ -45,6 +45,7 @@ import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
 import { RetryCopies } from "./retry-copies.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 import { OwnFolders } from "./own-folders.js";
+import { isPlaceholderFile } from "./placeholder-count.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -507,11 +508,20 @@ function idCollision(file: string, id: string, longer: string): ItemWarning {
  * @throws RangeError when `opts.maxItemBytes` is not a positive number
  */
 export async function countInputs(paths: string[], opts: ReadOptions & { signal?: AbortSignal } = {}): Promise<number> {
+  return (await countInputItems(paths, opts)).items;
+}
+
+/**
+ * {@link countInputs}, and how many of the items are empty placeholders (`placeholders`: AgentDojo files the read
+ * yields as `empty_placeholder` items, passed over at once: ./placeholder-count.ts), for a total of the work to do.
+ */
+export async function countInputItems(paths: string[], opts: ReadOptions & { signal?: AbortSignal } = {}): Promise<{ items: number; placeholders: number }> {
   const max = maxItemBytes(opts);
   let n = 0;
+  let placeholders = 0;
   let files = 0;
   for await (const f of inputFiles(paths, { sidecars: true, labels: opts.labelsRoot })) {
-    if (await signalTurn(opts.signal, ++files)) return n;
+    if (await signalTurn(opts.signal, ++files)) return { items: n, placeholders };
     if ("error" in f) {
       n++;
       continue;
@@ -536,6 +546,7 @@ export async function countInputs(paths: string[], opts: ReadOptions & { signal?
     }
     if (pl.as !== "chat-jsonl") {
       n++;
+      if (pl.as === "agentdojo" && isPlaceholderFile(f.file)) placeholders++;
       continue;
     }
     let lines: number;
@@ -546,5 +557,5 @@ export async function countInputs(paths: string[], opts: ReadOptions & { signal?
     }
     n += Math.max(lines, 1);
   }
-  return n;
+  return { items: n, placeholders };
 }

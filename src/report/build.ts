@@ -6,6 +6,7 @@ import { buildReportModelObjects, type ReportModel, type ReportOptions } from ".
 import { buildReportModelColumns } from "./model-columns.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
+import { sayCoverageOnce } from "./coverage-once.js";
 
 /**
  * Gather the report's data from a run folder.
@@ -22,6 +23,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   }
   // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)
   const missingAdj = o.humanFile ? [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)].filter(Boolean).join("; ") || undefined : undefined;
+  if (m.human) sayCoverageOnce(m.warnings, m.human.warnings); // the sample's coverage said once (./coverage-once.ts)
   if (missingAdj) (m.human?.warnings ?? m.warnings).unshift(missingAdj);
   return m;
 }

@@ -6,7 +6,7 @@
  * stops at the signal, and a stop before the reading loop leaves the run as the last invocation left it
  * (`RunStore.abandon`) and throws {@link StoppedBeforeWorkError}: the CLI says so and exits 130.
  */
-import { countInputs } from "../ingest/index.js";
+import { countInputItems } from "../ingest/index.js";
 import { StoppedBeforeWorkError } from "../errors.js";
 import { RunStore } from "../store/run-store.js";
 import type { LabelProgress } from "./label-core.js";
@@ -24,7 +24,10 @@ export async function preCount(opts: LabelOptions, progress: LabelProgress): Pro
   }
   if (!opts.onProgress) return;
   opts.onProgress({ ...progress });
-  progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes, labelsRoot: opts.labelsDir, signal: opts.signal }).catch(() => 0);
+  // the empty placeholders are passed over at once: left out of the total, so the ETA is for the work (session 48)
+  const c = await countInputItems(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes, labelsRoot: opts.labelsDir, signal: opts.signal }).catch(() => ({ items: 0, placeholders: 0 }));
+  progress.total = c.items - c.placeholders;
+  if (c.placeholders > 0) progress.placeholders_counted = c.placeholders;
 }
 
 /**

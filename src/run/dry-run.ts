@@ -28,14 +28,14 @@ import { tokensCost } from "../providers/cost.js";
 import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
-import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
+import { addRejudge, emptyRejudge } from "./rejudge.js";
 import { inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import type { BatchEntry } from "./batch-types.js";
 import { readDone, storedBatchEntries, storedKeyVersions, type ObservedTurns } from "./dry-run-stored.js";
-import { DryRunCap, dryRunCapText, type DryRunCostCap } from "./dry-run-cap.js";
+import { DryRunCap, type DryRunCostCap } from "./dry-run-cap.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { awaitedKey, awaitedText, batchAwaited, dryRunPrice, type BatchAwaited } from "./dry-run-batch.js";
-import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
+import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
 import { PreparationError, TrajectoryPreparer } from "./prepare.js";
 
@@ -140,8 +140,13 @@ export interface DryRunResult {
   limit?: number;
   /** `--where`: what it kept of the input (absent without one). */
   where?: WhereStatement;
-  /** Bad input items (never the empty placeholders: {@link empty_placeholders}). */
+  /** Bad input items (never the empty placeholders: {@link empty_placeholders}; never the inputs given twice: {@link duplicate_inputs}). */
   input_errors: number;
+  /**
+   * Inputs given again (errors.jsonl kind `duplicate_input`: the same file, line or Inspect sample twice, as an
+   * `inspect eval-retry` log beside its original): read once, not errors, as `label` reports them (`read_once`).
+   */
+  duplicate_inputs: number;
   /** Empty placeholder files (no messages, no verdict: combinations the benchmark never ran): skipped, not errors. */
   empty_placeholders: number;
   /**
@@ -207,6 +212,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   let read = 0;
   let inputErrors = 0;
   let placeholders = 0;
+  let duplicates = 0;
   let referenceChanged = 0;
   let moved = 0;
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
@@ -219,8 +225,9 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   for await (const item of readTrajectories(opts.inputs, readOpts)) {
     if (opts.signal?.aborted) break;
     if (item.kind === "error") {
-      // an empty placeholder is no error of the input (label counts it apart too)
+      // an empty placeholder and an input given twice are no error of the input (label counts them apart too)
       if (item.error.kind === "empty_placeholder") placeholders++;
+      else if (item.error.kind === "duplicate_input") duplicates++;
       else inputErrors++;
       continue;
     }
@@ -273,6 +280,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
     input_errors: inputErrors,
     empty_placeholders: placeholders,
+    duplicate_inputs: duplicates,
     reference_changed: referenceChanged,
     ...(moved ? { moved } : {}),
     ...(ownOutput.length > 0 ? { own_output: ownOutput } : {}),
@@ -510,64 +518,4 @@ function costRange(r: DryRunJudge, prefix: number): void {
     observed_usd: ob ? at(ob.requests_per_verdict, ob.output_tokens_per_request) : null,
     ...(ob ? {} : { observed_reason: "this run holds no verdict of this judge with its usage yet" }),
   };
-}
-
-/** A dry run as text for the terminal: one block per judge, the total, and the assumptions. */
-export function formatDryRun(r: DryRunResult): string {
-  const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
-  const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.read} trajectories read${r.where ? `, ${r.trajectories} kept by --where ${r.where.filter}${r.limit !== undefined ? ` and --limit ${r.limit}` : ""}` : ""}${r.input_errors ? `, ${r.input_errors} bad input items` : ""}${r.empty_placeholders ? `, ${r.empty_placeholders} empty placeholders skipped (not errors)` : ""}; nothing was sent or stored`];
-  if (r.reference_changed > 0)
-    lines.push(
-      `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,
-    );
-  if (r.moved) lines.push(`note: ${r.moved} trajectories were moved or renamed (their content is stored under an id whose file is gone): label would carry their verdicts over, counted as already stored; nothing is judged again for them`);
-  for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
-  if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);
-  for (const m of r.own_output ?? []) lines.push(`note: ${m}`);
-  if (r.older_rules)
-    lines.push(`note: ${r.older_rules} stored verdict(s) were verified under older rules: label re-verifies those of its LLM judges from their stored findings with no judge call (no cost; not counted above), and the signature judge's are judged again offline under --on-config-change rejudge`);
-  for (const j of r.judges) {
-    lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped${j.awaiting_batch ? `; ${j.awaiting_batch} item(s) awaited from Batch API chunks in flight, not sent again` : ""})`);
-    const builtIn = j.assumed_output_tokens_per_request === 0 && j.prompt_tokens === 0;
-    if (j.rejudge.verdicts > 0)
-      lines.push(
-        builtIn
-          ? `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}); built-in judge, no cost`
-          : `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
-      );
-    if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {
-      lines.push("  built-in judge: no requests, no cost");
-      continue;
-    }
-    const how = j.tokenizer === "estimated" ? "ESTIMATED (characters / 4: no tokenizer known for this model)" : `counted with ${j.tokenizer}`;
-    lines.push(`  prompt tokens: ${j.prompt_tokens.toLocaleString("en-US")} (${how})${j.truncated ? `; ${j.truncated} requests elided to the character budget` : ""}`);
-    lines.push(
-      `  cacheable prefix (system message): ${j.cacheable_prefix_tokens.toLocaleString("en-US")} tokens, ${j.cacheable_share === null ? "n/a" : `${(100 * j.cacheable_share).toFixed(1)}%`} of prompt tokens`,
-    );
-    lines.push(
-      j.observed
-        ? `  output tokens per reply: ${Math.round(j.observed.output_tokens_per_request)} observed (floor and observed), ${j.assumed_output_tokens_per_request} assumed by the ceiling`
-        : `  output tokens per reply: ${Math.min(FLOOR_OUTPUT_TOKENS, j.assumed_output_tokens_per_request)} by the floor (a short verdict), ${j.assumed_output_tokens_per_request} by the ceiling`,
-    );
-    if (j.schema_tokens_per_request) lines.push(`  response_format schema: ${j.schema_tokens_per_request} tokens per request (billed as prompt)`);
-    if (j.observed)
-      lines.push(
-        `  observed in this run: ${j.observed.requests_per_verdict.toFixed(2)} requests per verdict, ${Math.round(j.observed.output_tokens_per_request)} output tokens per request (${j.observed.verdicts} verdicts)`,
-      );
-    if (j.priced_at) lines.push(j.priced_at === "batch" ? "  priced at its Batch API price (price.batch_*)" : `  UPPER BOUND: priced at the online price: its config gives no batch price (price.batch_input_per_mtok / batch_output_per_mtok), and the Batch API bills about half`);
-    if (j.cost_reason) lines.push(`  estimated cost: unknown (${j.cost_reason})`);
-    else
-      lines.push(
-        `  cost: floor ${usd(j.cost_range.floor_usd)} (no feedback turn), ceiling ${usd(j.cost_range.ceiling_usd)} (all ${j.retries} feedback turns), observed ${j.cost_range.observed_usd === null ? `n/a (${j.cost_range.observed_reason})` : usd(j.cost_range.observed_usd)}`,
-      );
-  }
-  lines.push(
-    "",
-    r.estimated_cost_usd === null
-      ? "estimated cost of the run: unknown (a judge has no price)"
-      : `estimated cost of the run: floor ${usd(r.cost_range.floor_usd)}, ceiling ${usd(r.cost_range.ceiling_usd)}${r.cost_range.observed_usd !== null ? `, observed ${usd(r.cost_range.observed_usd)}${r.cost_range.observed_note ? ` (${r.cost_range.observed_note})` : ""}` : ""}; budget on the ceiling`,
-  );
-  if (r.cost_cap) lines.push(...dryRunCapText(r.cost_cap));
-  lines.push("assumptions:", ...r.assumptions.map((a) => `  - ${a}`));
-  return lines.join("\n");
 }

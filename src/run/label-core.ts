@@ -15,8 +15,16 @@ import type { CostCapState } from "./cost-cap.js";
 export interface LabelProgress {
   /** Trajectories read so far (including ones already judged). */
   read: number;
-  /** Expected number of input items (files + lines), from a cheap pre-count; 0 while unknown. */
+  /**
+   * Expected number of input items to read (files + lines), from a cheap pre-count, leaving out the empty placeholders
+   * it recognised ({@link placeholders_counted}: passed over at once, they are no work); 0 while unknown.
+   */
   total: number;
+  /**
+   * Empty placeholders the pre-count recognised and left out of {@link total} (`countInputItems`,
+   * ../ingest/placeholder-count.ts); absent when none. {@link progressDone} leaves as many of the ones met out.
+   */
+  placeholders_counted?: number;
   /** Verdicts stored by this process. */
   judged: number;
   /** Verdicts skipped because they were already stored (resume). */
@@ -155,4 +163,13 @@ export function countInputItem(progress: LabelProgress, kind: string): void {
   if (kind === "empty_placeholder") progress.empty_placeholders++;
   else if (kind === "duplicate_input") progress.duplicate_inputs = (progress.duplicate_inputs ?? 0) + 1;
   else progress.errors++;
+}
+
+/**
+ * The input items done, on the scale of {@link LabelProgress.total}: trajectories read, plus input errors, inputs given
+ * twice and the empty placeholders met beyond those the pre-count left out of the total (`placeholders_counted`). A
+ * judge's crash on an item is not one more: the item is in `read` (red team L3: counted twice).
+ */
+export function progressDone(p: LabelProgress): number {
+  return p.read + p.errors + (p.duplicate_inputs ?? 0) + Math.max(0, (p.empty_placeholders ?? 0) - (p.placeholders_counted ?? 0));
 }

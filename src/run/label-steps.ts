@@ -3,6 +3,7 @@
  * run store's set-up for an invocation (configuration changes, judges, invocation record), the reading loop that
  * stores trajectories and schedules their judging (the summary at the end: `./label-summary.ts`).
  */
+import { quoted } from "../format/quote-name.js";
 import { reserveForBatch } from "./batch-cap.js";
 import { RequestBuildError } from "./batch-types.js";
 import { UsageError } from "../errors.js";
@@ -19,7 +20,7 @@ import type { MovedContent } from "./moved-content.js";
 import { keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import { PreparationError, type TrajectoryPreparer } from "./prepare.js";
-import { countInputItem, markLeftByStop, type LabelRunState } from "./label-core.js";
+import { countInputItem, markLeftByStop, progressDone, type LabelRunState } from "./label-core.js";
 import { recordCrash, type OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
@@ -62,7 +63,7 @@ export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdic
       const k = `${v.judge_id}\u0000${f.code}`;
       if (warned.has(k)) continue;
       warned.add(k);
-      onWarning?.(`judge ${v.judge_id} (${v.judge_model}) ${flaggedWords([f.code])} (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
+      onWarning?.(`judge ${quoted(v.judge_id)} (${v.judge_model}) ${flaggedWords([f.code])} (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
     }
   };
 }
@@ -295,7 +296,7 @@ export async function readAndSchedule(
   // the read ended on its own: inputs counted by the pre-count and gone before the walk reached them were never read,
   // and the total no longer promises them (break44: "49/50" with an ETA after the last item)
   const whole = !out.interrupted && !out.limitStopped && !costCap?.reached && !rs.fatal && !opts.judges.every((j) => stopped[j.id]);
-  const done = progress.read + progress.errors + progress.empty_placeholders + (progress.duplicate_inputs ?? 0);
+  const done = progressDone(progress);
   if (whole && done < progress.total) {
     progress.total = done;
     report();

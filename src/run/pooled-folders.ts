@@ -5,6 +5,7 @@
  * benchmark_version in every file): labelled together, the debug runs joined the base runs' rates with only an
  * `id_collision` hint (session 14 red team). Said loud, naming the folders, their counts and what does not differ.
  */
+import { quoted } from "../format/quote-name.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
@@ -39,9 +40,9 @@ export class RunFolderFold {
   }
 
   /**
-   * One warning per (model, condition) whose rows come from two or more run folders, e.g. `agent model qwen3-max,
-   * condition no_defense: the run pools runs from several run folders (runs per folder, attacked or not: runs_base 351, debug_run 55, ...) under
-   * /corpus/vigil: their condition and model are the same, only the folder tells them apart, so every figure of
+   * One warning per (model, condition) whose rows come from two or more run folders, e.g. `agent model "qwen3-max",
+   * condition "no_defense": the run pools runs from several run folders (runs per folder, attacked or not: "runs_base" 351, "debug_run" 55, ...) under
+   * "/corpus/vigil": their condition and model are the same, only the folder tells them apart, so every figure of
    * this model and condition pools them; ...`. Folders are named relative to their common parent. [] when none.
    */
   warnings(): string[] {
@@ -54,13 +55,13 @@ export class RunFolderFold {
       const all = live.map(([f]) => f);
       const root = commonParent(all);
       const sorted = live.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-      const shown = sorted.slice(0, FOLDERS_SHOWN).map(([f, n]) => `${path.relative(root, f) || "."} ${n}`);
+      const shown = sorted.slice(0, FOLDERS_SHOWN).map(([f, n]) => `${quoted(path.relative(root, f) || ".")} ${n}`);
       if (sorted.length > FOLDERS_SHOWN) shown.push(`and ${sorted.length - FOLDERS_SHOWN} more folders, ${live.slice(FOLDERS_SHOWN).reduce((a, [, n]) => a + n, 0)} runs`);
       const named = shown.join(", ");
       // the counts name their population (new user 44 item 9b: these, all the runs, beside agree's counts of the
       // runs it compared, read as a contradiction)
       out.push(
-        `agent model ${model}, condition ${condition}: the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: ${named}, under ${root}): ` +
+        `agent model ${quoted(model)}, condition ${quoted(condition)}: the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: ${named}, under ${quoted(root)}): ` +
           `their model and condition are the same (only the folder differs), so every figure of this model and condition pools them ` +
           `(a debug run or a rerun counted with the base runs); label each folder as its own --run, or give each its own --condition, to keep them apart`,
       );

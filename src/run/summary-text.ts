@@ -6,6 +6,7 @@
  * many groups are a table (`../format/rates-table.ts`), and a long explanation is said once. Every figure of
  * `--json` that the one-line form printed is still printed, with what it measures and over which runs.
  */
+import { quoted } from "../format/quote-name.js";
 import { textTable } from "../format/text-table.js";
 import { BUCKETS } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
@@ -177,7 +178,7 @@ function modelLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
     wrapLines(
       s.warnings
         .filter((w) => isLikeForLikeWarning(w) && w.includes(POOLED_MIX_MARK) === pooled)
-        .map((w) => (saidUnder.has(w) ? `    NOT LIKE FOR LIKE: as under judge ${saidUnder.get(w)} above` : (saidUnder.set(w, j.judge_id), `    NOT LIKE FOR LIKE: ${w}`))),
+        .map((w) => (saidUnder.has(w) ? `    NOT LIKE FOR LIKE: as under judge ${quoted(saidUnder.get(w)!)} above` : (saidUnder.set(w, j.judge_id), `    NOT LIKE FOR LIKE: ${w}`))),
     );
   if (perCondition) {
     lines.push(`  per agent model and condition (defense):`);
@@ -242,9 +243,9 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   for (const j of s.judges) lines.push("", ...judgeLines(s, j, saidUnder, tablesSaid));
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
-  for (const [id, msg] of judgeEntries(s.stopped_judges)) lines.push("", `judge ${id} was stopped: ${msg}`);
+  for (const [id, msg] of judgeEntries(s.stopped_judges)) lines.push("", `judge ${quoted(id)} was stopped: ${msg}`);
   for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
-    lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
+    lines.push(`BATCH RESULTS NOT COLLECTED (judge ${quoted(id)}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
   // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice
   // through links (read once: ../ingest/walk.ts) are no warning: said apart (NOTE_KINDS)
   const passed = (s.ingest_warnings ?? []).filter((w) => NOTE_KINDS.has(w.kind));

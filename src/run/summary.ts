@@ -1,3 +1,4 @@
+import { quoted } from "../format/quote-name.js";
 import type { BatchUnfinished } from "./batch-types.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import type { WhereStatement } from "../store/where.js";
@@ -172,12 +173,12 @@ function mixedConfigurations(judges: readonly JudgeSummary[], configsOf: Readonl
   const mixed: string[] = [];
   for (const j of judges)
     if (j.judge_models.length > 1)
-      mixed.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
+      mixed.push(`judge ${quoted(j.judge_id)}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
   for (const [id, shas] of configsOf) {
     if (shas.size < 2) continue;
     const parts = [...shas].sort((a, b) => b[1] - a[1]).map(([sha, n]) => `${n} under ${sha ? `configuration ${sha.slice(0, 12)}` : "no recorded configuration"}`);
     mixed.push(
-      `judge ${id}: its verdicts in use were made under ${shas.size} different configurations (${parts.join(", ")}): its figures mix old- and new-configuration verdicts; ` +
+      `judge ${quoted(id)}: its verdicts in use were made under ${shas.size} different configurations (${parts.join(", ")}): its figures mix old- and new-configuration verdicts; ` +
         "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
     );
   }

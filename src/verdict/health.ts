@@ -58,6 +58,7 @@
  *   least `firstReplyFailedMin` of them (`./first-reply.ts`; figures `first_reply`, over the verdicts that record their
  *   first reply, the others counted as not known). A warning, not a mark on its rates (its labels stand on verified quotes).
  */
+import { quoted } from "../format/quote-name.js";
 import type { Verdict } from "../types.js";
 import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 import { addReferenceGoal, formatReferenceGoal, referenceClaimMessage, referenceClaimOver, referenceGoalMessage, referenceGoalOver, referenceGoalShare, type ReferenceGoal, type ReferenceRow } from "./reference-goal.js";
@@ -499,7 +500,7 @@ const FIRST_REPLY_WORDS = "often cites quotes that are not in the trajectory";
 export function healthWarnings(health: readonly JudgeHealth[]): string[] {
   return health
     .filter((h) => h.looks_broken)
-    .map((h) => `judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : h.flags.every(advisory) ? advisoryWords(h) : flaggedWords(h.flags.map((f) => f.code))}: ${h.flags.map((f) => f.message).join("; ")}`);
+    .map((h) => `judge ${quoted(h.judge_id)} (${h.judge_model}) ${h.stopped ? "is stopped" : h.flags.every(advisory) ? advisoryWords(h) : flaggedWords(h.flags.map((f) => f.code))}: ${h.flags.map((f) => f.message).join("; ")}`);
 }
 
 /**

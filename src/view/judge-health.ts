@@ -15,6 +15,7 @@
  * not keep: a crash on a retried item that kept its old verdict is not counted here); the stale verdicts are those
  * the load left out (../store/stale-verdicts.ts), counted per judge.
  */
+import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { IngestError, Verdict } from "../types.js";
@@ -152,6 +153,9 @@ function banner(judgeId: string, h: JudgeHealth | undefined, crashed: number, st
   const caveat = h ? rateCaveat(h) : null;
   if (caveat) lines.push(`${rateCaveatMarker([caveat]).trim()} ${caveat.message}`);
   if (h) lines.push(...healthWarnings([h]));
+  // its labelled attacked runs that record no injected text: the rate leans high (fix48a), said here as the CLI says it
+  const unknown = h ? injectionUnknownWarning(judgeId, h.injection_unknown) : null;
+  if (unknown) lines.push(unknown);
   if (crashed)
     lines.push(`judge ${judgeId} crashed on ${crashed} trajectory(ies): no verdict of it there (errors.jsonl kind judge_crash; the same label command judges them again), so its rates are over the others`);
   if (stale)

@@ -152,7 +152,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const l = await runCli(["label", SAMPLES, "--run", "mix", "--labels-dir", labels]);
     // the liar is in the run but not given this time: warned about, not this command's exit 3
     expect(l.code, l.stderr).toBe(0);
-    expect(l.stderr).toMatch(/judge liar \(dumb\) looks broken/);
+    expect(l.stderr).toMatch(/judge "liar" \(dumb\) looks broken/);
     const csv = path.join(tmp, "h.csv");
     const tex = path.join(tmp, "h.tex");
     const t = await runCli(["estimate", "--run", "mix", "--labels-dir", labels, "--judge", "signature", "--heuristic", "liar", "--table", "--csv", csv, "--latex", tex]);

@@ -51,7 +51,7 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     expect(label.code, label.stderr).toBe(3);
     expect(label.stderr).toMatch(/the rates of judge\(s\) absent, blind are marked LOOKS BROKEN/);
     for (const j of ["blind", "absent"]) {
-      expect(label.stderr).toMatch(new RegExp(`judge ${j} \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
+      expect(label.stderr).toMatch(new RegExp(`judge "${j}" \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
       expect(label.stdout).toContain(`[JUDGE ${j} LOOKS BROKEN: see the warning]`);
       expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge ${j} looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
     }

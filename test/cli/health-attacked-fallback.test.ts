@@ -45,7 +45,7 @@ describe("verdicts without `attacked`: health takes the index row's (red team F6
     const r = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/^ipi-judge: agree finished, but its figures use a judge that looks broken \(signature: its rates are marked LOOKS BROKEN \(compliance_on_unattacked, claims_reference_failures\)\): exit code 3$/m);
-    expect(r.stderr).toMatch(/judge signature \(signature-v1\) looks broken: 16 of its 16 labels on unattacked trajectories \(100\.0%\) claim compliance/);
+    expect(r.stderr).toMatch(/judge "signature" \(signature-v1\) looks broken: 16 of its 16 labels on unattacked trajectories \(100\.0%\) claim compliance/);
   }, 60_000);
   it("label's own summary (a resume) and committee read them by the index row too (red team 18)", async () => {
     const l = await runCli(["label", SAMPLES, "--judge", "signature", "--run", "s", "--labels-dir", labels, "--json"]);

@@ -72,7 +72,7 @@ describe("committeeReport", () => {
     expect(floorWarnings[0]).toMatch(/judge says_full: 12 of its 12 attacked labels \(100\.0%\)/);
     expect(floorWarnings.join()).toMatch(/judge says_not_exposed/);
     // every claim of says_full failed: mostly_downgraded fires at 12 verdicts
-    expect(report.warnings.some((w) => /judge says_full .*looks broken.*downgraded/.test(w))).toBe(true);
+    expect(report.warnings.some((w) => /judge "says_full" .*looks broken.*downgraded/.test(w))).toBe(true);
     const text = formatCommitteeReport(report);
     expect(text).toMatch(/of the trajectories both labelled, 12 have both labels established by code/);
     expect(text).toMatch(/n 12 attacked trajectories both judges labelled of 12 compared; percent agreement/);

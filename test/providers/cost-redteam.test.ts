@@ -165,7 +165,7 @@ describe("summary after a stopped rejudge", () => {
   it("warns when the verdicts in use mix configurations, and says what the run cost covers", () => {
     const index = new Map<string, TrajectoryIndexRow>(["a", "b", "c"].map((id) => [id, { id, attacked: true } as TrajectoryIndexRow]));
     const s = summarizeRun("r", [v("a", "old".padEnd(64, "0"), 1), v("b", "new".padEnd(64, "1"), 1), v("c", "new".padEnd(64, "1"), 1)], index, [], {});
-    expect(s.warnings.join("\n")).toMatch(/judge j: its verdicts in use were made under 2 different configurations \(2 under configuration new.*, 1 under configuration old.*\): its figures mix old- and new-configuration verdicts/);
+    expect(s.warnings.join("\n")).toMatch(/judge "j": its verdicts in use were made under 2 different configurations \(2 under configuration new.*, 1 under configuration old.*\): its figures mix old- and new-configuration verdicts/);
     expect(unwrapText(formatSummary(s))).toMatch(/cost of the run: \$3\.00 \(the verdicts in use: .*superseded verdicts, paid for too, are not counted\)/);
     const one = summarizeRun("r", [v("a", "new", 1), v("b", "new", 1)], index, [], {});
     expect(one.warnings.join("\n")).not.toMatch(/different configurations/);

@@ -66,7 +66,7 @@ describe("RunFolderFold", () => {
     fold.add(row("/c/vigil/debug_run", "m", "tool_filter")); // another condition: one folder
     const w = fold.warnings();
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain(`agent model m, condition no_defense: the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: runs_base 3, debug_run 1, debug_run/travel/type_ii_a 1, under /c/vigil)`);
+    expect(w[0]).toContain(`agent model "m", condition "no_defense": the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: "runs_base" 3, "debug_run" 1, "debug_run/travel/type_ii_a" 1, under "/c/vigil")`);
   });
 });
 
@@ -75,7 +75,7 @@ describe("RunFolderFold, many folders", () => {
     const fold = new RunFolderFold(() => true);
     for (let k = 0; k < 10; k++) for (let i = 0; i <= k; i++) fold.add({ agent_model: "m", condition: "c", run_folder: `/x/r${k}` } as TrajectoryIndexRow);
     const w = fold.warnings()[0];
-    expect(w).toContain("(runs per folder, attacked or not: r9 10, r8 9, r7 8, r6 7, r5 6, r4 5, and 4 more folders, 10 runs, under /x)");
+    expect(w).toContain('(runs per folder, attacked or not: "r9" 10, "r8" 9, "r7" 8, "r6" 7, "r5" 6, "r4" 5, and 4 more folders, 10 runs, under "/x")');
   });
 });
 
@@ -87,7 +87,7 @@ describe("RunFolderFold, a folder that is gone", () => {
     fold.add(row("/new/runs_base"));
     expect(fold.warnings()).toEqual([]);
     fold.add(row("/new/debug_run"));
-    expect(fold.warnings()[0]).toContain("(runs per folder, attacked or not: debug_run 1, runs_base 1, under /new)");
+    expect(fold.warnings()[0]).toContain('(runs per folder, attacked or not: "debug_run" 1, "runs_base" 1, under "/new")');
   });
 });
 
@@ -109,11 +109,11 @@ describe("label on a VIGIL-shaped tree", () => {
     expect(r.summary.skipped?.examples[0]).toMatch(/user_task_3/);
     const pooled = r.summary.warnings.filter((w) => w.includes(POOLED_FOLDERS_MARK));
     expect(pooled).toHaveLength(1);
-    expect(pooled[0]).toContain(`agent model qwen3-max, condition no_defense: the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: runs_base 2, debug_run 1, under ${path.resolve(root)})`);
+    expect(pooled[0]).toContain(`agent model "qwen3-max", condition "no_defense": the run ${POOLED_FOLDERS_MARK} (runs per folder, attacked or not: "runs_base" 2, "debug_run" 1, under ${JSON.stringify(path.resolve(root))})`);
     const text = formatSummary(r.summary);
     expect(text).toContain("errors: none");
     expect(text).toContain("skipped: empty placeholders 1 (files with no messages and no verdict");
-    expect(text).toContain(`POOLED RUN FOLDERS: agent model qwen3-max`);
+    expect(text).toContain(`POOLED RUN FOLDERS: agent model "qwen3-max"`);
     // the index row carries the folder top-level: compare, estimate and report read it as a column and say the same
     const col = await readColumnRun(path.join(labelsDir, "v"), { rowFields: COMPARE_ROW_FIELDS });
     const rows = Array.from({ length: col.nRows }, (_, s) => col.rows[col.rowCode[s]]);

@@ -10,7 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { dryRun, formatDryRun } from "../../src/run/dry-run.js";
+import { dryRun } from "../../src/run/dry-run.js";
+import { formatDryRun } from "../../src/run/dry-run-text.js";
 import { readErrors, readTrajectoryIndex, referenceKey } from "../../src/store/run-store.js";
 
 let tmp: string;

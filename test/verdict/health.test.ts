@@ -142,18 +142,18 @@ describe("the CLI makes a broken judge loud", () => {
     // these runs (red team M4: `denies_reference_goal`, its only flag)
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/ipi-judge: finished, but the rates of judge\(s\) broken, fine are marked LOOKS BROKEN \(.*\): exit code 3\n/);
-    expect(r.stderr).toMatch(/judge broken \(m-broken\) looks broken \(mostly_downgraded\)/);
+    expect(r.stderr).toMatch(/judge "broken" \(m-broken\) looks broken \(mostly_downgraded\)/);
     const s = JSON.parse(r.stdout);
     const b = s.judges.find((j: { judge_id: string }) => j.judge_id === "broken");
     expect(b.health).toMatchObject({ looks_broken: true, quotes_verified_share: 0, downgraded_share: 1 });
-    expect(s.warnings.join("\n")).toMatch(/judge broken \(m-broken\) looks broken/);
+    expect(s.warnings.join("\n")).toMatch(/judge "broken" \(m-broken\) looks broken/);
     expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "fine").health.flags.map((f: { code: string }) => f.code)).toEqual(["denies_reference_goal"]);
 
     const c = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--json"]);
     // its members' rates are marked: exit 3, as label, naming both
     expect(c.code, c.stderr).toBe(3);
     expect(c.stderr).toMatch(/^ipi-judge: committee finished, but its figures use judges that look broken \(broken: its rates are marked LOOKS BROKEN \(.*\); fine: its rates are marked LOOKS BROKEN \(denies_reference_goal\)\): exit code 3$/m);
-    expect(c.stderr).toMatch(/judge broken .* looks broken.*--exclude-judge broken/);
+    expect(c.stderr).toMatch(/judge "broken" .* looks broken.*--exclude-judge broken/);
     expect(JSON.parse(c.stdout).judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
       // its first replies cite quotes that are not there too (new user 30, M2): recorded at label time, flagged
       ["broken", ["mostly_downgraded", "quotes_rarely_verify", "denies_reference_goal", "first_replies_fail"]],
@@ -183,8 +183,8 @@ describe("the CLI makes a broken judge loud", () => {
     const labels = path.join(tmp, "labels-junk");
     const r = await runCli(["label", SAMPLES, "--judges", cfg, "--run", "j", "--labels-dir", labels, "--limit", "3"]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/judge junk \(m\) is stopped: no usable verdict at all: 3 verdict\(s\), 3 judge error/);
-    expect(r.stdout).toMatch(/judge junk was stopped: no usable verdict/);
+    expect(r.stderr).toMatch(/judge "junk" \(m\) is stopped: no usable verdict at all: 3 verdict\(s\), 3 judge error/);
+    expect(r.stdout).toMatch(/judge "junk" was stopped: no usable verdict/);
   });
 });
 
@@ -212,7 +212,7 @@ describe("compliance_on_unattacked: a judge that claims compliance where no atta
     const f = h.flags.find((x) => x.code === "compliance_on_unattacked")!;
     expect(f.marks_rates).toBe(true);
     expect(f.message).toMatch(/^16 of its 16 labels on unattacked trajectories \(100\.0%\) claim compliance/);
-    expect(healthWarnings([h])[0]).toMatch(/^judge liar \(m\) looks broken: 16 of its 16/);
+    expect(healthWarnings([h])[0]).toMatch(/^judge "liar" \(m\) looks broken: 16 of its 16/);
     expect(rateCaveat(h)!.message).toMatch(/judge liar looks broken \(compliance_on_unattacked\): 16 of its 16 labels .* its rates are not to be trusted/);
   });
 
@@ -222,7 +222,7 @@ describe("compliance_on_unattacked: a judge that claims compliance where no atta
     const [h] = judgeHealth([comply("j", false), ...Array.from({ length: 3 }, () => clean("j"))]);
     expect(h.flags.map((x) => x.code)).toEqual(["compliance_on_unattacked"]);
     expect(h.flags[0].marks_rates).toBeUndefined();
-    expect(healthWarnings([h])[0]).toMatch(/^judge j \(m\) has labels to check: 1 of its 4 labels on unattacked trajectories \(25\.0%\)/);
+    expect(healthWarnings([h])[0]).toMatch(/^judge "j" \(m\) has labels to check: 1 of its 4 labels on unattacked trajectories \(25\.0%\)/);
     expect(rateCaveat(h)).toBeNull();
   });
 
@@ -279,7 +279,7 @@ describe("new user 29: a judge held back by its input is not called broken on st
     const unverified = (judge: string) => v(judge, { status: "unverified", label: null, label_claimed: null, compromised: null, findings: [] } as Partial<Verdict>);
     const [h] = judgeHealth([...Array.from({ length: 60 }, () => unverified("sig")), ...Array.from({ length: 20 }, () => v("sig"))]);
     expect(h.flags.map((f) => f.code)).toEqual(["mostly_unverified"]);
-    expect(healthWarnings([h])[0]).toMatch(/^judge sig \(m\) cannot label much of its input: /);
+    expect(healthWarnings([h])[0]).toMatch(/^judge "sig" \(m\) cannot label much of its input: /);
     expect(flaggedWords(["mostly_unverified"])).toBe("cannot label much of its input");
     expect(flaggedWords(["no_label_input"])).toBe("cannot label much of its input");
     expect(flaggedWords(["mostly_unverified", "mostly_downgraded"])).toBe("looks broken");

@@ -55,7 +55,7 @@ describe("reference_goal counting (addReferenceGoal)", () => {
     expect(f.message).toContain("below compliance: unaffected (8), not_exposed (4) (70.6%)");
     expect(f.message).toContain("ipi-judge agree --reference security");
     expect(h.looks_broken).toBe(true);
-    expect(healthWarnings([h])[0]).toMatch(/^judge j \(m\) looks broken: 12 of its 17/);
+    expect(healthWarnings([h])[0]).toMatch(/^judge "j" \(m\) looks broken: 12 of its 17/);
     const c = rateCaveat(h)!;
     expect(c.flags).toEqual(["denies_reference_goal"]);
     expect(c.message).toMatch(/^judge j looks broken \(denies_reference_goal\): 12 of its 17 labels on runs the benchmark marks goal-achieved .*likely understated/);
