@@ -50,7 +50,6 @@ import { Worker } from "node:worker_threads";
 import { JudgeFatalError } from "../../errors.js";
 import type { Trajectory, Verdict } from "../../types.js";
 import type { JudgeContext } from "../judge.js";
-import { forWorker } from "./slim.js";
 
 /** What the pool sends a worker for one trajectory. */
 export interface PoolRequest {
@@ -228,8 +227,7 @@ export class SignaturePool {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<Verdict>((resolve, reject) => {
       const seq = this.nextSeq++;
-      // only the fields the judge reads cross to the worker (./slim.ts)
-      this.queue.push({ seq, req: { seq, t: forWorker(t), ctx: { repeat: ctx.repeat, minQuoteChars: ctx.minQuoteChars } }, resolve, reject });
+      this.queue.push({ seq, req: { seq, t, ctx: { repeat: ctx.repeat, minQuoteChars: ctx.minQuoteChars } }, resolve, reject });
       if (this.queue.length >= this.batch) this.pump();
       else this.flushTimer ??= setImmediate(() => {
         this.flushTimer = undefined;
