@@ -226,14 +226,32 @@ export function minQuoteText(minQuoteChars: number): number {
  */
 export const MIN_QUOTE_TEXT = 8;
 
-/** How many letters, marks (Devanagari vowel signs) or digits a string holds. */
-export function textChars(s: string): number {
+/**
+ * How many letters, marks (Devanagari vowel signs) or digits a string holds, counted in code points (as
+ * `s.match(/[\p{L}\p{M}\p{N}]/gu).length`), stopping once `atLeast` are counted (then the count is `atLeast`).
+ * Counted without building a match array (issue 26: the array of one-character strings was 47 MB of the signature
+ * worker's allocations over 11,384 AgentDojo runs): ASCII by code, any other code point by a sticky test.
+ */
+export function textChars(s: string, atLeast = Infinity): number {
   // marks too: Devanagari's vowel signs are marks (verifier 35 L2)
-  return s.match(TEXT_CHAR)?.length ?? 0;
+  let n = 0;
+  for (let i = 0; i < s.length && n < atLeast; ) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a)) n++;
+      i++;
+      continue;
+    }
+    TEXT_CHAR_AT.lastIndex = i;
+    if (TEXT_CHAR_AT.test(s)) n++;
+    // the next code point (a surrogate pair is one, as the `u` flag reads it)
+    i += c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  return n;
 }
 
-/** A letter, mark or digit (one code point). */
-const TEXT_CHAR = /[\p{L}\p{M}\p{N}]/gu;
+/** A letter, mark or digit: one code point, at `lastIndex` only. */
+const TEXT_CHAR_AT = /[\p{L}\p{M}\p{N}]/uy;
 
 function withinInjection(qn: string, ctx: EvidenceContext): boolean {
   if (ctx.injections.length === 0) return true;
@@ -302,7 +320,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   }
   // red team 35a F4: a markdown rule ("------------") or JSON punctuation ('", "amount": ') is 12 characters of any text
   const needText = minQuoteText(ctx.minQuoteChars);
-  const withText = longEnough.filter((c) => (c.typedText ?? textChars(c.n)) >= needText);
+  const withText = longEnough.filter((c) => (c.typedText ?? textChars(c.n, needText)) >= needText);
   if (withText.length === 0) {
     return {
       ...base,

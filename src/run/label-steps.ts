@@ -12,7 +12,7 @@ import type { Trajectory, Verdict } from "../types.js";
 import { referenceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere } from "../store/where.js";
 import type { WhereWarnings } from "./where-warnings.js";
-import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
+import { addVerdict, emptyHealth, flagCodesOf, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges, TRANSPORT_KEY_VERSION } from "./config-change.js";
@@ -59,6 +59,10 @@ export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdic
     if (!h) tallies.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
     addVerdict(h, v);
     if (h.verdicts < HEALTH_THRESHOLDS.minVerdicts) return;
+    // which flags are set, cheaply; the flags' sentences only when a code first appears (the same warnings at the same
+    // verdict as building them all each time)
+    const codes = flagCodesOf(h);
+    if (codes.every((c) => warned.has(`${v.judge_id}\u0000${c}`))) return;
     for (const f of withFlags(h).flags) {
       const k = `${v.judge_id}\u0000${f.code}`;
       if (warned.has(k)) continue;

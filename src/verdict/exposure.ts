@@ -59,11 +59,61 @@ export function skeleton(text: string): string {
   return skeletonOfNorm(normalize(text));
 }
 
-/** {@link skeleton} of a text already normalized. */
+/**
+ * {@link skeleton} of a text already normalized: the letters and digits of `looseInjectionForm(norm)` (HTML escaping
+ * undone, red team 31 L2; string escapes `\n`, `\r`, `\t` dropped with their letter), in one pass over the decoded
+ * text ({@link skeletonChars}). The loose form's other steps (backslashes, `''`, whitespace, trim) touch no letter or
+ * digit, so they are not run (issue 26: the loose form's replaces and the letters' regex were 29 MB of the worker's
+ * allocations over 11,384 runs); test/verdict/skeleton.test.ts checks it against that definition.
+ */
 function skeletonOfNorm(norm: string): string {
-  // HTML escaping undone on both routes (looseInjectionForm does it first too): red team 31 L2
-  return asciiAlnum(htmlDecoded(norm), false) ?? lettersAndDigits(looseInjectionForm(norm));
+  const decoded = htmlDecoded(norm);
+  // a lone surrogate takes the definition's route: its removed backslashes can join two into one letter
+  return asciiAlnum(decoded, false) ?? skeletonChars(decoded) ?? lettersAndDigits(looseInjectionForm(norm));
 }
+
+/**
+ * The Unicode letters and digits (`\p{L}`, `\p{N}`, code points) of `text` after its string escapes `\n`, `\r`, `\t`
+ * are dropped left to right: `lettersAndDigits(text.replace(/\\[nrt]/g, " "))` (../io/unicode-runs.ts), one code point
+ * at a time, the ASCII ones by code.
+ * @returns the kept characters, or `null` at a lone surrogate (removing a backslash between two makes a pair).
+ */
+function skeletonChars(text: string): string | null {
+  let out = "";
+  let from = 0; // start of the run of kept characters not yet added to `out`
+  let i = 0;
+  const cut = (to: number, next: number) => {
+    if (to > from) out += text.slice(from, to);
+    from = next;
+  };
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c === 0x5c && i + 1 < text.length) {
+        const d = text.charCodeAt(i + 1);
+        if (d === 0x6e || d === 0x72 || d === 0x74) {
+          cut(i, i + 2);
+          i += 2;
+          continue;
+        }
+      }
+      if (!((c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a))) cut(i, i + 1);
+      i++;
+      continue;
+    }
+    // a surrogate pair is one code point, as the `u` flag reads it
+    const size = c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+    if (size === 1 && (c & 0xf800) === 0xd800) return null;
+    LETTER_OR_DIGIT_AT.lastIndex = i;
+    if (!LETTER_OR_DIGIT_AT.test(text)) cut(i, i + size);
+    i += size;
+  }
+  cut(text.length, text.length);
+  return out;
+}
+
+/** A Unicode letter or digit: one code point, at `lastIndex` only. */
+const LETTER_OR_DIGIT_AT = /[\p{L}\p{N}]/uy;
 
 /** Does the injected skeleton `inj` occur (whole, or by one of its windows) in the part skeleton `part`? */
 export function occursIn(inj: string, part: string): boolean {

@@ -21,4 +21,15 @@ describe("skeleton", () => {
       expect(skeleton(x)).toBe(byRegex(x));
     }
   });
+
+  it("equals it on text with letters, marks and digits of every plane, HTML escapes and lone surrogates (the Unicode route)", () => {
+    let seed = 26;
+    const rnd = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const pieces = ["a", "Z", "7", " ", "\\n", "\\", "n", "\\t", "''", "&amp;", "&lt;b&gt;", "&#233;", "&eacute;", "é", "e\u0301", "Ж", "٣", "²", "\ud835\udc00", "\ud83d\ude00", "\ud835", "\udc00", "\u200b", "\u00a0", "ＴＨＥ", "\u2019", "-", "\u4e00", "ⅷ"];
+    for (let k = 0; k < 5000; k++) {
+      let x = "";
+      for (let j = rnd(30); j > 0; j--) x += pieces[rnd(pieces.length)];
+      expect(skeleton(x)).toBe(byRegex(x));
+    }
+  });
 });
