@@ -218,28 +218,55 @@ export function differenceItems(obs: readonly Observation[], utilityRows: Iterab
   // weights: the same differences as the runs one by one), not one object per run (issue 26: a million at 1M)
   const under = new WeightedItems();
   const without = new WeightedItems();
+  // a row record seen before (a column run's rows are shared records: ~11,000 for a million rows) is counted by its
+  // item's key made once, not by a copy of the row, a key and an item per row (their garbage reached the old
+  // generation at 1M: issue 26 point 3); at most MEMO_ROWS records are remembered (rows of an object index are distinct)
+  const memo = new Map<TrajectoryIndexRow, { to: WeightedItems; key: string; item: DifferenceItem } | null>();
   for (const r of utilityRows) {
-    if (!r.agent_model || typeof r.reference?.utility !== "boolean") continue;
-    const condition = conditionValue(r, field) ?? "(none)";
-    const kind = runKind(r);
-    const suite = r.suite ?? "(none)";
-    // the run's own defense when another field is compared (as Observation.defense)
-    const defense = field !== "condition" ? r.condition : undefined;
-    if (kind === "attacked") {
-      under.add({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(cellKey({ ...r, suite }, field), defense) });
-    } else if (kind === "user_task") {
-      without.add({ model: r.agent_model, condition, event: r.reference.utility, ...withCell(r.user_task_id !== undefined ? `${suite}\u0000${r.user_task_id}` : undefined, defense) });
+    let m = memo.get(r);
+    if (m === undefined) {
+      m = utilityItem(r, field, under, without);
+      if (memo.size < MEMO_ROWS) memo.set(r, m);
     }
+    if (m) m.to.addKeyed(m.key, m.item);
   }
   return { ...out, utility_under_attack: under.items, utility_without_attack: without.items };
+}
+
+/** Row records {@link differenceItems} remembers the utility item of. */
+const MEMO_ROWS = 100_000;
+
+/**
+ * The utility item of one index row (`differenceItems`), the fold it goes to and its key there; null for a row
+ * without an agent model or a boolean `reference.utility`, or neither attacked nor a run of the user's own task.
+ */
+function utilityItem(r: TrajectoryIndexRow, field: string, under: WeightedItems, without: WeightedItems): { to: WeightedItems; key: string; item: DifferenceItem } | null {
+  if (!r.agent_model || typeof r.reference?.utility !== "boolean") return null;
+  const condition = conditionValue(r, field) ?? "(none)";
+  const kind = runKind(r);
+  const suite = r.suite ?? "(none)";
+  // the run's own defense when another field is compared (as Observation.defense)
+  const defense = field !== "condition" ? r.condition : undefined;
+  let item: DifferenceItem;
+  if (kind === "attacked") item = { model: r.agent_model, condition, event: r.reference.utility, ...withCell(cellKey({ ...r, suite }, field), defense) };
+  else if (kind === "user_task") item = { model: r.agent_model, condition, event: r.reference.utility, ...withCell(r.user_task_id !== undefined ? `${suite}\u0000${r.user_task_id}` : undefined, defense) };
+  else return null;
+  return { to: kind === "attacked" ? under : without, key: WeightedItems.keyOf(item), item };
 }
 
 /** Unweighted items folded into one per distinct (model, condition, event, cell), in order of first appearance, with their count as `weight` (absent: 1). */
 class WeightedItems {
   readonly items: DifferenceItem[] = [];
   private readonly byKey = new Map<string, DifferenceItem>();
-  add(x: DifferenceItem): void {
-    const k = JSON.stringify([x.model, x.condition, x.event, x.cell ?? null]);
+  /** The key an item is folded by: its (model, condition, event, cell). */
+  static keyOf(x: DifferenceItem): string {
+    return JSON.stringify([x.model, x.condition, x.event, x.cell ?? null]);
+  }
+  /**
+   * Count one run whose item has key `k` ({@link WeightedItems.keyOf}): `x` is taken as the first of its key, else the
+   * first one's weight grows (`x` may be given again for another run: it is then that first one).
+   */
+  addKeyed(k: string, x: DifferenceItem): void {
     const same = this.byKey.get(k);
     if (same) same.weight = (same.weight ?? 1) + 1;
     else {

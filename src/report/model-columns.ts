@@ -60,6 +60,7 @@ import {
 } from "./slots.js";
 import { rep0ByJudge } from "../committee/file-columns.js";
 import { NO_VALUE } from "../stats/no-value.js";
+import { rowRecords } from "../store/row-records.js";
 
 /** The index fields the report reads (every section's). */
 export const REPORT_ROW_FIELDS: readonly string[] = [
@@ -159,7 +160,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...(runState.mixed_configurations ?? []), ...(rd.where?.warnings ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
-  warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]]; } }));
+  warnings.push(...runFolderWarnings(rowRecords(colRun)));
   warnings.push(...rc.warnings);
   if (cfCheck?.notes.length && fileSlots) warnings.push(...cfCheck.notes);
 
@@ -399,11 +400,6 @@ function* attackedRecords(run: ColumnRun): Generator<Parameters<typeof likeForLi
   }
 }
 
-/** The row records of the row slots in order (shared: read only). */
-function* rowRecords(run: ColumnRun): Generator<TrajectoryIndexRow> {
-  for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow;
-}
-
 /** The caveats `agree --reference security` gives beside its kappas (`referenceCaveats`), over a column run (new user 25). */
 function referenceWarningsColumns(colRun: ColumnRun, judgeIds: readonly string[]): string[] {
   const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
@@ -422,8 +418,5 @@ function referenceWarningsColumns(colRun: ColumnRun, judgeIds: readonly string[]
         return true;
       }),
   };
-  const rows = function* () {
-    for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
-  };
-  return referenceCaveats(used, rows(), judgeIds, () => row);
+  return referenceCaveats(used, rowRecords(colRun), judgeIds, () => row);
 }

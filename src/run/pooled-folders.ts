@@ -19,8 +19,10 @@ const FOLDERS_SHOWN = 6;
 
 /** Counts rows per (agent model, condition) and run folder, one row at a time. */
 export class RunFolderFold {
-  /** `model\u0000condition` -> run folder -> rows */
-  private readonly byKey = new Map<string, Map<string, number>>();
+  /** (model, condition) in order of first appearance, each with run folder -> rows */
+  private readonly keys: Array<{ model: string; condition: string; folders: Map<string, number> }> = [];
+  /** model -> condition -> its entry of `keys`: no key string made per row (issue 26: a million rows at 1M) */
+  private readonly byModel = new Map<string, Map<string, { model: string; condition: string; folders: Map<string, number> }>>();
 
   /**
    * @param exists whether a run folder is still there: a folder that is gone is left out of the comparison (a corpus
@@ -33,10 +35,17 @@ export class RunFolderFold {
   add(row: Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>): void {
     const folder = row.run_folder;
     if (typeof folder !== "string") return;
-    const key = `${row.agent_model ?? NO_VALUE}\u0000${row.condition ?? NO_VALUE}`;
-    let m = this.byKey.get(key);
-    if (!m) this.byKey.set(key, (m = new Map()));
-    m.set(folder, (m.get(folder) ?? 0) + 1);
+    const model = row.agent_model ?? NO_VALUE;
+    const condition = row.condition ?? NO_VALUE;
+    let byCondition = this.byModel.get(model);
+    if (!byCondition) this.byModel.set(model, (byCondition = new Map()));
+    let k = byCondition.get(condition);
+    if (!k) {
+      k = { model, condition, folders: new Map() };
+      byCondition.set(condition, k);
+      this.keys.push(k);
+    }
+    k.folders.set(folder, (k.folders.get(folder) ?? 0) + 1);
   }
 
   /**
@@ -47,11 +56,10 @@ export class RunFolderFold {
    */
   warnings(): string[] {
     const out: string[] = [];
-    for (const [key, folders] of this.byKey) {
+    for (const { model, condition, folders } of this.keys) {
       if (folders.size < 2) continue;
       const live = [...folders].filter(([f]) => this.exists(f));
       if (live.length < 2) continue;
-      const [model, condition] = key.split("\u0000");
       const all = live.map(([f]) => f);
       const root = commonParent(all);
       const sorted = live.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));

@@ -295,12 +295,31 @@ export function verdictRecords(run: ColumnRun, keep?: (i: number, v: Verdict) =>
   return [...eachVerdictRecord(run, keep)];
 }
 
-/** {@link verdictRecords} one at a time (no array of two million references for a one-pass reader). */
-export function* eachVerdictRecord(run: ColumnRun, keep?: (i: number, v: Verdict) => boolean): Generator<Verdict> {
-  for (let i = 0; i < run.nVerdicts; i++) {
-    const v = run.verdicts[run.vCode[i]];
-    if (!keep || keep(i, v)) yield v;
-  }
+/**
+ * {@link verdictRecords} one at a time (no array of two million references for a one-pass reader), as an iterator
+ * that hands back one result object updated at each step (what `for...of` and spread read at once and never keep):
+ * not a generator's new `{ value, done }` per verdict, whose garbage reached the old generation at 1M (issue 26).
+ */
+export function eachVerdictRecord(run: ColumnRun, keep?: (i: number, v: Verdict) => boolean): IterableIterator<Verdict> {
+  let i = 0;
+  const step: { done: boolean; value: Verdict | undefined } = { done: false, value: undefined };
+  const it: IterableIterator<Verdict> = {
+    next(): IteratorResult<Verdict> {
+      while (i < run.nVerdicts) {
+        const k = i++;
+        const v = run.verdicts[run.vCode[k]];
+        if (!keep || keep(k, v)) {
+          step.value = v;
+          return step as IteratorResult<Verdict>;
+        }
+      }
+      step.done = true;
+      step.value = undefined;
+      return step as IteratorResult<Verdict>;
+    },
+    [Symbol.iterator]: () => it,
+  };
+  return it;
 }
 
 /** The row projection of a trajectory slot (undefined for a slot without an index row). */
