@@ -42,4 +42,20 @@ describe("wrapLine", () => {
       expect(unwrapText(out.join("\n"))).toBe(line);
     }
   });
+  it("keeps an interval and a rate's mark whole, with the figure they qualify, and never breaks inside padding (session 49)", () => {
+    const mark = "[JUDGE liar LOOKS BROKEN: see the warning]";
+    const line = `  gpt-4o-2024-08-06    tool_filter    asr_goal 0.0% [0.0, 1.1] (0/360) ${mark}, asr_behaviour 6.4% [4.3, 9.4] (23/360); more words`;
+    for (const width of [70, 80, 100, 120]) {
+      const out = wrapLine(line, width);
+      expect(unwrapText(out.join("\n"))).toBe(line);
+      expect(out.some((l) => l.includes(`(0/360) ${mark}`)), `width ${width}`).toBe(true);
+      expect(out.some((l) => l.includes("0.0% [0.0, 1.1]")), `width ${width}`).toBe(true);
+      expect(out.every((l) => !/\S {2,}$/.test(l)), `width ${width}`).toBe(true);
+    }
+    // a bracket wider than the room: broken inside it all the same (no line over the width for want of a space)
+    const list = `warning: [${Array.from({ length: 40 }, (_, k) => `name${k}`).join(", ")}]`;
+    const out = wrapLine(list, 60);
+    expect(out.every((l) => l.length <= 60)).toBe(true);
+    expect(unwrapText(out.join("\n"))).toBe(list);
+  });
 });
