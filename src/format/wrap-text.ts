@@ -7,8 +7,9 @@
  * line back as it was (a warning printed on stderr is found in the wrapped summary that way: `../cli/said-below.ts`).
  *
  * A bracketed group stays whole on the line of what it qualifies where it can (session 49): no break inside `[ ]`,
- * before a `[`, or beside another space (a table's padding), so an interval `0.0% [0.0, 1.1]` and a rate's mark
- * `(0/12) [JUDGE x LOOKS BROKEN: see the warning]` are never split from their figure or across lines.
+ * before a `[`, between `]` and `(`, or beside another space (a table's padding), so an interval and its count
+ * `0.0% [0.0, 1.1] (0/12)` are not split; a rate's mark (`[JUDGE x LOOKS BROKEN: see the warning]`) that would be is
+ * kept on its line, which may then run to {@link HARD_WIDTH} (a row's mark on the row's first line).
  */
 
 /** The widest prose line the text outputs aim at (tables may be wider, up to {@link HARD_WIDTH}). */
@@ -28,9 +29,23 @@ function keptSpaces(s: string): Set<number> {
     const c = s[i];
     if (c === "[") depth++;
     else if (c === "]" && depth > 0) depth--;
-    else if (c === " " && (depth > 0 || s[i + 1] === "[" || s[i + 1] === " " || s[i - 1] === " ")) out.add(i);
+    else if (c === " " && (depth > 0 || s[i + 1] === "[" || s[i + 1] === " " || s[i - 1] === " " || (s[i - 1] === "]" && s[i + 1] === "("))) out.add(i);
   }
   return out;
+}
+
+/** What ends a rate's mark (`../verdict/rate-caveat.ts` `rateCaveatMark`: `[JUDGE x LOOKS BROKEN: see the warning]`). */
+const MARK_END = "see the warning]";
+
+/**
+ * Where a line broken at `cut` (one of `kept`, inside or before a bracketed group) should break instead so that a
+ * rate's mark straddling `cut` stays whole on the line: the first space after `cut` not in `kept`, or `line.length`
+ * when none (the rest stays on the line); -1 when no mark straddles `cut` or the line would run past `maxEnd`.
+ */
+function pastMark(line: string, cut: number, kept: ReadonlySet<number>, maxEnd: number): number {
+  let j = cut;
+  while (j < line.length && !(line[j] === " " && !kept.has(j))) j++;
+  return j <= maxEnd && line.slice(Math.max(0, cut - MARK_END.length), j).includes(MARK_END) ? j : -1;
 }
 
 /** The clause boundaries of `s` outside ( ) and [ ]: indices of the space after each top-level `; `. */
@@ -80,7 +95,12 @@ export function wrapLine(line: string, width: number = TEXT_WIDTH, hang = 4): st
           break;
         }
       }
-    if (good !== -1 && good - start >= room / 3) cut = good; // a bracketed group moved whole, unless the line would be left short
+    // a rate's mark that would be split stays on the line, up to HARD_WIDTH (a row's mark on the row's first line);
+    // else a bracketed group is moved whole, unless the line would be left short
+    const past = cut !== -1 && kept.has(cut) ? pastMark(line, cut, kept, start + Math.max(room, HARD_WIDTH - prefix.length)) : -1;
+    if (past === line.length) break;
+    if (past !== -1) cut = past;
+    else if (good !== -1 && good - start >= room / 3) cut = good;
     if (clause !== -1 && clause - start >= room / 2) cut = clause;
     if (cut === -1) cut = line.indexOf(" ", Math.max(limit, from + 1)); // one word wider than the room: broken after it (never inside the indent)
     if (cut === -1) break;

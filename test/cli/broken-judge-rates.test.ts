@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
@@ -184,7 +185,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(t.code, t.stderr).toBe(3);
     expect(t.stderr).toMatch(BROKEN_EXIT);
     // the line as printed before it was broken to 120 columns (session 49): the mark stays beside the figure it marks
-    const rate = unwrapText(t.stdout).split("\n").find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
+    const rate = printedLines(t.stdout).find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
     expect(t.stdout).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/m);
     expect(rate).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/);
     expect(rate).not.toMatch(/signature \d+\.\d% \[/);
