@@ -228,7 +228,7 @@ describe("ipi-judge committee", () => {
     expect(unwrapText(r.stdout)).not.toMatch(/WARNING|self-family leniency: judge gpt-b/);
     expect(r.stdout.split("\n")[2]).toBe("1 warning(s) on stderr (ipi-judge: warning: ...)");
     expect(unwrapText(r.stdout)).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\), flagged on 98\.3% CI \[[^\]]+\] \(Bonferroni over 3 judges\): LENIENT to its own family's agents \(see the warning\)/);
-    expect(unwrapText(r.stdout)).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/);
+    expect(r.stdout).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/); // committee's text is not wrapped; the line ends there
     noNaN(r.stdout);
   });
 

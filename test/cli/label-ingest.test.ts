@@ -35,8 +35,9 @@ describe("label input options", () => {
     expect(unwrapText(r.stdout)).toContain('[name_normalized] ' + f + ': agent_model "gpt-⟨U+202E⟩x" holds invisible or control characters');
     // one condition, not "none" and a second "none" that prints the same
     // its table row, and the note under the table naming its one condition
-    expect(unwrapText(r.stdout)).toMatch(/\n {4}gpt-x +\d/);
-    expect(unwrapText(r.stdout)).toContain("\n    gpt-x: no_defense\n");
+    // (as printed: a table row and a short note, whole lines; unwrapText would join these indented lines)
+    expect(r.stdout).toMatch(/\n {4}gpt-x +\d/);
+    expect(r.stdout).toContain("\n    gpt-x: no_defense\n");
     const rows2 = fs.readFileSync(path.join(tmp, "lb", "bidi", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(new Set(rows2.map((x) => x.condition))).toEqual(new Set(["no_defense"]));
     expect(new Set(rows2.map((x) => x.attack))).toEqual(new Set(["atk"]));

@@ -138,7 +138,8 @@ describe("compare on the real slice", () => {
     expect(unwrapText(text.stdout)).toContain("like-for-like, per agent model: its attack-success rates and utility under attack per condition, its worst condition and its leave-one-suite-out folds are over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions (--all-cells keeps everything); NOT its utility without attack nor its injection-task runs: an unattacked run has no injection task, so no cell; they are over all its unattacked runs under each condition");
     expect(j.pooled_figures).toMatchObject({ same_as_per_model: true, single_condition_models: [], n_observations: j.n_observations });
     expect(j.pooled_figures.asr).toBeUndefined();
-    expect(unwrapText(text.stdout)).toContain(
+    // the block's own lines (each under 120 columns, so as printed; unwrapText would join the indented ones)
+    expect(text.stdout).toContain(
       "  condition no_defense: 2 attacked trajectories dropped (labelled or not)\n    2 cells of no_defense that some other condition lacks\n    the 2 dropped from no_defense, by attack: ignore_previous 1, tool_knowledge 1; by suite: slack 2\n",
     );
   }, 60_000);

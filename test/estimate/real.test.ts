@@ -12,6 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { CORPUS } from "../helpers/paths.js";
 import { readTrajectoryIndex, type TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -72,7 +73,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     // sit in the near-census disagreement stratum, whose design variance is ~0); below 0.7 before
     expect(wc).toBeLessThan(0.85 * wh);
     const text = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased"]);
-    expect(unwrapText(text.stdout)).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
+    expect(printedLines(text.stdout).join("\n")).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
     // a widened human-only interval is said in the text too, not in the JSON's ci_method only (audit 35 L4)
     const widened = rep.groups.filter((g: { human: { ci_method?: string } }) => g.human.ci_method);
     for (const g of rep.groups) expect(g.warnings.some((w: string) => w.includes("the human-only interval is an")), g.group).toBe(!!g.human.ci_method);
