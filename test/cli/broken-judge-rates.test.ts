@@ -93,9 +93,9 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     for (const l of body) expect(l.match(/\] \*(?!\*)/g)?.length ?? 0, l).toBe(4);
     // (the population line above the header, session 47: line 6 is the one right under the 4 rows; the lines read
     // as printed before they were broken to 120 columns, session 49: the population line may take several)
-    const logical = unwrapText(t.stdout).split("\n");
+    const logical = printedLines(t.stdout);
     expect(logical[0]).toMatch(/^population: /);
-    expect(logical[6]).toBe(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`);
+    expect(logical[6].startsWith(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`), logical[6]).toBe(true);
     // the legend right under the rows as printed too
     const printed = t.stdout.split("\n");
     const lastRow = printed.map((l) => /^(claude|gemini|gpt|meta)/.test(l)).lastIndexOf(true);

@@ -191,6 +191,6 @@ describe("ipi-judge compare names what it leaves out (AgentDyn slice, test/data/
     }
     const t = await runCli(base);
     expect(unwrapText(t.stdout)).not.toMatch(/underestimate 0\.0%/);
-    expect(unwrapText(t.stdout)).toContain("  underestimate undefined (fewer than 2 attacks observed, so no attack can be worse than the baseline)");
+    expect(printedLines(t.stdout).join("\n")).toContain("  underestimate undefined (fewer than 2 attacks observed, so no attack can be worse than the baseline)"); // its own line, indented
   });
 });

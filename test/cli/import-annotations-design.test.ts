@@ -97,7 +97,7 @@ describe("import-annotations against the sample's design", () => {
     const est = await runCli(["estimate", "--run", "r", "--human", "drift.human.jsonl", "--judge", "signature"], { cwd: tmp });
     expect(unwrapText(est.stdout)).toContain(want);
     const agree = await runCli(["agree", "--run", "r", "--human", "drift.human.jsonl"], { cwd: tmp });
-    expect(agree.stdout + agree.stderr).toContain(want);
+    expect(unwrapText(agree.stdout) + agree.stderr).toContain(want);
     const clean = await runCli(["estimate", "--run", "r", "--human", "ok.human.jsonl", "--judge", "signature"], { cwd: tmp });
     expect(unwrapText(clean.stdout)).not.toMatch(/label_design_drift/);
   });
