@@ -67,7 +67,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const t = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack"]);
     expect(t.code, t.stderr).toBe(3);
     expect(t.stderr).toMatch(BROKEN_EXIT);
-    const rows = zeroRates(t.stdout);
+    // each row (as printed before the 120-column wrap: a mark far from its figure may sit on a later line of the row)
+    const rows = zeroRates(printedLines(t.stdout).join("\n"));
     expect(rows.length).toBeGreaterThan(2);
     for (const l of rows) expect(l).toContain(MARK);
     expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge liar looks broken/m);
@@ -201,7 +202,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const row = r.stdout.split("\n").find((l) => /^liar +\d+ /.test(l))!;
     expect(row).toContain(MARK);
     expect(r.stdout.split("\n").find((l) => /^signature +\d+ /.test(l))).not.toContain("LOOKS BROKEN");
-    expect(r.stdout.split("\n").find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
+    expect(printedLines(r.stdout).find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
     expect(unwrapText(r.stdout)).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const rj = JSON.parse((await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "liar").rate_caveats[0]).toMatchObject({ judge_id: "liar" });

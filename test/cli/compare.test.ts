@@ -79,7 +79,7 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(foot).toContain("the rates and utility carry 95% Wilson score intervals");
     expect(text.stdout.match(/^bootstrap: /gm)).toHaveLength(1);
     const none = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--bootstrap", "0"]);
-    expect(none.stdout.trimEnd().split("\n").at(-1)).toBe(
+    expect(printedLines(none.stdout.trimEnd()).at(-1)).toBe(
       "bootstrap: none (--bootstrap 0): the reversal shares and the mean underestimate have no interval; the rates and utility carry 95% Wilson score intervals, their differences from the baseline 95% Newcombe hybrid score intervals (paired by cell, or unpaired where said)",
     );
   });
