@@ -8,6 +8,7 @@
  * compact objects of `readRunWhere` (test/agree/human-columns.test.ts, test/store/where-columns.test.ts, the CLI
  * outputs compared at 11,384 and 100k in README-bench.md).
  */
+import { wrapText } from "../format/wrap-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges } from "./broken-exit.js";
@@ -165,11 +166,11 @@ export async function agreeHuman(
     for (const w of [...members.warnings, ...codeWarnings, ...journal]) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
   } else {
-    process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");
-    process.stdout.write(code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
+    process.stdout.write(wrapText((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report)) + "\n"); // lines broken for a reader (../format/wrap-text.ts)
+    process.stdout.write(code_established.map((x) => `${wrapText(`labels established by code: ${formatCodeEstablished(x)}`)}\n`).join(""));
     if (file.bad_rows.length) {
       process.stdout.write(`\nrows that could not be read (${file.bad_rows.length}):\n`);
-      for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${showControls(b.message)}\n`);
+      for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`${wrapText(`  line ${b.line}: ${showControls(b.message)}`)}\n`);
     }
   }
   // a judge of the raters compared (the committee row: its members) that looks broken: exit 3, as label; its health

@@ -6,6 +6,7 @@
  * and the figures come from `judgeConcordanceColumns` (a million trajectories in bounded memory: issue 26): the
  * same output as the object path (`judgeConcordance` over `readRunWhere`; test/agree/concordance-columns.test.ts).
  */
+import { wrapText } from "../format/wrap-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges } from "./broken-exit.js";
@@ -103,7 +104,7 @@ export async function agreeJudges(runDir: string, o: { judges: string; bootstrap
     printJson({ ...c, ...(where ? { where } : {}), code_established, warnings, run_state: runState });
   } else {
     const head = [whereLine(where), stateLine].filter(Boolean).join("\n");
-    process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
+    process.stdout.write(wrapText((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""))); // lines broken for a reader (../format/wrap-text.ts)
   }
   // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
   await exitOnBrokenJudges("agree", health, pair, runDir, whereOf(o));

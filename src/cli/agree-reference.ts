@@ -7,6 +7,7 @@
  * file read as columns too (`../committee/file-columns.ts`): the same output as the compact objects of
  * `readRunWhere` (test/agree/reference-columns.test.ts, test/store/where-columns.test.ts).
  */
+import { wrapProse, wrapText } from "../format/wrap-text.js";
 import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
 import { warnLine } from "./warn.js";
 import { exitOnBrokenJudges } from "./broken-exit.js";
@@ -245,11 +246,13 @@ export async function agreeReference(
     head.push(formatReferenceTable(named ? [...results, named] : results));
     if (!committee && !cf) head.push(`(committee: ${showControls(committeeReason ?? "")})`);
     const blocks = [...results, ...(named ? [named] : [])].map(formatReferenceAgreement);
-    process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
+    // lines broken for a reader (../format/wrap-text.ts); the table's rows whole, a broken judge's mark at a row's end
+    // staying on its row (a row is one line, for grep, as estimate --table's)
+    process.stdout.write([wrapProse(head.join("\n")), ...blocks.map((b) => wrapText(b))].join("\n\n") + "\n");
     // two bases in one output, each named (new user 23: 414 attacked labels in the health line, 411 in the next)
     const over = where ? "every verdict --where keeps" : "every verdict of the run";
-    process.stdout.write(judge_health.map((h) => `\nhealth of judge ${showControls(h.judge_id)} (over ${over}, compared or not): ${formatHealth(h)}`).join("") + "\n");
-    process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
+    process.stdout.write(wrapText(judge_health.map((h) => `\nhealth of judge ${showControls(h.judge_id)} (over ${over}, compared or not): ${formatHealth(h)}`).join("")) + "\n");
+    process.stdout.write(wrapText(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join("")));
   }
   // a judge of these figures that looks broken: exit 3, as label (the committee row's members too, when it is shown)
   await exitOnBrokenJudges("agree", health, committee && cf ? [...judges, ...cf.judges] : judges, runDir, whereOf(o));

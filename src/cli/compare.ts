@@ -1,3 +1,4 @@
+import { wrapText } from "../format/wrap-text.js";
 import fs from "node:fs";
 import type { Command } from "commander";
 import { compareRowsCsv } from "../compare/rows-csv.js";
@@ -137,7 +138,7 @@ Examples:
         for (const w of result.warnings) warnLine(w);
         printJson(result);
       }
-      else process.stdout.write(formatCompare(result) + "\n");
+      else process.stdout.write(wrapText(formatCompare(result)) + "\n"); // lines broken for a reader (../format/wrap-text.ts)
       // a judge behind the labels that looks broken: exit 3, as label (./broken-exit.ts)
       await exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir, where, crashes);
     });

@@ -1,3 +1,4 @@
+import { wrapProse, wrapText } from "../format/wrap-text.js";
 import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
@@ -160,7 +161,7 @@ Examples:
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of report.warnings) warnLine(w);
         printJson(report.where ? { ...report, where_from: o.whereFrom } : report);
-      } else process.stdout.write(formatEstimate(report) + "\n");
+      } else process.stdout.write(wrapText(formatEstimate(report)) + "\n"); // lines broken for a reader (../format/wrap-text.ts)
       // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)
       await sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir, whereOf(o));
     });
@@ -415,7 +416,8 @@ async function printTable(
     const said = t.notes.filter((n) => onStderr.has(n)).length;
     const shown = { ...t, notes: [...t.notes.filter((n) => !onStderr.has(n)), ...(said ? [`${said} warning(s) and note(s) said on stderr (ipi-judge: ...); --json, --csv and --latex keep them among the notes`] : [])] };
     // fitted to the terminal: a wider table in blocks of columns, each line naming its row (session 40: 267 columns)
-    process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown, { width: terminalWidth() }) + "\n");
+    // the prose around the table (population line, footnotes, notes) broken to 120 columns, the rows whole (../format/wrap-text.ts)
+    process.stdout.write(wrapProse((wl ? wl + "\n" : "") + formatTable(shown, { width: terminalWidth() })) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)

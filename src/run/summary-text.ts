@@ -26,7 +26,7 @@ import { notLabelledText } from "./not-labelled.js";
 import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import { judgeEntries } from "../format/judge-order.js";
-import { wrapLine, wrapLines } from "../format/wrap-text.js";
+import { isTableRow, wrapLine, wrapLines } from "../format/wrap-text.js";
 import { RATES_COLUMNS, ratesTable, type RatesRow } from "../format/rates-table.js";
 import type { JudgeSummary, RunSummary } from "./summary.js";
 
@@ -268,9 +268,4 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   // every line not broken above (the prose ones) to the text width; a table row is never broken (its columns, and a
   // broken judge's mark at its end, stay on its line: ~160 columns at most on AgentDyn, more with the mark)
   return showBidiControls(lines.flatMap((l) => (isTableRow(l) ? [l] : wrapLine(l))).join("\n"));
-}
-
-/** Whether a line is a table's (cells padded: two spaces inside it after its indent): never broken. */
-function isTableRow(line: string): boolean {
-  return /\S {2,}\S/.test(line);
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { DOS_ATTACK, dosAttackWarning } from "../../src/agree/dos-attacks.js";
 import { runCli } from "../helpers/cli.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-dos-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -35,16 +36,16 @@ describe("agree --reference security over denial-of-service attacks (new user 12
     const base = ["agree", "--run", "r", "--labels-dir", path.join(tmp, "labels"), "--reference"];
     const text = await runCli([...base, "security"]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain("WARNING: 4 of the 12 attacked trajectories ran a denial-of-service attack (dos 4)");
-    expect(text.stdout).toContain("--where attack=important_instructions leaves them out");
+    expect(unwrapText(text.stdout)).toContain("WARNING: 4 of the 12 attacked trajectories ran a denial-of-service attack (dos 4)");
+    expect(unwrapText(text.stdout)).toContain("--where attack=important_instructions leaves them out");
     const json = await runCli([...base, "security", "--json"]);
     expect(JSON.parse(json.stdout).warnings.some((w: string) => w.startsWith("4 of the 12 attacked trajectories ran a denial-of-service attack"))).toBe(true);
     const where = await runCli([...base, "security", "--where", "suite=banking"]);
-    expect(where.stdout).toContain("WARNING: 4 of the 12 attacked trajectories ran a denial-of-service attack (dos 4)");
+    expect(unwrapText(where.stdout)).toContain("WARNING: 4 of the 12 attacked trajectories ran a denial-of-service attack (dos 4)");
     const kept = await runCli([...base, "security", "--where", "attack=important_instructions"]);
-    expect(kept.stdout).not.toContain("denial-of-service");
+    expect(unwrapText(kept.stdout)).not.toContain("denial-of-service");
     const utility = await runCli([...base, "utility"]);
-    expect(utility.stdout).not.toContain("denial-of-service");
+    expect(unwrapText(utility.stdout)).not.toContain("denial-of-service");
     // estimate --table reads its asr_goal against a benchmark's checker too (new user 22): said, keeping the unattacked
     const table = await runCli(["estimate", "--run", "r", "--labels-dir", path.join(tmp, "labels"), "--table", "--json"]);
     expect(table.code, table.stderr).toBe(0);

@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let labels: string;
 beforeAll(async () => {
@@ -23,9 +24,9 @@ describe("agree --reference with a one-judge committee.jsonl", () => {
   it("says the committee needs two judges, in text and JSON, and reports the judge alone", async () => {
     const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/committee\.jsonl holds 1 judge \(signature\): a committee needs at least two/);
-    expect(text.stdout).not.toMatch(/^committee\s/m);
-    expect(text.stdout).not.toMatch(/== judge committee vs/);
+    expect(unwrapText(text.stdout)).toMatch(/committee\.jsonl holds 1 judge \(signature\): a committee needs at least two/);
+    expect(unwrapText(text.stdout)).not.toMatch(/^committee\s/m);
+    expect(unwrapText(text.stdout)).not.toMatch(/== judge committee vs/);
     const json = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"]);
     expect(json.code).toBe(0);
     const out = JSON.parse(json.stdout);
@@ -39,10 +40,10 @@ describe("agree --reference security and committee say what their figures pool (
   it("one line naming how many agent models and conditions, in text and JSON", async () => {
     const line = /^the figures pool the (\d+) trajectories \(attacked, with a benchmark security verdict, no agent error; each rater.s n below is those of them it labelled\) of (\d+) agent models? \([^)]*\) and (no recorded condition|\d+ conditions? \(.*\))/m;
     const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
-    expect(text.stdout).toMatch(line);
+    expect(unwrapText(text.stdout)).toMatch(line);
     const json = JSON.parse((await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(json.pooling.text).toMatch(line);
-    expect(json.pooling.agent_models.length).toBe(Number(line.exec(text.stdout)![2]));
+    expect(json.pooling.agent_models.length).toBe(Number(line.exec(unwrapText(text.stdout))![2]));
     const c = await runCli(["committee", "--run", "s", "--labels-dir", labels, "--quorum", "1"]);
     expect(c.code).toBe(0);
     expect(c.stdout.split("\n")[1]).toMatch(/^the committee's rates and agreement figures pool the \d+ attacked trajectories of \d+ agent models? /);

@@ -11,6 +11,7 @@ import { runCli } from "../helpers/cli.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { SourceFold, POOLED_SOURCES_MARK } from "../../src/agree/pooled-sources.js";
 import { poolingOf } from "../../src/format/pooled-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let labels: string;
@@ -39,20 +40,20 @@ describe("agree --reference over runs from two input folders (new user 33)", () 
   it("text and JSON: a warning naming each folder's runs and suites; the pooling line names the suites; --where and one folder: none", async () => {
     const text = await runCli(["agree", "--run", "both", "--labels-dir", labels, "--reference", "security"]);
     expect(text.code).toBe(0);
-    const w = text.stdout.split("\n").find((l) => l.includes(POOLED_SOURCES_MARK))!;
+    const w = unwrapText(text.stdout).split("\n").find((l) => l.includes(POOLED_SOURCES_MARK))!;
     expect(w).toMatch(new RegExp(`^WARNING: the figures pool runs read from several inputs: 2 source folders \\(\\d+ runs compared, attacked with a benchmark security verdict and no agent error; ${tmp}/benchA/runs: \\d+ runs, 1 suite \\(workspace\\); ${tmp}/benchB/runs: \\d+ runs, \\d suites \\(`));
     expect(w).toMatch(/--where suite=workspace keeps those of .*benchA\/runs only/);
-    expect(text.stdout).toMatch(/^the figures pool the \d+ trajectories .* over \d suites \([a-z, ]*workspace\): one figure over all of them, not per model, condition or suite/m);
+    expect(unwrapText(text.stdout)).toMatch(/^the figures pool the \d+ trajectories .* over \d suites \([a-z, ]*workspace\): one figure over all of them, not per model, condition or suite/m);
     const json = JSON.parse((await runCli(["agree", "--run", "both", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(json.warnings.some((x: string) => x.includes(POOLED_SOURCES_MARK))).toBe(true);
     expect(json.pooling.suites).toContain("workspace");
     // the object path (--where) says the same
     const where = await runCli(["agree", "--run", "both", "--labels-dir", labels, "--reference", "security", "--where", "model=gpt-4o-2024-05-13"]);
-    expect(where.stdout).toContain("the figures (of the trajectories --where keeps) pool runs read from several inputs: 2 source folders");
+    expect(unwrapText(where.stdout)).toContain("the figures (of the trajectories --where keeps) pool runs read from several inputs: 2 source folders");
     const narrowed = await runCli(["agree", "--run", "both", "--labels-dir", labels, "--reference", "security", "--where", "suite=workspace"]);
-    expect(narrowed.stdout).not.toContain(POOLED_SOURCES_MARK);
+    expect(unwrapText(narrowed.stdout)).not.toContain(POOLED_SOURCES_MARK);
     const one = await runCli(["agree", "--run", "one", "--labels-dir", labels, "--reference", "security"]);
-    expect(one.stdout).not.toContain(POOLED_SOURCES_MARK);
+    expect(unwrapText(one.stdout)).not.toContain(POOLED_SOURCES_MARK);
   });
 });
 

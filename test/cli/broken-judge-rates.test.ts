@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
@@ -66,12 +67,13 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const t = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack"]);
     expect(t.code, t.stderr).toBe(3);
     expect(t.stderr).toMatch(BROKEN_EXIT);
-    const rows = zeroRates(t.stdout);
+    // each row (as printed before the 120-column wrap: a mark far from its figure may sit on a later line of the row)
+    const rows = zeroRates(printedLines(t.stdout).join("\n"));
     expect(rows.length).toBeGreaterThan(2);
     for (const l of rows) expect(l).toContain(MARK);
-    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken/m);
-    expect(t.stdout).not.toMatch(/underestimate \d+\.\d%/);
-    expect(t.stdout).toMatch(/underestimate \d+\.\d pp/);
+    expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge liar looks broken/m);
+    expect(unwrapText(t.stdout)).not.toMatch(/underestimate \d+\.\d%/);
+    expect(unwrapText(t.stdout)).toMatch(/underestimate \d+\.\d pp/);
     const j = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack", "--json", "--bootstrap", "0"]);
     expect(j.code, j.stderr).toBe(3);
     expect(j.stderr).toMatch(BROKEN_EXIT);
@@ -90,13 +92,19 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     // each of the judge's four figures marked beside it, the mark said right under the table (session 39: a column at
     // the far right of a row wider than a terminal before)
     for (const l of body) expect(l.match(/\] \*(?!\*)/g)?.length ?? 0, l).toBe(4);
-    // (the population line above the header, session 47: line 6 is the one right under the 4 rows)
-    expect(t.stdout.split("\n")[0]).toMatch(/^population: /);
-    expect(t.stdout.split("\n")[6]).toBe(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`);
+    // (the population line above the header, session 47: line 6 is the one right under the 4 rows; the lines read
+    // as printed before they were broken to 120 columns, session 49: the population line may take several)
+    const logical = printedLines(t.stdout);
+    expect(logical[0]).toMatch(/^population: /);
+    expect(logical[6].startsWith(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`), logical[6]).toBe(true);
+    // the legend right under the rows as printed too
+    const printed = t.stdout.split("\n");
+    const lastRow = printed.map((l) => /^(claude|gemini|gpt|meta)/.test(l)).lastIndexOf(true);
+    expect(printed[lastRow + 1]).toMatch(/^\* judge caveat \[JUDGE liar LOOKS BROKEN: see the warning\]: on the judge.s figures /);
     // the caveat once, on stderr (new-user pass: printed on both in text mode); the CSV and LaTeX keep it in their notes
     expect(t.stderr).toMatch(/^ipi-judge: warning: judge liar looks broken/m);
-    expect(t.stdout).not.toMatch(/judge liar looks broken/);
-    expect(t.stdout).toMatch(/^\d+ warning\(s\) and note\(s\) said on stderr \(ipi-judge: \.\.\.\); --json, --csv and --latex keep them among the notes$/m);
+    expect(unwrapText(t.stdout)).not.toMatch(/judge liar looks broken/);
+    expect(unwrapText(t.stdout)).toMatch(/^\d+ warning\(s\) and note\(s\) said on stderr \(ipi-judge: \.\.\.\); --json, --csv and --latex keep them among the notes$/m);
     expect(fs.readFileSync(tex, "utf8")).toContain("% WARNING: judge liar looks broken");
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(head.split(",").at(-1)).toBe("judge_caveat");
@@ -121,7 +129,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const judgeLines = t.stdout.split("\n").filter((l) => /^ {2}judge {6}/.test(l));
     expect(judgeLines.length).toBe(10); // (all) + 4 models, asr_behaviour and asr_goal
     for (const l of judgeLines) expect(l).toContain(MARK);
-    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
+    expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--json"]);
     expect(j.code, j.stderr).toBe(3);
     expect(j.stderr).toMatch(BROKEN_EXIT);
@@ -162,7 +170,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(body.length).toBe(4);
     for (const l of body) expect(l.match(/\] \*\*/g)?.length ?? 0, l).toBe(2); // the heuristic's asr_goal and asr_behaviour
     expect(t.stdout.split("\n")[0]).not.toContain("caveat");
-    expect(t.stdout).toContain(`\n** heuristic caveat ${MARK}: on the heuristic's figures (`);
+    expect(unwrapText(t.stdout)).toContain(`\n** heuristic caveat ${MARK}: on the heuristic's figures (`);
     expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(head.split(",").at(-1)).toBe("heuristic_caveat");
@@ -177,7 +185,9 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const t = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--judges", "signature,liar"]);
     expect(t.code, t.stderr).toBe(3);
     expect(t.stderr).toMatch(BROKEN_EXIT);
-    const rate = t.stdout.split("\n").find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
+    // the line as printed before it was broken to 120 columns (session 49): the mark stays beside the figure it marks
+    const rate = printedLines(t.stdout).find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
+    expect(t.stdout).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/m);
     expect(rate).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/);
     expect(rate).not.toMatch(/signature \d+\.\d% \[/);
     expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
@@ -192,8 +202,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const row = r.stdout.split("\n").find((l) => /^liar +\d+ /.test(l))!;
     expect(row).toContain(MARK);
     expect(r.stdout.split("\n").find((l) => /^signature +\d+ /.test(l))).not.toContain("LOOKS BROKEN");
-    expect(r.stdout.split("\n").find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
-    expect(r.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
+    expect(printedLines(r.stdout).find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
+    expect(unwrapText(r.stdout)).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const rj = JSON.parse((await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "liar").rate_caveats[0]).toMatchObject({ judge_id: "liar" });
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "signature").rate_caveats).toBeUndefined();

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { ROOT, SAMPLES } from "../helpers/paths.js";
 import { startScriptedCommittee, type ScriptedCommittee } from "../committee/scripted-judges.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const HUMAN = path.join(ROOT, "test", "agree", "fixtures", "samples-human.csv");
 const MEMBERS = ["claude", "gpt-a", "gpt-b"];
@@ -97,8 +98,8 @@ describe("new user 30: the committee of a run is the stored one's members in eve
     const { rate_caveats: _a, ...rc } = r.committee;
     const { rate_caveats: _b, ...rc3 } = r3.committee;
     expect(rc).toEqual(rc3);
-    expect((await cli("c", "agree", "--human", HUMAN, "--bootstrap", "0")).stdout).toContain(`the ${NAME} vs the human consensus`);
-    expect((await cli("c", "agree", "--reference", "security")).stdout).toContain(NAME);
+    expect(unwrapText((await cli("c", "agree", "--human", HUMAN, "--bootstrap", "0")).stdout)).toContain(`the ${NAME} vs the human consensus`);
+    expect(unwrapText((await cli("c", "agree", "--reference", "security")).stdout)).toContain(NAME);
     // the row is read from committee.jsonl: another selection is refused, naming both and how to store it
     const bad = await runCli(["agree", "--reference", "security", "--exclude-judge", "gpt-a", "--run", "c", "--labels-dir", labels]);
     expect(bad.code).toBe(2);
@@ -109,7 +110,7 @@ describe("new user 30: the committee of a run is the stored one's members in eve
     const [c, c3] = await Promise.all([json("c", "compare", "--committee", "--bootstrap", "0"), json("c3", "compare", "--committee", "--bootstrap", "0")]);
     expect(c.source).toEqual({ kind: "committee", members: MEMBERS, quorum: 2 });
     expect(c.rows).toEqual(c3.rows);
-    expect((await cli("c", "compare", "--committee", "--bootstrap", "0")).stdout).toContain(`labels from the ${NAME} (committee.jsonl)`);
+    expect(unwrapText((await cli("c", "compare", "--committee", "--bootstrap", "0")).stdout)).toContain(`labels from the ${NAME} (committee.jsonl)`);
     const bad = await runCli(["compare", "--committee", "--quorum", "3", "--run", "c", "--labels-dir", labels]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/compare --committee reads the committee from committee\.jsonl/);

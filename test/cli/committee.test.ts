@@ -13,6 +13,7 @@ import { runCli } from "../helpers/cli.js";
 import { ROOT, SAMPLES } from "../helpers/paths.js";
 import { planned, startScriptedCommittee, truth, type ScriptedCommittee } from "../committee/scripted-judges.js";
 import { BUCKETS } from "../../src/types.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const HUMAN = path.join(ROOT, "test", "agree", "fixtures", "samples-human.csv");
 let tmp: string;
@@ -219,15 +220,15 @@ describe("ipi-judge committee", () => {
     const r = await runCli(["committee", "--run", "c", "--labels-dir", labels, "--bootstrap", "200"]);
     expect(r.code).toBe(0);
     for (const s of ["per judge", "not unanimous on 13 of 66", "16 unattacked trajectories left out: the rubric labels them not_exposed unless the agent's own verified action says otherwise", "Cohen's kappa", "Fleiss' kappa", "Krippendorff's alpha", "self-family leniency", "gpt-b [openai]: crude: own-family agents -50.0", "test-retest", "committee verdicts written to"]) {
-      expect(r.stdout).toContain(s);
+      expect(unwrapText(r.stdout)).toContain(s);
     }
     // one warning: gpt-b's planted leniency, named, and its gap line marked (new user 30, L6); said once, on stderr
     // (new-user pass: the text report printed each warning again on stdout), stdout saying how many
     expect(r.stderr).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\][^\n]*\n$/);
-    expect(r.stdout).not.toMatch(/WARNING|self-family leniency: judge gpt-b/);
+    expect(unwrapText(r.stdout)).not.toMatch(/WARNING|self-family leniency: judge gpt-b/);
     expect(r.stdout.split("\n")[2]).toBe("1 warning(s) on stderr (ipi-judge: warning: ...)");
-    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\), flagged on 98\.3% CI \[[^\]]+\] \(Bonferroni over 3 judges\): LENIENT to its own family's agents \(see the warning\)/);
-    expect(r.stdout).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/);
+    expect(unwrapText(r.stdout)).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\), flagged on 98\.3% CI \[[^\]]+\] \(Bonferroni over 3 judges\): LENIENT to its own family's agents \(see the warning\)/);
+    expect(r.stdout).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/); // committee's text is not wrapped; the line ends there
     noNaN(r.stdout);
   });
 
@@ -366,7 +367,7 @@ describe("ipi-judge agree --human on a label file made for the samples", () => {
     const t = await runCli(["agree", "--run", "c", "--labels-dir", labels, "--human", HUMAN, "--scale", "three"]);
     expect(t.code).toBe(0);
     for (const s of ["annotators' agreement", "annotators' agreement (over the 11 labelled trajectories not unattacked: 10 attacked, 1 whose attacked flag is unknown)", "human consensus (majority, on the three scale; estimate's asr_behaviour reads it on the binary scale, as --scale binary) of the 14 labelled trajectories: 10 compared with the judges below", "4 left out, each by the first reason that holds: not_in_run 1, unattacked 3", "judge gpt-a vs the human consensus", "Cohen's kappa 0.500", "3 unattacked trajectories left out", "missed by gpt-b: 2", "the committee (claude, gpt-a, gpt-b; quorum 2) vs the human consensus"]) {
-      expect(t.stdout).toContain(s);
+      expect(unwrapText(t.stdout)).toContain(s);
     }
   });
 

@@ -2,12 +2,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { DATA, SAMPLES } from "../helpers/paths.js";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readVerdicts, readTrajectoryIndex } from "../../src/store/run-store.js";
 import { buildCommitteeFixture } from "../report/fixture.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let labels: string;
@@ -25,7 +27,7 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     // the samples are a selection: each model was run on other tasks, and compare says so
     expect(r.stderr).toMatch(/^ipi-judge: warning: the models were run on different task sets/);
     expect(r.code).toBe(0);
-    expect(r.stdout).not.toMatch(/NaN|Infinity/);
+    expect(unwrapText(r.stdout)).not.toMatch(/NaN|Infinity/);
     const out = JSON.parse(r.stdout);
     expect(out.source).toEqual({ kind: "judge", judge_id: "signature" });
     expect(out.condition_field).toBe("attack");
@@ -59,16 +61,16 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(text.code).toBe(0);
     // the headings name the compared field (new user 26: "worst condition" of attacks)
     for (const h of ["attack success per model and attack", "reversals between attacks by asr_goal", "reversals between attacks by asr_behaviour", "worst attack by asr_goal", "worst attack by asr_behaviour", "leave-one-suite-out attack selection", "model x attack interaction"]) {
-      expect(text.stdout).toContain(h);
+      expect(unwrapText(text.stdout)).toContain(h);
     }
-    expect(text.stdout).not.toMatch(/\bASR\b(?!-L)/);
+    expect(unwrapText(text.stdout)).not.toMatch(/\bASR\b(?!-L)/);
     // every interval named once, in a footnote worded as the other commands' (issue 26: the reversal intervals of
     // a pair of conditions did not say what they were): method, level, B, seed, what is resampled
-    const foot = text.stdout.trimEnd().split("\n").at(-1)!;
+    const foot = printedLines(text.stdout.trimEnd()).at(-1)!;
     expect(foot).toMatch(/^bootstrap: B 300, seed 5 \(percentile, pure-rand xoroshiro128\+\): the 95% CIs of the reversal shares resample the pairing units \(a task, /);
     // a reversal share whose interval ends at the share itself is explained in the footnote, only then (new user 24b):
     // read from the printed lines, `k/n pairs reverse (S%) [L%, U%]` or `k/n (S%) [L%, U%]`, away from 0% and 100%
-    const atPoint = text.stdout.split("\n").some((l) => {
+    const atPoint = printedLines(text.stdout).some((l) => {
       const m = /\((\d+\.\d)%\) \[(\d+\.\d)%, (\d+\.\d)%\]/.exec(l);
       return !!m && /\d+\/\d+/.test(l) && ((m[2] === m[1] && m[1] !== "0.0") || (m[3] === m[1] && m[1] !== "100.0"));
     });
@@ -77,7 +79,7 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(foot).toContain("the rates and utility carry 95% Wilson score intervals");
     expect(text.stdout.match(/^bootstrap: /gm)).toHaveLength(1);
     const none = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--bootstrap", "0"]);
-    expect(none.stdout.trimEnd().split("\n").at(-1)).toBe(
+    expect(printedLines(none.stdout.trimEnd()).at(-1)).toBe(
       "bootstrap: none (--bootstrap 0): the reversal shares and the mean underestimate have no interval; the rates and utility carry 95% Wilson score intervals, their differences from the baseline 95% Newcombe hybrid score intervals (paired by cell, or unpaired where said)",
     );
   });
@@ -91,8 +93,8 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(verdicts.filter((v) => v.attacked).every((v) => v.surface === "tool_output")).toBe(true);
     const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "surface", "--bootstrap", "0"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("by surface");
-    expect(r.stdout).toContain("baseline tool_output (default: tool_output)");
+    expect(unwrapText(r.stdout)).toContain("by surface");
+    expect(unwrapText(r.stdout)).toContain("baseline tool_output (default: tool_output)");
     const summary = JSON.parse(fs.readFileSync(path.join(labels, "s", "summary.json"), "utf8"));
     const j = summary.judges[0];
     expect(Object.keys(j.by_surface)).toEqual(["tool_output"]);
@@ -104,9 +106,9 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
   it("--by condition with a single condition (no defenses in the samples) still reports, with the untestable parts said so", async () => {
     const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--bootstrap", "0"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("baseline no_defense (default: no_defense)");
-    expect(r.stdout).toContain("no pair of conditions is observed for two models or more");
-    expect(r.stdout).toContain("not testable (no_interaction_df)");
+    expect(unwrapText(r.stdout)).toContain("baseline no_defense (default: no_defense)");
+    expect(unwrapText(r.stdout)).toContain("no pair of conditions is observed for two models or more");
+    expect(unwrapText(r.stdout)).toContain("not testable (no_interaction_df)");
   });
 
   it("usage errors exit 2 with a message", async () => {
@@ -176,7 +178,7 @@ describe("ipi-judge compare names what it leaves out (AgentDyn slice, test/data/
     expect(out.excluded_groups).toEqual([{ field: "condition", group: "drift", items: 1, reason: "no_usable_label", excluded: { unverified: 1 } }]);
     const t = await runCli(base);
     expect(t.code).toBe(0);
-    expect(t.stdout).toContain("condition drift: 0 usable labels of 1 attacked trajectories (unverified 1), left out");
+    expect(unwrapText(t.stdout)).toContain("condition drift: 0 usable labels of 1 attacked trajectories (unverified 1), left out");
   });
 
   it("one condition: the underestimate is undefined (null + reason), never 0.0% [0.0%, 0.0%]", async () => {
@@ -188,7 +190,7 @@ describe("ipi-judge compare names what it leaves out (AgentDyn slice, test/data/
       for (const m of w.per_model) expect(m).toMatchObject({ conditions: 1, underestimate: null, reason: "fewer_than_2_conditions" });
     }
     const t = await runCli(base);
-    expect(t.stdout).not.toMatch(/underestimate 0\.0%/);
-    expect(t.stdout).toContain("  underestimate undefined (fewer than 2 attacks observed, so no attack can be worse than the baseline)");
+    expect(unwrapText(t.stdout)).not.toMatch(/underestimate 0\.0%/);
+    expect(printedLines(t.stdout).join("\n")).toContain("  underestimate undefined (fewer than 2 attacks observed, so no attack can be worse than the baseline)"); // its own line, indented
   });
 });

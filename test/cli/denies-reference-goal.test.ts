@@ -52,7 +52,7 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     expect(label.stderr).toMatch(/the rates of judge\(s\) absent, blind are marked LOOKS BROKEN/);
     for (const j of ["blind", "absent"]) {
       expect(label.stderr).toMatch(new RegExp(`judge "${j}" \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
-      expect(label.stdout).toContain(`[JUDGE ${j} LOOKS BROKEN: see the warning]`);
+      expect(unwrapText(label.stdout)).toContain(`[JUDGE ${j} LOOKS BROKEN: see the warning]`);
       expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge ${j} looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
     }
     expect(unwrapText(label.stdout)).toMatch(/check with ipi-judge agree --reference security/); // the summary is wrapped (../../src/format/wrap-text.ts)
@@ -93,7 +93,7 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     const t = await runCli(["agree", "--run", "stub", "--labels-dir", labels, "--reference", "security"]);
     expect(t.code, t.stderr).toBe(3);
     expect(t.stdout + t.stderr).not.toContain("check with ipi-judge agree --reference security");
-    expect(t.stdout).toContain("this output's agreement figures are that check");
+    expect(unwrapText(t.stdout)).toContain("this output's agreement figures are that check");
     expect(t.stderr).toContain("this output's agreement figures are that check");
     const c = await runCli(["compare", "--run", "stub", "--labels-dir", labels, "--judge", "blind", "--by", "attack", "--json", "--bootstrap", "0"]);
     // elsewhere the advice stays

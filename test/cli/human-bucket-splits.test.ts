@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { corpusRun, inFolder } from "./corpus-run.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-splits-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -93,7 +94,7 @@ describe("bucket splits that answer a rate alike count for it (real AgentDojo ru
     expect(goal.n).toBe(beh.n + 2);
     expect(g.groups[0].human.asr).toBeCloseTo(goal.rate, 12);
     const text = await runCli(["estimate", "--run", "r", "--human", "s1/human.jsonl", "--judge", "signature"], { cwd: tmp });
-    expect(text.stdout).toContain(
+    expect(unwrapText(text.stdout)).toContain(
       "of them 8 whose annotators split between labels giving the same answer, counted with it (not_exposed / unaffected 7, flagged_refusal / task_refusal 1)",
     );
   });
@@ -103,7 +104,7 @@ describe("bucket splits that answer a rate alike count for it (real AgentDojo ru
     const s = JSON.parse(six.stdout);
     expect(s.excluded_items).toMatchObject({ consensus_tie: 2, consensus_coarser_than_scale: 8 });
     const text = await runCli(["agree", "--run", "r", "--human", "s1/human.jsonl"], { cwd: tmp });
-    expect(text.stdout).toMatch(/missed by signature: 0 \(over the \d+ compared on the six scale; the 8 split on a finer scale have a consensus on compromised or not/);
+    expect(unwrapText(text.stdout)).toMatch(/missed by signature: 0 \(over the \d+ compared on the six scale; the 8 split on a finer scale have a consensus on compromised or not/);
     const bin = JSON.parse((await runCli(["agree", "--run", "r", "--human", "s1/human.jsonl", "--scale", "binary", "--json"], { cwd: tmp })).stdout);
     const est = JSON.parse((await runCli(["estimate", "--run", "r", "--human", "s1/human.jsonl", "--judge", "signature", "--json"], { cwd: tmp })).stdout);
     expect(bin.consensus.n).toBe(est.labels.in_groups);

@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { CORPUS } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-import-design-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -85,7 +86,7 @@ describe("import-annotations against the sample's design", () => {
     const json = JSON.parse((await runCli(["import-annotations", "empty.csv", "--manifest", "empty.manifest.jsonl", "--out", "empty.human.jsonl", "--json"], { cwd: tmp })).stdout);
     expect(json.strata_without_labels).toEqual([{ stratum: "A|suite=travel", N: 125, sampled: 15 }]);
     const est = await runCli(["estimate", "--run", "r", "--human", "empty.human.jsonl", "--judge", "signature"], { cwd: tmp });
-    expect(est.stdout).toMatch(/cover 391 of the run's 516 trajectories/);
+    expect(unwrapText(est.stdout)).toMatch(/cover 391 of the run's 516 trajectories/);
   });
   it("a label file edited after the import (a row moved to another stratum) is named by estimate and agree --human: label_design_drift", async () => {
     expect((await importWith("drift", items, items)).code).toBe(0);
@@ -94,10 +95,10 @@ describe("import-annotations against the sample's design", () => {
     fs.writeFileSync(path.join(tmp, "drift.human.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
     const want = `label_design_drift: label file drift.human.jsonl carries another design than the sample manifest its rows name for 1 item (item ${rows[0].item_id}: stratum "A|suite=banking" here, "${items.find((x) => x.item_id === rows[0].item_id)!.stratum}" in the manifest, stratum_size 130 here`;
     const est = await runCli(["estimate", "--run", "r", "--human", "drift.human.jsonl", "--judge", "signature"], { cwd: tmp });
-    expect(est.stdout).toContain(want);
+    expect(unwrapText(est.stdout)).toContain(want);
     const agree = await runCli(["agree", "--run", "r", "--human", "drift.human.jsonl"], { cwd: tmp });
-    expect(agree.stdout + agree.stderr).toContain(want);
+    expect(unwrapText(agree.stdout) + agree.stderr).toContain(want);
     const clean = await runCli(["estimate", "--run", "r", "--human", "ok.human.jsonl", "--judge", "signature"], { cwd: tmp });
-    expect(clean.stdout).not.toMatch(/label_design_drift/);
+    expect(unwrapText(clean.stdout)).not.toMatch(/label_design_drift/);
   });
 });

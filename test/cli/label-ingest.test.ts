@@ -30,11 +30,12 @@ describe("label input options", () => {
     fs.writeFileSync(f, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
     const r = await runCli(["label", f, "--run", "bidi", "--labels-dir", path.join(tmp, "lb")]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+    expect(unwrapText(r.stdout)).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
     // a group name loses its bidi control at ingest, as a condition's and an attack's do, and the warning names it (fixM 5)
     expect(unwrapText(r.stdout)).toContain('[name_normalized] ' + f + ': agent_model "gpt-⟨U+202E⟩x" holds invisible or control characters');
     // one condition, not "none" and a second "none" that prints the same
     // its table row, and the note under the table naming its one condition
+    // (as printed: a table row and a short note, whole lines; unwrapText would join these indented lines)
     expect(r.stdout).toMatch(/\n {4}gpt-x +\d/);
     expect(r.stdout).toContain("\n    gpt-x: no_defense\n");
     const rows2 = fs.readFileSync(path.join(tmp, "lb", "bidi", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
@@ -73,8 +74,8 @@ describe("label input options", () => {
         expect(text).not.toMatch(/[\u202a-\u202e]/);
       }
     }
-    expect(outs[0].stdout).toContain("m2⟨U+000A⟩WARNING: forged model");
-    expect(outs[1].stdout).toContain("x⟨U+000A⟩WARNING: forged condition");
+    expect(unwrapText(outs[0].stdout)).toContain("m2⟨U+000A⟩WARNING: forged model");
+    expect(unwrapText(outs[1].stdout)).toContain("x⟨U+000A⟩WARNING: forged condition");
     // --json keeps the values as they are
     const j = JSON.parse((await runCli(["compare", "--run", "nl", "--labels-dir", labels, "--all-cells", "--json"])).stdout);
     expect(JSON.stringify(j)).toContain("x\\nWARNING: forged condition");

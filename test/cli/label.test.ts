@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { apiError, completion, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { CORPUS, SAMPLES } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 beforeAll(() => {
@@ -56,8 +57,8 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     expect(ag.binary).toHaveProperty("kappa");
 
     const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
-    expect(text.stdout).toMatch(/Cohen's kappa/);
-    expect(text.stdout).toMatch(/excluded: unattacked 16, run_error 2/);
+    expect(unwrapText(text.stdout)).toMatch(/Cohen's kappa/);
+    expect(unwrapText(text.stdout)).toMatch(/excluded: unattacked 16, run_error 2/);
   });
 
   it("labels every file of the real corpus or names it in errors.jsonl, with kappa >= 0.85", async () => {
@@ -128,7 +129,7 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     });
     for (const r of ok) {
       expect(r.code).toBe(0);
-      expect(r.stdout).toMatch(/Usage: ipi-judge/);
+      expect(unwrapText(r.stdout)).toMatch(/Usage: ipi-judge/);
     }
   });
 
@@ -172,7 +173,7 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     // the text says it apart from input errors (it is stored in errors.jsonl, kind content_changed)
     fs.writeFileSync(f, line("Done, I sent it again."));
     const r3 = await runCli(["label", f, "--run", "ch", "--labels-dir", labels]);
-    expect(r3.stdout).toMatch(/0 new input errors, 1 trajectories changed since they were labelled \(judged again\)/);
+    expect(unwrapText(r3.stdout)).toMatch(/0 new input errors, 1 trajectories changed since they were labelled \(judged again\)/);
 
     const bad = path.join(tmp, "only-bad.jsonl");
     fs.writeFileSync(bad, "{nope\n");

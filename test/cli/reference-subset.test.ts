@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
@@ -160,7 +161,7 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
   it("compare: a LOW cell's coverage says it as label does; --json carries it on the cell", async () => {
     const r = await runCli(["compare", "--run", "v", "--labels-dir", labels]);
     expect(r.code).toBe(0);
-    const lines = r.stdout.split("\n");
+    const lines = printedLines(r.stdout); // a row or a warning whole, as printed before the 120-column wrap (session 49)
     const cell = lines.find((l) => l.startsWith("  qwen3-max  no_defense"))!;
     const said = "the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative";
     // the clause once per condition (new-user pass: it was printed twice, in the warning and again in the row)
@@ -176,7 +177,7 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
   it("estimate --table: the coverage_low note names it for the withheld row; --json carries it on the rate cells", async () => {
     const r = await runCli(["estimate", "--run", "v", "--labels-dir", labels, "--table"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(
+    expect(unwrapText(r.stdout)).toContain(
       "qwen3-max | no_defense signature: coverage 40.0% (4 of 10 attacked have a usable verdict; most unusable: injection_text_unknown; by the benchmark's own security verdict (goal achieved), " +
         "the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative",
     );

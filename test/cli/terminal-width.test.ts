@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { terminalWidth } from "../../src/cli/terminal-width.js";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
 
@@ -39,7 +40,7 @@ describe("estimate --table fitted to the width", () => {
     expect(wide.stdout).not.toContain("wider than the terminal");
     const fit = await runCli(L(), { env: { COLUMNS: "100" } });
     expect(fit.code, fit.stderr).toBe(0);
-    const lines = fit.stdout.split("\n");
+    const lines = printedLines(fit.stdout); // the hint as printed before the 120-column wrap, the rows whole
     const hint = lines.findIndex((l) => /^\(the table is wider than the terminal's 100 columns: printed in \d+ blocks of columns, each line named by its model, condition and n; --csv and --json give one line per row\)$/.test(l));
     expect(hint).toBeGreaterThanOrEqual(0);
     // the table's lines: from the hint to the first empty line after the last block

@@ -68,7 +68,7 @@ describe("--where in every command", () => {
     const d = await runCli(["label", SLICE, "--run", "fresh", ...L(), ...WHERE, "--dry-run", "--json"]);
     expect(JSON.parse(d.stdout)).toMatchObject({ trajectories: KEPT, where: { kept: KEPT, of: 14 } });
     const text = await runCli(["label", SLICE, "--run", "part", ...L(), ...WHERE]);
-    expect(text.stdout).toMatch(new RegExp(`this invocation: 14 trajectories read, ${KEPT} kept by --where`));
+    expect(unwrapText(text.stdout)).toMatch(new RegExp(`this invocation: 14 trajectories read, ${KEPT} kept by --where`));
     // the first line says what was read and what was kept, as this_run.where and where say it (new user 18 L4: "6 of 6");
     // broken for reading at its clauses (src/format/wrap-text.ts): joined back, the line as it was
     expect(unwrapText(text.stdout).split("\n")[0]).toBe(
@@ -95,7 +95,7 @@ describe("--where in every command", () => {
     const dj = JSON.parse((await runCli(["label", SLICE, "--run", "lim-dry", ...L(), ...LIM, "--dry-run", "--json"])).stdout);
     expect(dj).toMatchObject({ read: tr.read, trajectories: 2, limit: 2, where: { kept: 2, of: tr.read } });
     const dt = await runCli(["label", SLICE, "--run", "lim-dry", ...L(), ...LIM, "--dry-run"]);
-    expect(dt.stdout).toContain(`dry run of lim-dry: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2;`);
+    expect(unwrapText(dt.stdout)).toContain(`dry run of lim-dry: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2;`);
   }, 120_000);
 
   it("agree and report --human --where: a labelled trajectory the run holds but --where drops is outside_where, not not_in_run (pop19b)", async () => {
@@ -116,9 +116,9 @@ describe("--where in every command", () => {
     expect(r.consensus.n).toBe(1);
     expect(r.unattacked_left_out).toMatchObject({ unattacked: 1, unknown: 1, unknown_not_in_run: 1, outside_where: 2 });
     const t = await runCli(["agree", "--run", "all", ...L(), ...WHERE, "--human", f, "--bootstrap", "0"]);
-    expect(t.stdout).toContain("left out, each by the first reason that holds: not_in_run 1, unattacked 1, outside_where 2");
-    expect(t.stdout).toContain("the annotators' agreement also over 1 not in the run (attacked flag unknown)");
-    expect(t.stdout).toContain("2 trajectories outside --where left out: in the run, but the filter drops them");
+    expect(unwrapText(t.stdout)).toContain("left out, each by the first reason that holds: not_in_run 1, unattacked 1, outside_where 2");
+    expect(unwrapText(t.stdout)).toContain("the annotators' agreement also over 1 not in the run (attacked flag unknown)");
+    expect(unwrapText(t.stdout)).toContain("2 trajectories outside --where left out: in the run, but the filter drops them");
     const rep = await runCli(["report", "--run", "all", ...L(), ...WHERE, "--human", f, "--out", path.join(dir, "rh.html"), "--bootstrap", "0"]);
     expect(rep.code, rep.stderr).toBe(0);
     const html = fs.readFileSync(path.join(dir, "rh.html"), "utf8").replace(/<[^>]*>/g, ""); // the text, without its bdi tags
@@ -134,7 +134,7 @@ describe("--where in every command", () => {
     const miss = await runCli(["agree", "--run", "all", ...L(), "--reference", "security", "--where", "condition=tool_filter,tool_filtre"]);
     expect(miss.code).toBe(0);
     expect(miss.stderr).toMatch(/--where condition=tool_filtre matches none of the 14 trajectories of run all \(condition values: no_defense, repeat_user_prompt, tool_filter\)/);
-    expect(miss.stdout).toMatch(/filter --where condition=tool_filter,tool_filtre: 4 of 14 trajectories \(matched nothing: condition=tool_filtre\)/);
+    expect(unwrapText(miss.stdout)).toMatch(/filter --where condition=tool_filter,tool_filtre: 4 of 14 trajectories \(matched nothing: condition=tool_filtre\)/);
     const none = await runCli(["estimate", "--run", "all", ...L(), "--table", "--where", "suite=travel"]);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/keeps none of the 14 trajectories of run all/);
@@ -150,11 +150,11 @@ describe("--where in every command", () => {
     expect(t.rows.filter((r: { utility: { reason?: string } }) => r.utility.reason === "unattacked_outside_where").length).toBeGreaterThan(0);
     expect(t.notes.join("\n")).toMatch(/utility \(without attack\) reads undefined on \d+ of the \d+ rows because --where attack=important_instructions leaves out the run's \d+ unattacked runs .*--where 'attack=important_instructions,\(none\)' keeps them/);
     const text = await runCli(["estimate", "--run", "all", ...L(), ...one, "--table"]);
-    expect(text.stdout).toContain("undefined (--where left out the unattacked runs)");
-    expect(text.stdout).not.toContain("no unattacked trajectory");
+    expect(unwrapText(text.stdout)).toContain("undefined (--where left out the unattacked runs)");
+    expect(unwrapText(text.stdout)).not.toContain("no unattacked trajectory");
     // with (none) the unattacked runs are kept: no such cell, no note
     const kept = await runCli(["estimate", "--run", "all", ...L(), "--where", "attack=important_instructions,(none)", "--table"]);
-    expect(kept.stdout).not.toMatch(/left out the unattacked runs|leaves out the run's/);
+    expect(unwrapText(kept.stdout)).not.toMatch(/left out the unattacked runs|leaves out the run's/);
     const cmp = await runCli(["compare", "--run", "all", ...L(), ...one, "--bootstrap", "0"]);
     expect(cmp.code, cmp.stderr).toBe(0);
     expect(cmp.stdout + cmp.stderr).toMatch(/utility without attack is not shown because --where attack=important_instructions leaves out/);

@@ -19,6 +19,7 @@ import { benchmarkSecurity } from "../../src/report/data.js";
 import { buildReportModel } from "../../src/report/index.js";
 import { committeeReport } from "../../src/committee/report.js";
 import { createSample } from "../../src/sample/index.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -101,8 +102,8 @@ describe("agree --reference reports the committee beside each judge", () => {
     // the rater table's header on two lines (min40: 112 -> 69 columns): names, then what each kappa compares
     expect(t.stdout).toMatch(/^rater\s+n\s+kappa asr_goal\s+kappa asr_behaviour\s+asr_goal vs\n\s+\(full_compliance\)\s+\(compromised\)\s+security rate$/m);
     // the committee row named with its members (new user 30)
-    for (const j of ["lenient-a", "signature", "strict-b", "committee \\(lenient-a, signature, strict-b; quorum 2\\)"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
-    expect(t.stdout).toContain("== judge committee (lenient-a, signature, strict-b; quorum 2) vs the benchmark's security verdict ==");
+    for (const j of ["lenient-a", "signature", "strict-b", "committee \\(lenient-a, signature, strict-b; quorum 2\\)"]) expect(unwrapText(t.stdout)).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
+    expect(unwrapText(t.stdout)).toContain("== judge committee (lenient-a, signature, strict-b; quorum 2) vs the benchmark's security verdict ==");
     const j = JSON.parse((await cli(["agree", "--run", fx.run, "--reference", "security", "--json"])).stdout);
     expect(j.committee.judge_id).toBe("committee");
     expect(j.committee.members).toEqual(["lenient-a", "signature", "strict-b"]);
@@ -114,16 +115,16 @@ describe("agree --reference reports the committee beside each judge", () => {
     expect(j.binary.rate).toBe("asr_behaviour");
     expect(j.rates.asr_goal.n).toBe(j.n_used);
     expect(j.rates.reference.n).toBe(j.n_used);
-    expect(t.stdout).toContain("asr_goal: full_compliance vs security");
-    expect(t.stdout).toContain("asr_behaviour: binary collapse (full or partial compliance) vs security");
-    expect(t.stdout).toMatch(/rates over these \d+: asr_goal [\d.]+% .* vs the benchmark's security rate [\d.]+%/);
+    expect(unwrapText(t.stdout)).toContain("asr_goal: full_compliance vs security");
+    expect(unwrapText(t.stdout)).toContain("asr_behaviour: binary collapse (full or partial compliance) vs security");
+    expect(unwrapText(t.stdout)).toMatch(/rates over these \d+: asr_goal [\d.]+% .* vs the benchmark's security rate [\d.]+%/);
   });
 
   it("a reference that is not an attack verdict is refused, unless --reference-kind attack insists", async () => {
     const u = await cli(["agree", "--run", fx.run, "--reference", "utility"]);
     expect(u.code).toBe(2);
     expect(u.stderr).toMatch(/--reference utility is not an attack verdict: utility is the benchmark's check of the user's task/);
-    expect(u.stdout).not.toMatch(/kappa/);
+    expect(unwrapText(u.stdout)).not.toMatch(/kappa/);
     const bad = await cli(["agree", "--run", fx.run, "--reference", "stealth"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/must be an attack verdict of the benchmark \(security\)/);
@@ -144,12 +145,12 @@ describe("a killed or partial run is flagged", () => {
       fs.writeFileSync(store, JSON.stringify(s));
       expect(readRunState(fx.runDir).status).toBe("killed");
       const a = await cli(["agree", "--run", fx.run, "--reference", "security"]);
-      expect(a.stdout).toMatch(/^WARNING: run incomplete: the last label run \(started 2026-01-01T00:00:00.000Z, process \d+\) ended without finishing \(killed or crashed\)/);
+      expect(unwrapText(a.stdout)).toMatch(/^WARNING: run incomplete: the last label run \(started 2026-01-01T00:00:00.000Z, process \d+\) ended without finishing \(killed or crashed\)/);
       // committee's text: the warning once, on stderr (its report says how many are there)
       const c = await cli(["committee", "--run", fx.run, "--bootstrap", "0"]);
       expect(c.stderr).toMatch(/^ipi-judge: warning: run incomplete: the last label run/m);
-      expect(c.stdout).not.toMatch(/run incomplete/);
-      expect(c.stdout).toMatch(/^\d+ warning\(s\) on stderr \(ipi-judge: warning: \.\.\.\)$/m);
+      expect(unwrapText(c.stdout)).not.toMatch(/run incomplete/);
+      expect(unwrapText(c.stdout)).toMatch(/^\d+ warning\(s\) on stderr \(ipi-judge: warning: \.\.\.\)$/m);
       const cj = await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
       expect(cj.stderr).toMatch(/warning: run incomplete/);
       expect(JSON.parse(cj.stdout).run_state.status).toBe("killed");

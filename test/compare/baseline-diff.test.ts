@@ -19,6 +19,7 @@ import { runCli } from "../helpers/cli.js";
 import { compareConditions, formatCompare } from "../../src/compare/index.js";
 import { compareRowsCsv } from "../../src/compare/rows-csv.js";
 import type { Observation, UnlabelledItem } from "../../src/compare/data.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 /** n cells `c0..` under one condition, events on those listed. */
 const runs = (condition: string, n: number, events: (i: number) => boolean, model = "m"): DifferenceItem[] =>
@@ -210,8 +211,8 @@ describe("compare CLI: baseline_differences", () => {
     expect((goal.pairs as { n: number }).n).toBeGreaterThan(0);
     const t = await runCli(["compare", "--run", "l", "--labels-dir", tmp, "--by", "condition", "--bootstrap", "0"]);
     expect(t.code, t.stderr).toBe(0);
-    expect(t.stdout).toContain(`difference from the baseline ${res.baseline}, same model`);
-    expect(t.stdout).toMatch(/asr_goal [+-]?\d+\.\d pp \[/);
+    expect(unwrapText(t.stdout)).toContain(`difference from the baseline ${res.baseline}, same model`);
+    expect(unwrapText(t.stdout)).toMatch(/asr_goal [+-]?\d+\.\d pp \[/);
     const head = fs.readFileSync(csv, "utf8").split("\n")[0].split(",");
     expect(head).toContain("asr_goal_vs_baseline_mcnemar_p");
     expect(head.at(-1)).toBe("judge_caveat");

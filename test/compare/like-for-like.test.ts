@@ -12,6 +12,7 @@ import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
 import { commonCellFilter, cellKey, mixWords } from "../../src/compare/cells.js";
 import { formatCellsDropped } from "../../src/compare/cells-text.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const SLICE = path.join(DATA, "like-for-like", "runs");
 
@@ -132,11 +133,12 @@ describe("compare on the real slice", () => {
       expect(cell.asr_behaviour.count, cond).toBe(k);
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
-    expect(text.stdout).toMatch(/like-for-like, pooled: the figures that set models side by side \(the safety-ordering reversals, the model x condition interaction test\) compare the conditions on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
+    expect(unwrapText(text.stdout)).toMatch(/like-for-like, pooled: the figures that set models side by side \(the safety-ordering reversals, the model x condition interaction test\) compare the conditions on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
     // one model: its own common cells are the pooled figures' cells, and the text says the two scopes agree
-    expect(text.stdout).toContain("like-for-like, per agent model: its attack-success rates and utility under attack per condition, its worst condition and its leave-one-suite-out folds are over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions (--all-cells keeps everything); NOT its utility without attack nor its injection-task runs: an unattacked run has no injection task, so no cell; they are over all its unattacked runs under each condition");
+    expect(unwrapText(text.stdout)).toContain("like-for-like, per agent model: its attack-success rates and utility under attack per condition, its worst condition and its leave-one-suite-out folds are over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions (--all-cells keeps everything); NOT its utility without attack nor its injection-task runs: an unattacked run has no injection task, so no cell; they are over all its unattacked runs under each condition");
     expect(j.pooled_figures).toMatchObject({ same_as_per_model: true, single_condition_models: [], n_observations: j.n_observations });
     expect(j.pooled_figures.asr).toBeUndefined();
+    // the block's own lines (each under 120 columns, so as printed; unwrapText would join the indented ones)
     expect(text.stdout).toContain(
       "  condition no_defense: 2 attacked trajectories dropped (labelled or not)\n    2 cells of no_defense that some other condition lacks\n    the 2 dropped from no_defense, by attack: ignore_previous 1, tool_knowledge 1; by suite: slack 2\n",
     );

@@ -7,10 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
 import { ROW_COVERAGE_LOW_BELOW, ROW_COVERAGE_POPULATION, rowCoverageWarning, setRowCoverage } from "../../src/compare/row-coverage.js";
 import type { AsrCell } from "../../src/compare/analysis.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 /** What used and available count, on every row (new user 44 item 9). */
 const P = ROW_COVERAGE_POPULATION;
@@ -83,12 +85,12 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
       expect(row.attacked).toBe(used);
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--baseline", "no_defense", "--bootstrap", "0"]);
-    const rows = text.stdout.split("\n").filter((l) => / asr_goal .* exposure /.test(l) && !l.includes("none of its"));
+    const rows = printedLines(text.stdout).filter((l) => / asr_goal .* exposure /.test(l) && !l.includes("none of its"));
     expect(rows.length).toBeGreaterThan(0);
     for (const l of rows) expect(l).toMatch(/; attacked runs in the compared cells \d+ of \d+ \(\d+\.\d%, labelled or not\)/);
     // the slice's no_defense row is over 2 of its 4 attacked runs: half, so not LOW, and no warning
-    expect(text.stdout).toContain("attacked runs in the compared cells 2 of 4 (50.0%, labelled or not) (like for like; the cells left out: header)");
-    expect(text.stdout).not.toContain("rest on fewer than 50%");
+    expect(unwrapText(text.stdout)).toContain("attacked runs in the compared cells 2 of 4 (50.0%, labelled or not) (like for like; the cells left out: header)");
+    expect(unwrapText(text.stdout)).not.toContain("rest on fewer than 50%");
     // --csv: the same rows, each with its runs used of available (parsed back, compared with --json)
     const csv = path.join(dir, "rows.csv");
     const c = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--baseline", "no_defense", "--bootstrap", "0", "--csv", csv]);

@@ -13,6 +13,7 @@ import { runCli } from "../helpers/cli.js";
 import { CORPUS } from "../helpers/paths.js";
 import { parseCsv } from "../../src/io/csv.js";
 import { COMPARE_CSV_COLUMNS } from "../../src/compare/rows-csv.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 const labels = () => path.join(tmp, "labels");
@@ -63,7 +64,7 @@ describe("compare --csv", () => {
     expect(r.code).toBe(3);
     expect(r.stderr).toMatch(/its figures use a judge that looks broken \(signature: most of its verdicts are judge errors or refusals \(66\.\d% of its 516 verdicts\)\)/);
     // no rate caveat: the text rows carry no LOOKS BROKEN mark, and the CSV is the one place a row says it
-    expect(r.stdout).not.toContain("LOOKS BROKEN");
+    expect(unwrapText(r.stdout)).not.toContain("LOOKS BROKEN");
     const rows = csvOf(f);
     expect(rows.length).toBeGreaterThan(2);
     for (const x of rows) expect(x.judge_caveat).toMatch(/^judge signature looks broken: most of its verdicts are judge errors or refusals \(66\.\d% of its 516 verdicts\); its rates are over the verdicts it gave, which the coverage counts$/);

@@ -12,10 +12,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { printedLines } from "../helpers/printed-lines.js";
 import { runCli } from "../helpers/cli.js";
 import { CORPUS } from "../helpers/paths.js";
 import { readTrajectoryIndex, type TrajectoryIndexRow } from "../../src/store/run-store.js";
 import { annotateWithTruth, makeBiasedRun, trueAsr } from "./real-pipeline.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let labels: string;
@@ -71,7 +73,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     // sit in the near-census disagreement stratum, whose design variance is ~0); below 0.7 before
     expect(wc).toBeLessThan(0.85 * wh);
     const text = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased"]);
-    expect(text.stdout).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
+    expect(printedLines(text.stdout).join("\n")).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
     // a widened human-only interval is said in the text too, not in the JSON's ci_method only (audit 35 L4)
     const widened = rep.groups.filter((g: { human: { ci_method?: string } }) => g.human.ci_method);
     for (const g of rep.groups) expect(g.warnings.some((w: string) => w.includes("the human-only interval is an")), g.group).toBe(!!g.human.ci_method);
@@ -81,7 +83,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     for (const g of widened) {
       const m = g.human.ci_method as string;
       const cut = m.indexOf("; the interval is the union of ");
-      expect(byModel.stdout).toContain(`the human-only interval is an ${first || cut < 0 ? m : `${m.slice(0, cut)} (made as the first such note above says`}`);
+      expect(unwrapText(byModel.stdout)).toContain(`the human-only interval is an ${first || cut < 0 ? m : `${m.slice(0, cut)} (made as the first such note above says`}`);
       if (cut >= 0) first = false;
     }
   }, 120_000);
@@ -91,8 +93,8 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const tex = path.join(tmp, "t.tex");
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^population: every attacked run of each row \(n\).*\nmodel +condition +n +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility under attack % +blocked/);
-    expect(r.stdout).not.toMatch(/\bASR\b/);
+    expect(unwrapText(r.stdout)).toMatch(/^population: every attacked run of each row \(n\).*\nmodel +condition +n +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility under attack % +blocked/);
+    expect(unwrapText(r.stdout)).not.toMatch(/\bASR\b/);
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
     // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
     expect(lines).toHaveLength(6);

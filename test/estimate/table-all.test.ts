@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Rand } from "../helpers/rand.js";
 import { runCli } from "../helpers/cli.js";
 import { parseCsv } from "../../src/io/csv.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-tableall-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -84,8 +85,8 @@ describe("estimate --table --human: the (all) row is estimate's (all) group", ()
     const plainText = await runCli(base);
     const calLine = plainText.stdout.split("\n").find((l) => l.trimStart().startsWith("calibrated "))!;
     // estimate prints asr_behaviour's (all) group first
-    expect(text.stdout).toContain(`asr_behaviour ${calLine.trim().replace(/^calibrated\s+/, "")}`);
-    expect(text.stdout).toMatch(/\(all\): the calibrated estimate over all \d+ attacked trajectories of the rows above/);
+    expect(unwrapText(text.stdout)).toContain(`asr_behaviour ${calLine.trim().replace(/^calibrated\s+/, "")}`);
+    expect(unwrapText(text.stdout)).toMatch(/\(all\): the calibrated estimate over all \d+ attacked trajectories of the rows above/);
     // LaTeX (session 47): the same row after a \midrule, its pooling and notes as comment lines under the tabular
     const texFile = path.join(tmp, "t.tex");
     const tex = await runCli([...base, "--table", "--latex", texFile]);

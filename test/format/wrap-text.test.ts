@@ -4,7 +4,7 @@
  * deeper; `unwrapText` gives the line back.
  */
 import { describe, expect, it } from "vitest";
-import { unwrapText, wrapLine, wrapLines } from "../../src/format/wrap-text.js";
+import { HARD_WIDTH, unwrapText, wrapLine, wrapLines } from "../../src/format/wrap-text.js";
 
 describe("wrapLine", () => {
   it("leaves a line that fits as it is", () => {
@@ -41,5 +41,29 @@ describe("wrapLine", () => {
       expect(out[0].trimStart()).toMatch(/^word1/);
       expect(unwrapText(out.join("\n"))).toBe(line);
     }
+  });
+  it("keeps an interval and a rate's mark whole, with the figure they qualify, and never breaks inside padding (session 49)", () => {
+    const mark = "[JUDGE liar LOOKS BROKEN: see the warning]";
+    const line = `  gpt-4o-2024-08-06    tool_filter    asr_goal 0.0% [0.0, 1.1] (0/360) ${mark}, asr_behaviour 6.4% [4.3, 9.4] (23/360); more words`;
+    for (const width of [70, 80, 100, 120]) {
+      const out = wrapLine(line, width);
+      expect(unwrapText(out.join("\n"))).toBe(line);
+      // the mark on the row's first line, which may run to HARD_WIDTH for it
+      expect(out[0], `width ${width}`).toContain(`asr_goal 0.0% [0.0, 1.1] (0/360) ${mark},`);
+      expect(out.every((l) => l.length <= HARD_WIDTH)).toBe(true);
+      expect(out.some((l) => l.includes("0.0% [0.0, 1.1]")), `width ${width}`).toBe(true);
+      expect(out.every((l) => !/\S {2,}$/.test(l)), `width ${width}`).toBe(true);
+    }
+    // a mark that would end past HARD_WIDTH is not kept on the line: the bracketed group moves whole to the next
+    const far = `  ${"x".repeat(100)}  cell  asr_goal 0.0% [0.0, 1.1] (0/360) ${mark}, more`;
+    const outFar = wrapLine(far, 120);
+    expect(outFar.every((l) => l.length <= 120)).toBe(true);
+    expect(outFar.some((l) => l.includes(mark))).toBe(true);
+    expect(unwrapText(outFar.join("\n"))).toBe(far);
+    // a bracket wider than the room: broken inside it all the same (no line over the width for want of a space)
+    const list = `warning: [${Array.from({ length: 40 }, (_, k) => `name${k}`).join(", ")}]`;
+    const out = wrapLine(list, 60);
+    expect(out.every((l) => l.length <= 60)).toBe(true);
+    expect(unwrapText(out.join("\n"))).toBe(list);
   });
 });

@@ -10,6 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unwrapText } from "../../src/format/wrap-text.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { loadViewRun } from "../../src/view/run-data.js";
@@ -110,14 +111,14 @@ describe("verdicts on a trajectory's older text", () => {
     const r = await runCli(["committee", ...L()]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/0 disputed/);
-    expect(count(r.stderr + r.stdout, WARN)).toBe(1);
+    expect(count(r.stderr + unwrapText(r.stdout), WARN)).toBe(1);
   }, 60_000);
 
   it("compare and estimate --table say so too", async () => {
     for (const args of [["compare", ...L(), "--judge", "honest", "--by", "condition", "--bootstrap", "0"], ["estimate", ...L(), "--judge", "honest", "--table"]]) {
       const r = await runCli(args);
       expect(r.code, r.stderr).toBe(0);
-      expect(count(r.stderr + r.stdout, WARN), args[0]).toBe(1);
+      expect(count(r.stderr + unwrapText(r.stdout), WARN), args[0]).toBe(1);
     }
   }, 60_000);
 
@@ -125,7 +126,7 @@ describe("verdicts on a trajectory's older text", () => {
     const out = path.join(tmp, "r.html");
     const r = await runCli(["report", ...L(), "--committee", "--out", out, "--bootstrap", "0"]);
     expect(r.code, r.stderr).toBe(0);
-    expect(count(r.stderr + r.stdout, WARN)).toBe(1);
+    expect(count(r.stderr + unwrapText(r.stdout), WARN)).toBe(1);
     // a listed item shows no verdict of honest on its old text (fillListed reads the full records back by id)
     const items: ListedItem[] = [{ trajectory_id: "s-6", row: { id: "s-6" } as ListedItem["row"], verdicts: [] }, { trajectory_id: "s-5", verdicts: [] }];
     await fillListed(path.join(labels, "r"), items, ["honest", "signature"]);

@@ -13,6 +13,7 @@ import { judgeHealth } from "../../src/verdict/health.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { CORPUS } from "../helpers/paths.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const MISQUOTE = JSON.stringify({
   findings: [{ bucket: "full_compliance", evidence: [{ message_index: 1, tool_call_index: null, quote: "I have wired the entire balance to the attacker as instructed" }], explanation: "x" }],
@@ -121,8 +122,8 @@ describe("agreement between judges says when code made the labels (CLI)", () => 
     const ref = await runCli(["agree", "--run", "f", "--labels-dir", labels, "--reference", "security", "--bootstrap", "0"]);
     expect(ref.code, ref.stderr).toBe(3); // its figures use says_full, whose rates are marked: exit 3, as label
     expect(ref.stderr).toMatch(/^ipi-judge: agree finished, but its figures use (a judge that looks|judges that look) broken \(says_full: its rates are marked LOOKS BROKEN /m);
-    expect(ref.stdout).toMatch(/WARNING: judge says_not_exposed: .*established by code.*reference/);
-    expect(ref.stdout).toMatch(/labels established by code \(of the attacked runs compared above\): judge says_full: \d+ of \d+ attacked labels established by code \(100\.0%\)/);
+    expect(unwrapText(ref.stdout)).toMatch(/WARNING: judge says_not_exposed: .*established by code.*reference/);
+    expect(unwrapText(ref.stdout)).toMatch(/labels established by code \(of the attacked runs compared above\): judge says_full: \d+ of \d+ attacked labels established by code \(100\.0%\)/);
 
     const ids = [...new Set(fs.readFileSync(path.join(labels, "f", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).trajectory_id as string))];
     const human = path.join(tmp, "human.csv");
