@@ -163,8 +163,10 @@ Example:
         );
       }
       // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole);
-      // --judge / --committee choose the paper table's source only, so the message says why the others count
-      // (new user 49 #4: estimate --judge X exits 0 on the same run, its figures being X's alone)
-      await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o), undefined, REPORT_BEHIND);
+      // --judge / --committee choose the paper table's source only, so a broken judge outside that choice is said with
+      // why it counts (new user 49 #4: estimate --judge X exits 0 on the same run, its figures being X's alone)
+      const chosen = o.judge ? [String(o.judge)] : o.committee ? (m.committee?.members ?? []) : null;
+      const behind = (broken: readonly { judge_id: string }[]) => (chosen && broken.some((j) => !chosen.includes(j.judge_id)) ? REPORT_BEHIND : undefined);
+      await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o), undefined, behind);
     });
 }
