@@ -22,9 +22,21 @@ import type { WhereFilter } from "../store/where.js";
  * @param where the command's `--where`: the crashes counted are those among the rows it selects (`./crashes-where.ts`),
  *   as the health is computed over them; without it, the run's (summary.json's whole-run counts).
  * @param crashes {@link judgeCrashesOf}'s answer when the caller has it already (its figures file used it).
+ * @param behind why these judges are behind the figures, given the broken ones among them: said after the exit code
+ *   when the command's choice of judge does not narrow them (report: `--judge` picks the paper table's judge, the
+ *   page shows every judge's figures; new user 49 #4: estimate --judge X exited 0, report --judge X 3, and nothing
+ *   said why); undefined: nothing said.
  */
-export async function exitOnBrokenJudges(command: string, health: readonly JudgeHealth[], used: Iterable<string>, runDir: string, where?: WhereFilter | null, crashes?: ReadonlyMap<string, StoredCrashes>): Promise<void> {
-  sayBrokenJudges(command, brokenJudges(health, used, crashes ?? (await judgeCrashesOf(runDir, where))), where);
+export async function exitOnBrokenJudges(
+  command: string,
+  health: readonly JudgeHealth[],
+  used: Iterable<string>,
+  runDir: string,
+  where?: WhereFilter | null,
+  crashes?: ReadonlyMap<string, StoredCrashes>,
+  behind?: (broken: readonly BrokenJudge[]) => string | undefined,
+): Promise<void> {
+  sayBrokenJudges(command, brokenJudges(health, used, crashes ?? (await judgeCrashesOf(runDir, where))), where, behind);
 }
 
 /**
@@ -62,13 +74,17 @@ export async function sayBrokenJudgesOf(
   sayBrokenJudges(command, withCrashBroken(b, used, crashes ?? (await judgeCrashesOf(runDir, where))), where);
 }
 
-/** Say a split of broken judges (the used ones: exit 3; the others: a warning each); crashes under `where` are said as the selected rows'. */
-function sayBrokenJudges(command: string, split: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, where?: WhereFilter | null): void {
+/**
+ * Say a split of broken judges (the used ones: exit 3; the others: a warning each); crashes under `where` are said as
+ * the selected rows'; `behind` (why the used ones are behind the figures) in brackets after the exit code.
+ */
+function sayBrokenJudges(command: string, split: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, where?: WhereFilter | null, behind?: (broken: readonly BrokenJudge[]) => string | undefined): void {
   const b = { used: whereScoped(split.used, where), other: whereScoped(split.other, where) };
   for (const o of b.other) warnLine(`judge ${o.judge_id} of the run looks broken (${o.why}), but the figures of ${command} here do not use it: not this command's failure`);
   if (!b.used.length) return;
+  const why = behind?.(b.used);
   const named = b.used.map((j) => `${showControls(j.judge_id)}: ${showControls(j.why)}`).join("; ");
-  process.stderr.write(`ipi-judge: ${command} finished, but its figures use ${b.used.length === 1 ? "a judge that looks" : "judges that look"} broken (${named}): exit code ${EXIT.brokenJudge}\n`);
+  process.stderr.write(`ipi-judge: ${command} finished, but its figures use ${b.used.length === 1 ? "a judge that looks" : "judges that look"} broken (${named}): exit code ${EXIT.brokenJudge}${why ? ` (${why})` : ""}\n`);
   if (!process.exitCode) process.exitCode = EXIT.brokenJudge;
 }
 

@@ -23,6 +23,12 @@ import { applySampleWhere } from "./sample-where-default.js";
 import { footnoteLines } from "../estimate/table-marks.js";
 import { tableMarksJson } from "../report/table-marks-html.js";
 
+/**
+ * Why every judge of the run is behind report's figures (said after its exit code 3): the page shows each judge's
+ * rates, agreement and health, and the committee's; `--judge` / `--committee` choose only the paper table's source.
+ */
+export const REPORT_BEHIND = "the page shows every judge's figures and the committee's; --judge and --committee choose the paper table's source only";
+
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
   const cmd = program.command("report");
@@ -57,7 +63,7 @@ every script but the page's own.
 Example:
   ipi-judge report --run committee --human study1/human.jsonl --out report.html`,
     )
-    .addHelpText("after", brokenExitHelp("every judge (the page shows each one's figures)"))
+    .addHelpText("after", brokenExitHelp(`every judge of the run (${REPORT_BEHIND}), so a broken judge beside a sound --judge X is exit 3 here, where estimate --judge X and compare --judge X exit 0`))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
@@ -156,7 +162,11 @@ Example:
             footnoteLines(m.paper_table?.mix_footnotes ?? []).map((l) => `paper table ${l}\n`).join(""),
         );
       }
-      // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole)
-      await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o));
+      // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole);
+      // --judge / --committee choose the paper table's source only, so a broken judge outside that choice is said with
+      // why it counts (new user 49 #4: estimate --judge X exits 0 on the same run, its figures being X's alone)
+      const chosen = o.judge ? [String(o.judge)] : o.committee ? (m.committee?.members ?? []) : null;
+      const behind = (broken: readonly { judge_id: string }[]) => (chosen && broken.some((j) => !chosen.includes(j.judge_id)) ? REPORT_BEHIND : undefined);
+      await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o), undefined, behind);
     });
 }

@@ -56,7 +56,9 @@ Output in --out:
                   design.json
 The same run, options and seed give byte-identical files.
 Then: ipi-judge import-annotations EXPORT --manifest <out>/manifest.jsonl --out human.jsonl
-Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy).`,
+Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy). Never 3: a draw is
+not a figure of a judge (its inclusion probabilities hold whichever judges made the --disagreement pool), so a
+broken judge does not change it; ipi-judge committee --run R exits 3 when a committee member looks broken.`,
     )
     .action(async (o) => {
       const random = intOption(o.random, "--random", 0);

@@ -48,6 +48,8 @@ adjudication.jsonl.
 --blind without --port listens on a port derived from the sample folder (the same at every start): a blind
 browser keeps its claim on an annotator name in localStorage, which is per port.
 Stop it with Ctrl-C.
+Exit: 0 stopped (Ctrl-C or SIGTERM), 1 fatal error (e.g. an unreadable run, or --port taken), 2 usage error. Never 3:
+view prints no figure of a judge; a judge that looks broken is marked in its page (judge health).
 Example:
   ipi-judge view --run study --sample study1
   ipi-judge import-annotations study1/annotations/*.jsonl --manifest study1/manifest.jsonl --out study1/human.jsonl`,

@@ -67,6 +67,12 @@ export interface BootCI {
   defined: number;
   seed: number;
   resampling: string;
+  /**
+   * A reversal share's interval only: what the bootstrap resamples and what it holds fixed, in words
+   * ({@link reversalMethod}); the text line says it as a short clause (new user 49 #7: `1/10 pairs reverse (10.0%)
+   * [10.0%, 20.0%]` read as "at least one reversal for certain", while the models are held fixed).
+   */
+  method?: string;
 }
 
 /**
@@ -257,6 +263,7 @@ function reversalBootstrap(obs: readonly Observation[], a: string, b: string, mo
     if (o.compromised) cell.k += weightOf(o);
   }
   const items: Unit[] = [...units.keys()].sort().map((k) => ({ cells: [...units.get(k)!.values()] }));
+  const method = reversalMethod(obs, a, b, mIndex);
   const M = models.length;
   const K = new Float64Array(M * 2);
   const N = new Float64Array(M * 2);
@@ -283,8 +290,34 @@ function reversalBootstrap(obs: readonly Observation[], a: string, b: string, mo
     }
     return pairs === 0 ? null : rev / pairs;
   };
-  return bootCI(bootstrapItems(items, stat, { B: boot.B, seed: boot.seed }), "units (paired across models and conditions)");
+  return { ...bootCI(bootstrapItems(items, stat, { B: boot.B, seed: boot.seed }), "units (paired across models and conditions)"), method };
 }
+
+/** What a reversal share's bootstrap resamples: tasks, trajectories (no task ids), or both. */
+type ReversalUnits = "tasks" | "trajectories" | "tasks and trajectories";
+
+/**
+ * The method of a reversal share's interval (`ci95.method`): a percentile bootstrap that resamples the pairing
+ * units, the same for every model and both conditions, with the models held fixed: it says how the share moves with
+ * the tasks, not which model pairs would reverse with other models, so a lower bound at the share itself is no
+ * "at least this many reversals for certain". The units are tasks (suite/user task/injection task), or trajectories
+ * for observations without task ids (`Observation.unit` falls back to the trajectory id).
+ * @param obs the scope's observations; @param a @param b the two conditions; @param mIndex the paired models.
+ */
+function reversalMethod(obs: readonly Observation[], a: string, b: string, mIndex: ReadonlyMap<string, number>): string {
+  let tasks = false;
+  let trajectories = false;
+  for (const o of obs) {
+    if (!mIndex.has(o.model) || (o.condition !== a && o.condition !== b)) continue;
+    if (o.unit === o.trajectory_id) trajectories = true;
+    else tasks = true;
+  }
+  const units: ReversalUnits = tasks && trajectories ? "tasks and trajectories" : trajectories ? "trajectories" : "tasks";
+  return `${REVERSAL_METHOD_HEAD} ${units} resampled, models fixed`;
+}
+
+/** The first words of every reversal `ci95.method` (the rest: `<units> resampled, models fixed`). */
+export const REVERSAL_METHOD_HEAD = "paired percentile bootstrap:";
 
 /**
  * The fewest model pairs a reversal share gets a bootstrap interval for (3: three models). With one or two pairs the

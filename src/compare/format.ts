@@ -6,7 +6,7 @@ import { cellWidth, padCell } from "../format/text-table.js";
 import { committeeName } from "../committee/members.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { bootstrapLine, pctText, ppText, reasonText, statText, undefinedText } from "../format/stat-text.js";
-import { ALL_SUITES, lowExposureCells, cellId, type AsrCell, type BootstrapSettings, type ReversalResult, type WorstConditionRow } from "./analysis.js";
+import { ALL_SUITES, lowExposureCells, cellId, type AsrCell, type BootCI, type BootstrapSettings, REVERSAL_METHOD_HEAD, type ReversalResult, type WorstConditionRow } from "./analysis.js";
 import { interactionFlagText } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
@@ -178,16 +178,26 @@ function pooledRateLines(r: CompareResult, w: number, cw: number, marker: string
   ];
 }
 
+/**
+ * ` (tasks resampled, models fixed)` after a reversal share's interval: what it is over, said on the line itself
+ * (new user 49 #7: `1/10 pairs reverse (10.0%) [10.0%, 20.0%]` read as "at least one reversal for certain"); ""
+ * without an interval or a method.
+ */
+function methodClause(c: BootCI | null): string {
+  if (!c?.method || c.lower === null || c.upper === null) return "";
+  return ` (${c.method.startsWith(REVERSAL_METHOD_HEAD) ? c.method.slice(REVERSAL_METHOD_HEAD.length).trim() : c.method})`;
+}
+
 /** The reversals of one rate, suites pooled then per suite, and the pairs of conditions not compared. */
 function reversalLines(r: CompareResult, rate: RateName): string[] {
   const many = fieldNoun(r.condition_field, 2);
   const over = r.pooled_figures.same_as_per_model ? "" : `; over the cells every ${fieldNoun(r.condition_field)} covers: like-for-like, pooled, above`;
-  const lines = ["", `safety-ordering reversals between ${many} by ${rate} (model pairs observed under both; paired bootstrap 95% CI${over}):`];
+  const lines = ["", `safety-ordering reversals between ${many} by ${rate} (model pairs observed under both; 95% CI: a paired bootstrap of the tasks with the models fixed: how the share moves with other tasks, not other models, so a bound at the share itself is no "at least that many for certain"${over}):`];
   const overall = r.reversals.filter((x) => x.suite === ALL_SUITES && x.rate === rate);
   if (overall.every((x) => x.pairs === 0)) lines.push(`  no pair of ${many} is observed for two models or more`);
   for (const x of overall) {
     if (x.pairs === 0) continue;
-    lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} of the ${x.pairs} tied (counted in the ${x.pairs}, never a reversal)` : ""}${lowText(x.coverage_low, x.exposure_low)}`);
+    lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${methodClause(x.ci95)}${x.ties ? `, ${x.ties} of the ${x.pairs} tied (counted in the ${x.pairs}, never a reversal)` : ""}${lowText(x.coverage_low, x.exposure_low)}`);
     for (const s of r.reversals.filter((y) => y.rate === rate && y.suite !== ALL_SUITES && y.condition_a === x.condition_a && y.condition_b === x.condition_b)) {
       lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}${lowText(s.coverage_low, s.exposure_low)}`);
     }

@@ -23,7 +23,7 @@ const LIE = JSON.stringify({
 });
 const MARK = "[JUDGE liar LOOKS BROKEN: see the warning]";
 /** What every command whose figures use the liar says at its end: it exits 3, as label does (../../src/cli/broken-exit.ts). */
-const BROKEN_EXIT = /^ipi-judge: \w+ finished, but its figures use a judge that looks broken \(liar: its rates are marked LOOKS BROKEN \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)\): exit code 3$/m;
+const BROKEN_EXIT = /^ipi-judge: \w+ finished, but its figures use a judge that looks broken \(liar: its rates are marked LOOKS BROKEN \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)\): exit code 3( \(.*\))?$/m;
 let tmp: string;
 let liar: FakeOpenAI;
 let labels: string;
@@ -225,6 +225,19 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     }
   }, 120_000);
 
+  it("report --judge signature on the same run exits 3 and says why: its page shows every judge's figures, --judge chooses the paper table's only (new user 49 #4)", async () => {
+    // estimate --judge signature exits 0 here (above): its figures are the signature judge's alone
+    const r = await runCli(["report", "--run", "mix", "--labels-dir", labels, "--judge", "signature", "--out", path.join(tmp, "mix-sig.html")]);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(BROKEN_EXIT);
+    expect(r.stderr).toContain("exit code 3 (the page shows every judge's figures and the committee's; --judge and --committee choose the paper table's source only)");
+    expect(r.stderr).not.toContain("not this command's failure");
+    // the other commands name no such reason: their choice of judge is the judges behind their figures
+    const e = await runCli(["estimate", "--table", "--judge", "liar", "--run", "mix", "--labels-dir", labels]);
+    expect(e.code, e.stderr).toBe(3);
+    expect(e.stderr).toMatch(/exit code 3$/m);
+  }, 120_000);
+
   it("the committee's rates carry its broken member's caveat: committee's rate line, and report --committee's paper table, attack-success cells and committee paragraph (new user 36 #1)", async () => {
     // the "mix" run above: signature and the liar
     const c = await runCli(["committee", "--run", "mix", "--labels-dir", labels]);
@@ -236,6 +249,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const r = await runCli(["report", "--run", "mix", "--labels-dir", labels, "--committee", "--out", out]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(BROKEN_EXIT);
+    // the broken judge is a member of the committee chosen: no word on why the page's other judges count
+    expect(r.stderr).not.toContain("choose the paper table's source only");
     const html = fs.readFileSync(out, "utf8");
     const section = (id: string) => html.slice(html.indexOf(`<section id="${id}"`), html.indexOf("</section>", html.indexOf(`<section id="${id}"`)));
     const paper = section("paper-table");

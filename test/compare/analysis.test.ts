@@ -415,6 +415,35 @@ describe("reversals over too few model pairs (inputs13)", () => {
   });
 });
 
+describe("a reversal share's interval says what it resamples and what it holds fixed (new user 49 #7)", () => {
+  // four models whose A-ordering the B-ordering partly reverses: an interval with bounds
+  const obs4 = (unit?: (o: Observation) => string): Observation[] => {
+    const obs: Observation[] = [];
+    models13.slice(0, 4).forEach((m, i) => obs.push(...cell(m, "s1", "A", k13(i + 1, "A"), 20), ...cell(m, "s1", "B", k13(i + 1, "B"), 20)));
+    return unit ? obs.map((o) => ({ ...o, unit: unit(o) })) : obs;
+  };
+  const textOf = (obs: Observation[]) => formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {}, excluded_groups: [] }, { bootstrap: { B: 200, seed: 3 } }));
+
+  it("tasks: ci95.method names them and the models fixed; the pair's line says it in a clause, the heading why", () => {
+    const [r] = reversalAnalysis(obs4(), asrTable(obs4()), { B: 200, seed: 3 });
+    expect(r.ci95).toMatchObject({ resampling: "units (paired across models and conditions)", method: "paired percentile bootstrap: tasks resampled, models fixed" });
+    expect(r.ci95!.lower).not.toBeNull();
+    const text = textOf(obs4());
+    expect(text).toMatch(/\n {2}A vs B: \d+\/6 pairs reverse \([0-9.]+%\) \[[0-9.]+%, [0-9.]+%\] \(tasks resampled, models fixed\)/);
+    expect(text).toContain("95% CI: a paired bootstrap of the tasks with the models fixed: how the share moves with other tasks, not other models, so a bound at the share itself is no \"at least that many for certain\"");
+  });
+
+  it("no task ids (each trajectory its own unit): the clause says trajectories; an undefined interval gets no clause", () => {
+    const own = obs4((o) => o.trajectory_id);
+    const [r] = reversalAnalysis(own, asrTable(own), { B: 200, seed: 3 });
+    expect(r.ci95!.method).toBe("paired percentile bootstrap: trajectories resampled, models fixed");
+    expect(textOf(own)).toContain("(trajectories resampled, models fixed)");
+    const two: Observation[] = [];
+    for (const [m, ka, kb] of [["a", 10, 4], ["b", 6, 8]] as const) two.push(...cell(m, "s1", "A", ka, 20), ...cell(m, "s1", "B", kb, 20));
+    expect(textOf(two)).not.toContain("resampled, models fixed)");
+  });
+});
+
 describe("a tied pair counts in the reversal share's denominator, and the text says so (new user 23)", () => {
   it("three models, one pair tied under A: 1 of the 3 tied, counted in the 3", () => {
     const obs: Observation[] = [];

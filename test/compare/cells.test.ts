@@ -101,7 +101,7 @@ describe("a model whose two conditions ran different cells, beside models that r
     expect(r.pooled_figures).toMatchObject({ n_observations: 10, same_as_per_model: false, single_condition_models: ["z"] });
     expect(r.interaction.asr_behaviour.n).toBe(10);
     const text = formatCompare(r);
-    expect(text).toContain("safety-ordering reversals between conditions by asr_behaviour (model pairs observed under both; paired bootstrap 95% CI; over the cells every condition covers: like-for-like, pooled, above):");
+    expect(text).toContain("safety-ordering reversals between conditions by asr_behaviour (model pairs observed under both; 95% CI: a paired bootstrap of the tasks with the models fixed: how the share moves with other tasks, not other models, so a bound at the share itself is no \"at least that many for certain\"; over the cells every condition covers: like-for-like, pooled, above):");
     expect(text).toContain("    by agent model (left out of these figures only): y 4 of its 6 (these figures over 2), x 2 of its 4 (these figures over 2)");
     // the pooled rates of x and y are printed, as they differ from the rows; z's are the same and are not
     const block = text.slice(text.indexOf("rest on these rates"), text.indexOf("\n\nsafety-ordering"));
