@@ -55,14 +55,15 @@ interface ShareUnion {
  * interval and `shareInterval` (Korn-Graubard with the design effective n, the unseen side at least the zero-event
  * bound of the Kish effective n `nEff`).
  * @param what the events and their complement, for the text; @param among whose labelled items (`the 60`).
+ * @param nLabelled the labelled items, the cap of the design effective n.
  */
-function shareUnion(e: AgreeDesignEstimate, nEff: number, level: number, what: readonly [string, string], among: string): ShareUnion | null {
+function shareUnion(e: AgreeDesignEstimate, nEff: number, level: number, what: readonly [string, string], among: string, nLabelled: number): ShareUnion | null {
   const p = e.value;
   if (p === null || !(nEff > 0)) return null;
   const design = designBounds(e);
   if (!design) return null;
   const se = typeof e.se === "number" && e.se > 0 ? e.se : null;
-  const nDesign = effectiveSize(p, se, nEff);
+  const nDesign = effectiveSize(p, se, nEff, nLabelled); // truncated at the labelled count (Korn & Graubard 1998)
   const floor = clopperPearson(0, nEff, level).upper; // the zero-event bound, estimate's `zeroEventUpperBound`
   const exact = shareInterval(p, nDesign, floor, level);
   // smallCountUnion counts the fewer of x events and n − x
@@ -107,7 +108,7 @@ export function withSmallCount(est: WeightedAgreement, level = 0.95): WeightedAg
   const nEff = est.kish_n_eff ?? est.n;
   const among = `the ${est.n}`;
   const prevalence = (e: SmallCountEstimate & { category: Category }, who: string): typeof e => {
-    const s = shareUnion(e, nEff, level, [`items ${who} labels ${e.category}`, `items ${who} labels otherwise`], among);
+    const s = shareUnion(e, nEff, level, [`items ${who} labels ${e.category}`, `items ${who} labels otherwise`], among, est.n);
     return s && e.value !== null ? { ...e, ci_small_count: ciOf(s, nEff, level, (v) => v, { events: Math.max(0, e.value * nEff) }), ci_method: s.text } : e;
   };
   const out: WeightedAgreement = {
@@ -116,7 +117,7 @@ export function withSmallCount(est: WeightedAgreement, level = 0.95): WeightedAg
     prevalence_judge: est.prevalence_judge.map((e) => prevalence(e, "the judge")),
   };
   const po = est.po as SmallCountEstimate;
-  const s = shareUnion(po, nEff, level, ["agreements with the human consensus", "disagreements with the human consensus"], among);
+  const s = shareUnion(po, nEff, level, ["agreements with the human consensus", "disagreements with the human consensus"], among, est.n);
   if (!s || po.value === null) return out;
   const count = { disagreements: Math.max(0, (1 - po.value) * nEff) }; // never negative (p_o clamped at 1 upstream; break47)
   out.po = { ...po, ci_small_count: ciOf(s, nEff, level, (v) => v, count), ci_method: s.text } as SmallCountEstimate;

@@ -49,7 +49,7 @@
  *   max(d, 0) and max(−d, 0), n_eff the Kish size above), or of agreements, is below `smallCountBelow` (10), the
  *   interval is the union of the one above and the exact one: judge term + the MOVER difference (Zou & Donner 2008)
  *   of the Korn-Graubard Clopper-Pearson intervals of p₁ and p₂ (x = p̂·n*, non-integer, n* = p̂(1−p̂)/V̂ with the
- *   design variance, or the Kish size where that is undefined). With 0 on both sides the
+ *   design variance truncated at the labelled count, or the Kish size where that is undefined). With 0 on both sides the
  *   exact one is the zero-SE bound itself. The human-only estimate likewise, with the Clopper-Pearson interval of ŷ
  *   when few humans say compromised, or few say not. `ci_method` says so whenever the union widened the interval.
  *
@@ -62,7 +62,9 @@ import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { studentTQuantile } from "../stats/distributions.js";
 import { differenceInterval, effectiveSize, shareInterval, smallCountText, smallCountUnion, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
+import { stratumMover } from "../stats/stratum-mover.js";
 import { kishEffectiveN } from "../stats/weighted.js";
+import { stratumShares, type GroupStrata } from "./stratum-shares.js";
 
 /** One labelled item of the sample (every labelled item of the whole sample, in the domain or not). */
 export interface LabelledItem {
@@ -155,6 +157,12 @@ export interface DomainAsrOptions {
    * intervals before it, for the simulation that compares them).
    */
   smallCountBelow?: number;
+  /**
+   * When the stratum-wise score interval (`../stats/stratum-mover.ts`) is joined with the interval: `unvaried` (the
+   * default) when a stratum of the group, not labelled whole, shows no variation; `always`; `off` (the intervals
+   * before it, for the simulation that compares them).
+   */
+  stratumRule?: "unvaried" | "always" | "off";
 }
 
 /** The estimates of one domain. */
@@ -248,6 +256,8 @@ interface IntervalContext {
    * group's own mean, with no sampling error (red team 29: a 20-of-20 group read 30.0% [11.9, 54.3]).
    */
   census: boolean;
+  level: number;
+  stratumRule: "unvaried" | "always" | "off";
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -264,8 +274,11 @@ function fillInterval(
   r: { se: number | null; reason?: string },
   zero: { spread: number; what: string },
   exact: SmallCount,
-  { df, q, nEff, bound, nSampled, below, census }: IntervalContext,
+  ctx: IntervalContext,
+  strata: GroupStrata,
+  offset = 0,
 ): void {
+  const { df, q, nEff, bound, nSampled, below, census } = ctx;
   e.asr = clip01(value);
   if (e.asr !== raw) e.asr_unclipped = raw;
   e.se = r.se !== null && r.se <= SE_ZERO ? 0 : r.se; // ~1e-17 of rounding is 0 (review 28)
@@ -289,11 +302,31 @@ function fillInterval(
   // few events: the t interval of a rare event under-covers (Korn & Graubard 1998); joined with the exact interval
   // (the one rule, ../stats/small-count.ts `smallCountUnion`, agree --human's design-weighted agreement's too)
   const u = smallCountUnion(e.ci95, exact, exact.x, nEff, below);
-  if (!u) return;
-  const design = e.ci95;
-  e.ci95 = u.union;
-  const small = smallCountText(u, { what: exact.what, among: `the group's ${nSampled}`, nEff, below, joined: e.ci_method ? "bound" : "t interval", design, how: exact.how });
-  e.ci_method = e.ci_method ? `${e.ci_method}; ${small}` : small;
+  if (u) {
+    const design = e.ci95;
+    e.ci95 = u.union;
+    const small = smallCountText(u, { what: exact.what, among: `the group's ${nSampled}`, nEff, below, joined: e.ci_method ? "bound" : "t interval", design, how: exact.how });
+    e.ci_method = e.ci_method ? `${e.ci_method}; ${small}` : small;
+    return; // its exact interval already holds the group's zero-event bound on the unseen side
+  }
+  if (r.se > SE_ZERO) joinStratumMover(e, strata, offset, ctx); // SE 0: the exact bound above is the pooled one
+}
+
+/**
+ * Join the interval with the stratum-wise score interval (`../stats/stratum-mover.ts`, Zou, Huang & Zhang 2009) when
+ * a stratum of the group not labelled whole shows no variation (`stratumRule`), said in `ci_method` when it widened it.
+ */
+function joinStratumMover(e: DesignAsr, strata: GroupStrata, offset: number, { level, stratumRule }: IntervalContext): void {
+  if (!e.ci95 || stratumRule === "off" || (stratumRule === "unvaried" && strata.unvaried === 0)) return;
+  const m = stratumMover(strata.strata, level);
+  const lower = clip01(offset + m.lower);
+  const upper = clip01(offset + m.upper);
+  if (lower >= e.ci95.lower - 1e-12 && upper <= e.ci95.upper + 1e-12) return;
+  const before = e.ci95;
+  e.ci95 = { lower: Math.min(before.lower, lower), upper: Math.max(before.upper, upper) };
+  const none = strata.unvaried === 0 ? "" : `${strata.unvaried} of the group's ${strata.sampled} strata not labelled whole show no variation in their labelled items, which the stratified variance reads as none; `;
+  const text = `stratum-wise score interval: ${none}the interval is the union of [${pct(before.lower)}, ${pct(before.upper)}] and the MOVER combination (Zou, Huang & Zhang 2009) of each varied stratum's Wilson score interval with, for the unvaried strata together, the two-sided Clopper-Pearson bound on the share of their unseen units that differ (0 seen among their Kish effective n) [${pct(lower)}, ${pct(upper)}]`;
+  e.ci_method = e.ci_method ? `${e.ci_method}; ${text}` : text;
 }
 
 /**
@@ -468,19 +501,20 @@ export function domainAsr(
   // Analysis of Health Surveys, §5.2); the t quantile widens small groups' intervals a little.
   const df = Math.max(1, nSampled - n_by_stratum.length);
   const q = studentTQuantile((1 + level) / 2, df);
-  // clip01 after forming each interval (calibratedInterval)
   // Kish effective size of the group's labelled items (design weights), for the exact bound of a zero-SE group
   const nEff = kishEffectiveN(labelled.filter((_, i) => inG[i]).map((it) => w(it.cell))) ?? nSampled;
   const bound = zeroEventUpperBound(nEff, level);
   const census = nDomain > 0 && nSampled === nDomain && n_by_stratum.every((r) => r.n === r.N);
-  const ctx: IntervalContext = { df, q, nEff, bound, nSampled, below: opts.smallCountBelow ?? SMALL_COUNT_BELOW, census };
-  const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }, exact: SmallCount) =>
-    fillInterval(e, value, raw, r, zero, exact, ctx);
+  const ctx: IntervalContext = { df, q, nEff, bound, nSampled, below: opts.smallCountBelow ?? SMALL_COUNT_BELOW, census, level, stratumRule: opts.stratumRule ?? "unvaried" };
+  type U = (it: LabelledItem, unit: DomainUnit) => number; // the group's strata for the stratum-wise interval
+  const strataOf = (u1: U, u2?: U) => stratumShares(labelled.flatMap((it, i) => (inG[i] ? [{ cell: it.cell, u1: u1(it, inG[i]!), ...(u2 ? { u2: u2(it, inG[i]!) } : {}) }] : [])), nc, cellSizes, Nhat);
+  const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }, exact: SmallCount, strata: GroupStrata, offset = 0) =>
+    fillInterval(e, value, raw, r, zero, exact, ctx, strata, offset);
   const h = hajek((it) => (it.human ? 1 : 0));
   // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
-  const nH = effectiveSize(h.mean, h.se, nEff);
+  const nH = effectiveSize(h.mean, h.se, nEff, nSampled);
   const hExact = shareInterval(h.mean, nH, bound, level);
-  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: ` (design effective n ${nH.toFixed(1)}; at least the zero-event bound ${pct(bound)} on the unseen side)` });
+  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: ` (design effective n ${nH.toFixed(1)}; at least the zero-event bound ${pct(bound)} on the unseen side)` }, strataOf((it) => (it.human ? 1 : 0)));
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
   const ci = calibratedInterval(judgeTerm!, d.mean, d.se ?? 0, q);
@@ -491,7 +525,7 @@ export function domainAsr(
   const s1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)));
   const s2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0)));
   const [p1, p2] = [s1.mean, s2.mean];
-  const [n1, n2] = [effectiveSize(p1, s1.se, nEff), effectiveSize(p2, s2.se, nEff)];
+  const [n1, n2] = [effectiveSize(p1, s1.se, nEff, nSampled), effectiveSize(p2, s2.se, nEff, nSampled)];
   const dExact = differenceInterval(p1, p2, n1, level, n2, bound);
   fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, zeroSpread(allAgree, labelled, inG, (it) => nc.get(it.cell)! >= cellSizes.get(it.cell)!, pred), {
     x: (p1 + p2) * nEff,
@@ -499,6 +533,6 @@ export function domainAsr(
     upper: judgeTerm! + dExact.upper,
     what: ["human-judge disagreements", "human-judge agreements"],
     how: ` = judge term + the MOVER combination (Zou & Donner 2008) of the exact intervals of the human-over-judge share ${pct(p1)} and the judge-over-human share ${pct(p2)} (design effective n ${n1.toFixed(1)} and ${n2.toFixed(1)}; each at least the zero-event bound ${pct(bound)} on its unseen side)`,
-  });
+  }, strataOf((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)), (it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0))), judgeTerm!);
   return out;
 }

@@ -81,6 +81,8 @@ export function cellHoldsRows(rows: readonly TrajectoryIndexRow[]): (cell: strin
 }
 
 export const SE0_NOTE = "within each stratum, the labelled items of the group have the same human-minus-judge difference (SE 0: a stratum labelled whole adds no sampling error)";
+/** The group's warning when an interval was widened by the stratum-wise score interval (../stats/stratum-mover.ts). */
+export const UNVARIED_STRATA_NOTE = "strata of the group whose labelled items are all alike add nothing to the stratified variance (a t interval would under-cover)";
 /** The group's warning when its calibrated interval was widened by the exact small-count interval (./calibrated.ts). */
 export const SMALL_COUNT_NOTE = "few human-judge disagreements, or few agreements, in the group's sample (a t interval would under-cover)";
 
@@ -205,9 +207,18 @@ export function groupEstimate(
       `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
     );
   }
-  if (est.calibrated.ci_method) gw.push(`${est.calibrated.se === 0 ? SE0_NOTE : SMALL_COUNT_NOTE}: the calibrated interval is an ${est.calibrated.ci_method}`);
+  const stratumWise = (m: string) => m.startsWith("stratum-wise");
+  const cm = est.calibrated.ci_method;
+  if (cm) gw.push(stratumWise(cm) ? `${UNVARIED_STRATA_NOTE}: the calibrated interval is a ${cm}` : `${est.calibrated.se === 0 ? SE0_NOTE : SMALL_COUNT_NOTE}: the calibrated interval is an ${cm}`);
   // the human-only interval is widened the same way; the text said so only for the calibrated one (audit 35 L4)
-  if (est.human.ci_method) gw.push(`${est.human.se === 0 ? SE0_NOTE.replace("human-minus-judge difference", "human label") : "few humans say compromised, or few say not (a t interval would under-cover)"}: the human-only interval is an ${est.human.ci_method}`);
+  const hm = est.human.ci_method;
+  if (hm) {
+    gw.push(
+      stratumWise(hm)
+        ? `${UNVARIED_STRATA_NOTE}: the human-only interval is a ${hm}`
+        : `${est.human.se === 0 ? SE0_NOTE.replace("human-minus-judge difference", "human label") : "few humans say compromised, or few say not (a t interval would under-cover)"}: the human-only interval is an ${hm}`,
+    );
+  }
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);

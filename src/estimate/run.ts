@@ -38,7 +38,7 @@ const ADJUDICATE_HOW =
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, type DomainAsr, type LabelledItem } from "./calibrated.js";
-import { SE0_NOTE, SMALL_COUNT_NOTE, groupDomains, groupEstimate, groupValue, type GroupEstimate } from "./groups.js";
+import { SE0_NOTE, SMALL_COUNT_NOTE, UNVARIED_STRATA_NOTE, groupDomains, groupEstimate, groupValue, type GroupEstimate } from "./groups.js";
 import { objectEstimateData, type EstimateData } from "./estimate-data.js";
 import { groupExposure } from "./group-exposure.js";
 import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
@@ -238,7 +238,7 @@ function estimateBothRates(data: EstimateData, file: HumanLabelFile, o: Omit<Est
         for (const g of goal.groups.filter((x) => hit.has(x.group))) {
           g.human = { asr: null, reason, se: null, ci95: null, estimator: g.human.estimator };
           g.calibrated = { ...g.calibrated, asr: null, reason, se: null, ci95: null, ci_method: undefined, ci_reason: undefined, df: undefined, correction: null };
-          g.warnings = g.warnings.filter((w) => !w.startsWith(SE0_NOTE) && !w.startsWith(SMALL_COUNT_NOTE));
+          g.warnings = g.warnings.filter((w) => ![SE0_NOTE, SMALL_COUNT_NOTE, UNVARIED_STRATA_NOTE, "few humans say compromised", "within each stratum, the labelled items of the group have the same human label"].some((n) => w.startsWith(n)));
         }
         if (hit.size) goal.warnings.push(`${SPLIT_GOAL_WARNING}${why}, in the groups that hold them or labelled items of their strata (${[...hit].join(", ")}): undefined there; the other groups' estimates use none of those items (${ADJUDICATE_HOW})`);
       }

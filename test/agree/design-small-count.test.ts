@@ -90,20 +90,25 @@ describe("agree --human's design-weighted agreement with few disagreements (Korn
     expect(h.method).toBe("union_wald_korn_graubard");
     expect(h.events).toBeCloseTo(4.411764705882344, 9);
     expect(h.disagreements).toBeUndefined();
-    expect(h.n_design).toBeCloseTo(652.4999999999985, 6);
+    // the design effective n p̂(1−p̂)/SE² = 652.5 is truncated at the 60 labelled (Korn & Graubard 1998; Parker et al.
+    // 2017; new user 49): Clopper-Pearson of 6 among 60, scipy beta.ppf(0.025, 6, 55) and beta.ppf(0.975, 7, 54); with
+    // 652.5 it was [0.0781, 0.1802] (p̂ + the zero-event bound above Clopper-Pearson's own)
+    expect(h.n_design).toBe(60);
     expect(h.design.lower).toBeCloseTo(0.07698139037514963, 8);
-    expect(h.exact.lower).toBeCloseTo(0.07806759529073501, 6);
-    expect(h.exact.upper).toBeCloseTo(0.1802143276899057, 8); // p̂ + the zero-event bound: above Clopper-Pearson's own
-    expect(h.lower).toBeCloseTo(0.07698139037514963, 8);
-    expect(h.upper).toBeCloseTo(0.1802143276899057, 8);
+    expect(h.exact.lower).toBeCloseTo(0.03759126910856603, 8);
+    expect(h.exact.upper).toBeCloseTo(0.20505773670806393, 8); // Clopper-Pearson's own, above p̂ + the zero-event bound 0.1802
+    expect(h.lower).toBeCloseTo(0.03759126910856603, 8);
+    expect(h.upper).toBeCloseTo(0.20505773670806393, 8);
     expect(hy.ci_method).toBe(h.text);
     expect(h.text).toMatch(/^exact small-count interval: 4\.4 effective items the human consensus labels yes among the 60 labelled items \(Kish effective n 44\.1\), fewer than 10; the interval is the union of the Wald interval \[7\.7%, 12\.3%\] and the Korn-Graubard exact interval/);
     const jy = of(d.prevalence_judge, "yes").ci_small_count!;
     expect(of(d.prevalence_judge, "yes").value).toBeCloseTo(0.15333333333333354, 12);
-    expect(jy.n_design).toBeCloseTo(99.47040864255511, 6);
-    expect(jy.lower).toBeCloseTo(0.08252642054113596, 8);
-    expect(jy.exact.lower).toBeCloseTo(0.08891090639237499, 6);
-    expect(jy.upper).toBeCloseTo(0.23941291553459756, 6);
+    // 99.5 truncated at the 60 labelled (as above): scipy beta.ppf(0.025, 9.2, 51.8), beta.ppf(0.975, 10.2, 50.8);
+    // with 99.5 it was [0.0825 (the Wald bound), 0.2394]
+    expect(jy.n_design).toBe(60);
+    expect(jy.lower).toBeCloseTo(0.07332191627360644, 8);
+    expect(jy.exact.lower).toBeCloseTo(0.07332191627360644, 8);
+    expect(jy.upper).toBeCloseTo(0.26966203130975347, 8);
     // 'no' (1 − 'yes', the fewer being the items not labelled no): the same interval mirrored
     const hn = of(d.prevalence_human, "no").ci_small_count!;
     expect(hn.lower).toBeCloseTo(1 - h.upper, 8);

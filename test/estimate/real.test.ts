@@ -70,21 +70,26 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
       wh += g.human.ci95.upper - g.human.ci95.lower;
     }
     // 0.79 since the exact intervals keep the zero-event bound on their unseen side (new user 31: the disagreements
-    // sit in the near-census disagreement stratum, whose design variance is ~0); below 0.7 before
-    expect(wc).toBeLessThan(0.85 * wh);
+    // sit in the near-census disagreement stratum, whose design variance is ~0); below 0.7 before. 0.93 since the
+    // Korn-Graubard design effective n is truncated at the labelled count (Korn & Graubard 1998; Parker et al. 2017;
+    // new user 49): the per-model calibrated widths 0.37/0.44/0.30 became 0.46/0.54/0.37, the human-only ones less
+    expect(wc).toBeLessThan(0.97 * wh);
     const text = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased"]);
     expect(printedLines(text.stdout).join("\n")).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
     // a widened human-only interval is said in the text too, not in the JSON's ci_method only (audit 35 L4)
     const widened = rep.groups.filter((g: { human: { ci_method?: string } }) => g.human.ci_method);
-    for (const g of rep.groups) expect(g.warnings.some((w: string) => w.includes("the human-only interval is an")), g.group).toBe(!!g.human.ci_method);
+    for (const g of rep.groups) expect(g.warnings.some((w: string) => /the human-only interval is an? /.test(w)), g.group).toBe(!!g.human.ci_method);
     const byModel = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "agent_model"]);
     // the first such note in full; later ones with their own counts, the make-up said once (new user 46 F4)
-    let first = true;
+    // (per kind of note: the stratum-wise interval's, src/stats/stratum-mover.ts, is another than the small-count one's)
+    const said = new Set<string>();
     for (const g of widened) {
       const m = g.human.ci_method as string;
       const cut = m.indexOf("; the interval is the union of ");
-      expect(unwrapText(byModel.stdout)).toContain(`the human-only interval is an ${first || cut < 0 ? m : `${m.slice(0, cut)} (made as the first such note above says`}`);
-      if (cut >= 0) first = false;
+      const kind = m.slice(0, m.indexOf(":"));
+      const an = m.startsWith("stratum-wise") ? "a" : "an";
+      expect(unwrapText(byModel.stdout)).toContain(`the human-only interval is ${an} ${!said.has(kind) || cut < 0 ? m : `${m.slice(0, cut)} (made as the first such note above says`}`);
+      if (cut >= 0) said.add(kind);
     }
   }, 120_000);
 

@@ -70,7 +70,8 @@ function coverage(S: SimSettings, R: number, seed0: number, models: Array<string
     for (const m of models) {
       const { domain, truth } = domainOf(p, m);
       const rows = p.units.filter((u) => m === undefined || u.model === m).map((u) => ({ id: u.id, agent_model: u.model, attacked: u.attacked }) as unknown as TrajectoryIndexRow);
-      const e = domainAsr(domain, p.labelled, p.cellSizes, { cellHoldsDomain: cellHoldsRows(rows), smallCountBelow });
+      // before: neither the small-count union nor the stratum-wise interval (src/stats/stratum-mover.ts)
+      const e = domainAsr(domain, p.labelled, p.cellSizes, { cellHoldsDomain: cellHoldsRows(rows), smallCountBelow, ...(smallCountBelow === 0 ? { stratumRule: "off" as const } : {}) });
       const [c, h] = [e.calibrated.ci95, e.human.ci95];
       if (!c || !h) continue;
       acc.n++;
@@ -138,14 +139,18 @@ describe("seeded simulation: a large sample with many disagreements keeps its in
   // the first simulation of ./calibrated.test.ts: 150 labelled of 1000, a judge that misses 40%
   const S: SimSettings = THREE_MODELS;
   it(
-    "mean calibrated width 0.1006 -> 0.1009, human unchanged, coverage 0.945 both",
+    "mean calibrated width 0.1006 -> 0.1184 with the stratum-wise interval (coverage 0.945 -> 0.965), human 0.1528 -> 0.1531",
     () => {
       const before = coverage(S, 200, 5000, [undefined], 0);
       const after = coverage(S, 200, 5000, [undefined]);
-      expect(after.calW).toBeLessThan(1.05 * before.calW);
-      expect(after.humW).toBeCloseTo(before.humW, 10);
+      // 'before' now turns the stratum-wise interval off too (src/stats/stratum-mover.ts, new user 49): its committee-
+      // agreed strata often show no disagreement in their labelled items, so the calibrated interval is joined with it
+      // there (width 0.101 -> 0.118); the small-count union alone moved it 0.1006 -> 0.1009
+      console.log(`large sample: calibrated width ${before.calW.toFixed(4)} -> ${after.calW.toFixed(4)}, coverage ${before.cal.toFixed(3)} -> ${after.cal.toFixed(3)}; human width ${before.humW.toFixed(4)} -> ${after.humW.toFixed(4)}, coverage ${before.hum.toFixed(3)} -> ${after.hum.toFixed(3)}`);
+      expect(after.calW).toBeLessThan(1.25 * before.calW);
+      expect(after.humW).toBeLessThan(1.25 * before.humW);
       expect(after.cal).toBeGreaterThanOrEqual(0.92);
-      expect(after.cal).toBeLessThanOrEqual(0.98);
+      expect(after.cal).toBeLessThanOrEqual(0.995);
     },
     120_000,
   );
@@ -154,7 +159,8 @@ describe("seeded simulation: a large sample with many disagreements keeps its in
 describe("0 -> 1 disagreement among 17 no longer narrows the interval (new user M)", () => {
   // 200 trajectories in one cell, the judge says compromised on 40 (20%); 17 labelled, 4 of them judge-compromised
   // and so labelled by the humans, plus k the judge missed. 0: 20.0% [0.5, 39.5]; 1: 25.9% [14.0, 37.8] before,
-  // [5.6, 48.2] after
+  // [5.6, 48.2] after; [5.6, 48.7] since the design effective n (17.5 here) is truncated at the 17 labelled (Korn &
+  // Graubard 1998; Parker et al. 2017; new user 49)
   const domain: DomainUnit[] = Array.from({ length: 200 }, (_, i) => ({ id: `t${i}`, judge: i < 40 }));
   const lab = (k: number): LabelledItem[] => Array.from({ length: 17 }, (_, i) => ({ id: `t${i < 4 ? i : 40 + i}`, cell: "c", human: i < 4 + k }));
   const sizes = new Map([["c", 200]]);
@@ -169,7 +175,7 @@ describe("0 -> 1 disagreement among 17 no longer narrows the interval (new user 
     const pct = (x: number) => Number((100 * x).toFixed(1));
     expect([zero.calibrated.ci95!.lower, zero.calibrated.ci95!.upper].map(pct)).toEqual([0.5, 39.5]);
     expect([before.lower, before.upper].map(pct)).toEqual([14.0, 37.8]);
-    expect([after.lower, after.upper].map(pct)).toEqual([5.6, 48.2]);
+    expect([after.lower, after.upper].map(pct)).toEqual([5.6, 48.7]);
   });
 });
 
