@@ -34,13 +34,13 @@ export function compactIban(raw: string): string | null {
 }
 
 /**
- * The normalized forms of an IBAN to look for: the compact form first (what `valueIn` compares with separators
- * removed), then as written and in groups of four (spaces, dashes), so that quoting and masking find the usual ones.
+ * The normalized forms of an IBAN to look for: the compact form first (what `valueIn` also finds written with
+ * separators, `ibanInGrouped`), then as written when that differs (so that quoting and masking find the injection's
+ * own writing). Not every grouping: each form is one more scan of every text the value is looked for in.
  * @param compact the compact form, already normalized (lowercase)
  */
 export function ibanForms(compact: string, writtenNorm: string): string[] {
-  const groups = compact.match(/.{1,4}/g) ?? [compact];
-  return [...new Set([compact, writtenNorm, groups.join(" "), groups.join("-")])];
+  return compact === writtenNorm ? [compact] : [compact, writtenNorm];
 }
 
 /** Separator-tolerant matchers of compact IBAN forms, by form (bounded: emptied when full). */
