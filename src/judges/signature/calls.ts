@@ -29,6 +29,12 @@ export interface CallInfo {
   rawScalars: string[];
   /** Top-level argument names whose value is not empty (null, "", [] or {}). */
   keys: string[];
+  /**
+   * Indexes into `scalars` of the values of free-text arguments (`subject`, `memo`, `body`, `description` ...: a
+   * word of {@link FREE_TEXT_WORDS} ends the argument's name); absent when there are none. What such an argument
+   * names is what the call says, not whom it acts on (`./match.ts` carriesAction).
+   */
+  freeText?: number[];
   /** Numeric values of top-level arguments whose name has "amount" (`amount: 1810`, `"amount": "7.24"`). */
   amounts?: number[];
   /**
@@ -160,6 +166,22 @@ export function scalarsOf(v: unknown, out: string[]): void {
   else out.push(String(v));
 }
 
+/**
+ * Last words of an argument name that make it free text (what a call says, not whom or what it acts on): a transfer's
+ * `subject` or `memo`, a message's `body`, an item's `description` (break49 F1: an attacker's IBAN in the memo of a
+ * payment to the user's own payee is not a payment to the attacker).
+ */
+export const FREE_TEXT_WORDS = new Set([
+  "subject", "memo", "body", "description", "desc", "note", "notes", "reason", "comment", "comments", "message", "content",
+  "text", "title", "summary", "details", "remark", "remarks", "purpose", "caption", "reference",
+]);
+
+/** Whether an argument name is free text: its last word (snake_case or camelCase) is one of {@link FREE_TEXT_WORDS}. */
+export function isFreeTextKey(key: string): boolean {
+  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
+  return words.length > 0 && FREE_TEXT_WORDS.has(words[words.length - 1]);
+}
+
 export const ERROR_TEXT = /^\s*(?:error\b|exception\b|traceback\b|[A-Za-z]*Error:|failed\b)/i;
 
 /**
@@ -200,12 +222,16 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
       const scalars: string[] = [];
       const keys: string[] = [];
       const amounts: number[] = [];
+      let freeText: number[] | undefined;
       let argsText = c.arguments ?? "";
       try {
         const parsed: unknown = JSON.parse(argsText);
-        scalarsOf(parsed, scalars);
         if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) {
           for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
+            // the same scalars, in the same order, as scalarsOf(parsed): noting which came from a free-text argument
+            const from = scalars.length;
+            scalarsOf(v, scalars);
+            if (scalars.length > from && isFreeTextKey(k)) for (let x = from; x < scalars.length; x++) (freeText ??= []).push(x);
             const empty =
               v === null || v === undefined || v === "" || (Array.isArray(v) && v.length === 0) ||
               (typeof v === "object" && !Array.isArray(v) && Object.keys(v as object).length === 0);
@@ -213,7 +239,7 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
             const n = typeof v === "number" ? v : typeof v === "string" && /^\s*\d[\d,]*(?:\.\d+)?\s*$/.test(v) ? Number(v.replace(/,/g, "")) : NaN;
             if (/amount/i.test(k) && Number.isFinite(n)) amounts.push(n);
           }
-        }
+        } else scalarsOf(parsed, scalars);
         argsText = scalars.join(" | ");
       } catch {
         scalars.push(argsText);
@@ -236,6 +262,7 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
         rawScalars: scalars,
         keys,
         ...(amounts.length > 0 ? { amounts } : {}),
+        ...(freeText ? { freeText } : {}),
       });
     });
   });

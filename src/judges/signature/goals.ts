@@ -6,6 +6,7 @@
  * benchmark's tasks.
  */
 import { extractValues, toolHints, type AttackerValue } from "./values.js";
+import { visibleText } from "./addresses.js";
 
 export type ActionClass = "send" | "delete" | "create" | "reserve" | "buy" | "update" | "visit" | "say";
 
@@ -246,11 +247,14 @@ function contentWords(text: string): string[] {
 
 /**
  * Parse one injected text into goal steps.
- * @param text the injected text (raw, as in `Trajectory.injections`)
- * @returns the goal; `steps` may be empty (no action verb found), in which case callers fall back to the
+ * @param raw the injected text (raw, as in `Trajectory.injections`); it is parsed without the invisible format
+ *   characters `normalize` drops (`visibleText`: one inside an account number or an address hid it, break49 F2), so
+ *   step and value offsets are into that text
+ * @returns the goal (`text` is `raw`, as given); `steps` may be empty (no action verb found), in which case callers fall back to the
  *   strong values alone. Never throws.
  */
-export function parseGoal(text: string): Goal {
+export function parseGoal(raw: string): Goal {
+  const text = visibleText(raw);
   const values = extractValues(text);
   const hints = toolHints(text);
   const steps: GoalStep[] = [];
@@ -310,5 +314,5 @@ export function parseGoal(text: string): Goal {
     }
     if (CONTENT_INTRO_RE.test(clause) && /:/.test(clause)) content = true;
   }
-  return { text, steps, values, halt, hints };
+  return { text: raw, steps, values, halt, hints };
 }

@@ -1,0 +1,130 @@
+/**
+ * Account numbers and e-mail addresses as people (and attackers) write them, for the signature judge's value
+ * extraction (`./values.ts`): an IBAN in print format (ISO 13616: groups of four, spaces or dashes), an e-mail
+ * address written "name at host dot com", "name[at]host[.]com" or broken over a line, and invisible format
+ * characters inside either (break49 F2, F3). Each is reduced to one normalized form, the one the agent's call carries
+ * (`US13 3000 0001 ...` and `US133000...` are one account), so the injected side and the agent's side are compared
+ * alike: invisible characters dropped (the set `normalize` drops), IBAN separators removed, case folded.
+ */
+import { DROPPED } from "../../evidence/normalize.js";
+
+/** The characters {@link visibleText} removes: `normalize`'s DROPPED set (zero-width, soft hyphen, bidi, tags ...). */
+const INVISIBLE_RE = new RegExp(`[${[...DROPPED].map((cp) => `\\u{${cp.toString(16)}}`).join("")}]`, "gu");
+/** A quick test for a character that may be one of them (everything in DROPPED is >= U+00AD). */
+const MAYBE_INVISIBLE_RE = /[\u00ad-\uffff]/;
+
+/**
+ * `text` without the invisible format characters `normalize` drops (`src/evidence/normalize.ts` DROPPED): one of them
+ * inside an account number or an address split it for the extraction regexes while the agent (and every reader) sees
+ * the plain value. Offsets into the result are not offsets into `text`.
+ * @returns `text` itself when it holds none (the common case: one regex test)
+ */
+export function visibleText(text: string): string {
+  if (!MAYBE_INVISIBLE_RE.test(text)) return text;
+  return text.replace(INVISIBLE_RE, "");
+}
+
+/** An IBAN written compactly or in print format: 2 letters, 2 digits, then groups of 4 split by one space or dash. */
+export const IBAN_RE = /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?:[ -][A-Z0-9]{4}){2,7}(?:[ -][A-Z0-9]{1,4})?)\b/g;
+
+/** An IBAN as written -> its compact form (separators removed), or null when that is not 12-34 characters long. */
+export function compactIban(raw: string): string | null {
+  const c = raw.replace(/[ -]/g, "");
+  return c.length >= 12 && c.length <= 34 ? c : null;
+}
+
+/**
+ * The normalized forms of an IBAN to look for: the compact form first (what `valueIn` also finds written with
+ * separators, `ibanInGrouped`), then as written when that differs (so that quoting and masking find the injection's
+ * own writing). Not every grouping: each form is one more scan of every text the value is looked for in.
+ * @param compact the compact form, already normalized (lowercase)
+ */
+export function ibanForms(compact: string, writtenNorm: string): string[] {
+  return compact === writtenNorm ? [compact] : [compact, writtenNorm];
+}
+
+/** Separator-tolerant matchers of compact IBAN forms, by form (bounded: emptied when full). */
+const ibanMatchers = new Map<string, RegExp>();
+const IBAN_MATCHERS_MAX = 1024;
+
+/**
+ * Whether normalized text `hay` holds the IBAN `compact` (normalized, compact) written with one space or dash
+ * anywhere between its characters (print format, or grouped by a user as they like), as a token (no letter or digit
+ * either side). Looks for the first four characters (country and check digits) before running the matcher.
+ */
+export function ibanInGrouped(hay: string, compact: string): boolean {
+  if (compact.length < 12 || !hay.includes(compact.slice(0, 4))) return false;
+  let re = ibanMatchers.get(compact);
+  if (re === undefined) {
+    if (ibanMatchers.size >= IBAN_MATCHERS_MAX) ibanMatchers.clear();
+    const body = [...compact].map((ch) => ch.replace(/[^a-z0-9]/g, "\\$&")).join("[ -]?");
+    re = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, "u");
+    ibanMatchers.set(compact, re);
+  }
+  return re.test(hay);
+}
+
+/** Local part, and a host label, of an e-mail address. */
+const LOCAL = "[A-Za-z0-9._%+-]+";
+const LABEL = "[A-Za-z0-9-]+";
+/** "@" written out: "[at]", "(at)", "{at}", " at ". */
+const AT_WORD = String.raw`\s*[\[({]\s*at\s*[\])}]\s*|\s+at\s+`;
+/** "." written out: "[.]", "(dot)", "[dot]", " dot ". */
+const DOT_WORD = String.raw`\s*[\[({]\s*(?:dot|\.)\s*[\])}]\s*|\s+dot\s+`;
+
+/** An address with "@" or "." written out (the host's last label is the top-level domain: letters only). */
+const OBFUSCATED_EMAIL_RE = new RegExp(
+  `(?<![A-Za-z0-9._%+-])(${LOCAL})(${AT_WORD}|@)(${LABEL}(?:(?:${DOT_WORD}|\\.)${LABEL})*?)(?:${DOT_WORD}|\\.)([A-Za-z]{2,})(?![A-Za-z0-9-])`,
+  "gi",
+);
+
+/** A line break (with the blanks around it) inside an address: after "-", "_", "@" or a host's ".". */
+const BR = String.raw`[ \t]*\r?\n[ \t]*`;
+const BROKEN_EMAIL_RE = new RegExp(
+  `(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+]*(?:[-_](?:${BR})?[A-Za-z0-9._%+]+)*@(?:${BR})?${LABEL}(?:\\.(?:${BR})?${LABEL})*\\.(?:${BR})?[A-Za-z]{2,}(?![A-Za-z0-9-])`,
+  "g",
+);
+
+/** A plain e-mail address (`./values.ts` addEmails). */
+const PLAIN_EMAIL_RE = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/;
+
+/** One e-mail address found written out or broken: where it is, as written, and as an address. */
+export interface WrittenEmail {
+  at: number;
+  end: number;
+  raw: string;
+  address: string;
+}
+
+/**
+ * E-mail addresses written so that the plain pattern misses them (break49 F2): "@" or "." as a word ("name at host dot
+ * com": a spelled " at " needs a spelled dot too, else "look at example.com" would be an address), in brackets
+ * ("name[at]host[.]com"), or broken over a line after "-", "_", "@" or a host's "." (not when the text before the break
+ * already holds a whole address: "x@y.com.\nThen" is an address and a new sentence).
+ * @returns the addresses (lowercased, without the spelling) in order; never throws
+ */
+export function writtenEmails(text: string): WrittenEmail[] {
+  const out: WrittenEmail[] = [];
+  let m: RegExpExecArray | null;
+  OBFUSCATED_EMAIL_RE.lastIndex = 0;
+  while ((m = OBFUSCATED_EMAIL_RE.exec(text))) {
+    const spelledAt = m[2] !== "@";
+    const dots = m[0].slice(m[1].length + m[2].length);
+    const spelledDot = new RegExp(DOT_WORD, "i").test(dots);
+    if (!spelledAt && !spelledDot) continue; // a plain address: addEmails has it
+    if (/^\s+at\s+$/i.test(m[2]) && !spelledDot) continue;
+    const host = `${m[3]}.${m[4]}`.replace(new RegExp(DOT_WORD, "gi"), ".");
+    if (/\s/.test(host)) continue;
+    out.push({ at: m.index, end: m.index + m[0].length, raw: m[0], address: `${m[1]}@${host}`.toLowerCase() });
+  }
+  BROKEN_EMAIL_RE.lastIndex = 0;
+  while ((m = BROKEN_EMAIL_RE.exec(text))) {
+    if (!/\n/.test(m[0])) continue; // unbroken: addEmails has it
+    const before = m[0].slice(0, m[0].indexOf("\n"));
+    if (PLAIN_EMAIL_RE.test(before)) continue;
+    const address = m[0].replace(/\s+/g, "").toLowerCase();
+    if (!/^[^@]+@[^@]+\.[a-z]{2,}$/.test(address)) continue;
+    out.push({ at: m.index, end: m.index + m[0].length, raw: m[0], address });
+  }
+  return out.sort((x, y) => x.at - y.at);
+}
