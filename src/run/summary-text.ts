@@ -235,7 +235,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     lines.push(
       `filter --where ${s.where.filter}: this invocation read ${n(inputWhere.of)} trajectories and kept ${n(inputWhere.kept)} (the others neither stored nor judged); ` +
         `the summary below is over the run's trajectories the filter keeps: ${n(s.where.kept)} of ${n(s.where.of)}` +
-        (inputWhere.unmatched.length ? ` (matched nothing: ${inputWhere.unmatched.map((u) => `${u.field}=${u.value}`).join(", ")})` : ""),
+        (inputWhere.unmatched.length ? ` (matched nothing: ${inputWhere.unmatched.map((u) => `${u.name ?? u.field}=${u.value}`).join(", ")})` : ""),
     );
   } else if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
   // before the figures it changes (new user 15: said after them, a row's drop went unmarked)
