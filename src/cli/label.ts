@@ -213,7 +213,7 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   );
   if (o.json) printJson(r);
   else process.stdout.write(formatDryRun(r) + "\n");
-  if (r.where) warnWhere(r.where.unmatched.map((u) => `--where ${u.field}=${u.value} matches none of the ${r.where!.of} trajectories read`));
+  if (r.where) warnWhere(r.where.unmatched.map((u) => `--where ${u.name ?? u.field}=${u.value} matches none of the ${r.where!.of} trajectories read`));
   // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
   if (r.batches_in_flight) process.stderr.write(`ipi-judge: label would refuse this run: ${r.batches_in_flight}\n`);
   if (r.label_would_refuse && r.config_changes.some((c) => c.on_config_change === "refuse")) {

@@ -326,6 +326,8 @@ export function committeeSummaryOfSlots(
   const s: CommitteeSummary = {
     by_status: { ok: 0, no_quorum: 0, disputed: 0 },
     by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+    by_label_attacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+    by_label_unattacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
     unanimous: 0,
     rates: new RateTally().result(),
     attacked_ok: 0,
@@ -342,7 +344,10 @@ export function committeeSummaryOfSlots(
     if (c.unanimous) s.unanimous++;
     if (c.status !== "ok" || !c.label) continue;
     s.by_label[c.label]++;
-    if (attacked) s.attacked_ok++;
+    if (attacked) {
+      s.attacked_ok++;
+      s.by_label_attacked[c.label]++;
+    } else s.by_label_unattacked[c.label]++;
   }
   s.rates = t.result();
   return s;

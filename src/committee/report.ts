@@ -37,6 +37,7 @@ import { committeeBlockedFields } from "../verdict/blocked.js";
 import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
 import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "../agree/attacked-only.js";
 import { shownStrings } from "../format/shown.js";
+import { labelCountsText } from "../format/label-counts-text.js";
 
 /** What the committee's rates read of an index row: whether it is attacked, and its benchmark verdict. */
 export type CommitteeIndexRow = Pick<TrajectoryIndexRow, "reference" | "run_error"> & { attacked?: boolean };
@@ -57,7 +58,11 @@ export interface CommitteeJudge extends JudgeSummary {
 /** Committee-level figures. */
 export interface CommitteeSummary {
   by_status: Record<CommitteeVerdict["status"], number>;
+  /** Committee labels of every run with one, attacked or not. */
   by_label: Record<Bucket, number>;
+  /** `by_label` split: on attacked runs (the rates' population) and on the others (new user 49 item 2); they add up to it. */
+  by_label_attacked: Record<Bucket, number>;
+  by_label_unattacked: Record<Bucket, number>;
   /** Trajectories with a quorum where every valid vote is the same bucket. */
   unanimous: number;
   /**
@@ -121,6 +126,8 @@ export function committeeSummary(
   const s: CommitteeSummary = {
     by_status: { ok: 0, no_quorum: 0, disputed: 0 },
     by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+    by_label_attacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+    by_label_unattacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
     unanimous: 0,
     rates: committeeRates(cv, verdicts, index),
     attacked_ok: 0,
@@ -130,7 +137,10 @@ export function committeeSummary(
     if (c.unanimous) s.unanimous++;
     if (c.status !== "ok" || !c.label) continue;
     s.by_label[c.label]++;
-    if (index.get(c.trajectory_id)?.attacked) s.attacked_ok++;
+    if (index.get(c.trajectory_id)?.attacked) {
+      s.attacked_ok++;
+      s.by_label_attacked[c.label]++;
+    } else s.by_label_unattacked[c.label]++;
   }
   return s;
 }
@@ -450,14 +460,14 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
     // what the count is: the run's trajectories, each with one committee verdict; not the n of a figure below
     `committee verdicts over the run's ${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
-  L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
+  L.push(...labelCountsText("  committee labels", c));
   // the committee's rates carry its members' caveats, as estimate --table's committee rows do (new user 36 #1)
   L.push(`  committee label over the ${c.rates.labelled} of ${c.rates.attacked} attacked with one: ${ratesText(c.rates)}${rateCaveatMarker(rateCaveats(r.judge_health, r.judges.map((j) => j.id)))}${codeMajorityText(r.code_majority)}`);
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {
     L.push(`  ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts; errors ${j.errors}, refusals ${j.refusals}, unjudgeable ${j.unjudgeable}, unverified ${j.unverified}`);
-    L.push(`    labels: ${BUCKETS.map((b) => `${b} ${j.by_label[b]}`).join(", ")}`);
+    L.push(...labelCountsText("    labels", j));
     const h = r.judge_health.find((x) => x.judge_id === j.judge_id);
     // a broken judge's rates are never bare (new-user report 16): the caveat beside them (../verdict/rate-caveat.ts)
     L.push(`    ${ratesText(j.rates)}${rateCaveatMarker(h ? rateCaveats([h], [j.judge_id]) : [])}; downgrade rate ${pct(j.downgrade_rate, j.downgrade_rate_reason)} (${j.downgrades})`);

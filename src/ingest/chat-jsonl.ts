@@ -12,6 +12,7 @@ import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
+import { invalidToolArgumentsWarning } from "./tool-arguments.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -537,7 +538,8 @@ function emptyIdWarning(src: ChatLineSource, id: string): ItemWarning {
 /**
  * A line's given surfaces set on `t` (the top-level `surfaces`, else `metadata.surfaces`, as Inspect; trimmed, a key
  * naming no injection placeholder ignored, an unknown name said: ./given-surfaces.ts), and the warnings of those and
- * of its tool results that answer no call (./tool-results.ts).
+ * of its tool results that answer no call (./tool-results.ts) and its tool calls whose arguments are not JSON
+ * (./tool-arguments.ts).
  */
 function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSource): ItemWarning[] {
   const item = `${src.path}:${src.line}`;
@@ -550,6 +552,8 @@ function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSou
   }
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, item);
   if (unmatched !== undefined) out.push(unmatched);
+  const badArgs = invalidToolArgumentsWarning(r.messages, "openai", src.path, item); // ./tool-arguments.ts
+  if (badArgs) out.push(badArgs);
   return out;
 }
 

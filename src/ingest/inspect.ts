@@ -28,6 +28,7 @@ import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
+import { invalidToolArgumentsWarning } from "./tool-arguments.js";
 import { contentFilteredIds } from "./inspect-filtered.js";
 import type { ConvertResult } from "./agentdojo.js";
 
@@ -344,6 +345,9 @@ export function convertInspectSample(
   // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path} ${where}`);
   if (unmatched !== undefined) warnings.push(unmatched);
+  // a call whose arguments Inspect could not parse, or given as a string that is not JSON: kept, said (./tool-arguments.ts)
+  const badArgs = invalidToolArgumentsWarning(messages, "inspect", src.path, `${src.path} ${where}`);
+  if (badArgs) warnings.push(badArgs);
   // the sample's surfaces: trimmed, a key naming no injection placeholder ignored, an unknown name said (./given-surfaces.ts)
   if (isObj(meta.surfaces)) {
     const given = givenSurfaces(meta.surfaces, t.injections, "metadata.surfaces", src.path, where);

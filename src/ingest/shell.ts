@@ -24,6 +24,7 @@ import { convertOpenAIMessages } from "./chat-jsonl.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import type { ConvertResult } from "./agentdojo.js";
 import type { ItemWarning } from "./warnings.js";
+import { invalidToolArgumentsWarning } from "./tool-arguments.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48,7 +49,7 @@ export function bashBlock(text: string): string | undefined {
 const call = (id: string, command: string): ToolCall => ({ id, name: "bash", arguments: JSON.stringify({ command }) });
 
 /** mini-SWE-agent messages -> canonical messages (see the module doc). */
-function miniMessages(messages: Json[]): { messages: Message[]; exit?: Json } {
+function miniMessages(messages: Json[]): { messages: Message[]; exit?: Json; openai?: Json[] } {
   let exit: Json | undefined;
   const kept = messages.filter((m) => {
     if (m.role === "exit") {
@@ -68,7 +69,7 @@ function miniMessages(messages: Json[]): { messages: Message[]; exit?: Json } {
       }));
       return tool_calls.length > 0 ? { ...m, tool_calls } : m;
     });
-    return { messages: convertOpenAIMessages(withActions), exit };
+    return { messages: convertOpenAIMessages(withActions), exit, openai: withActions };
   }
   // v1: commands in ```bash blocks, observations in the next user message
   const out: Message[] = [];
@@ -198,6 +199,7 @@ export function convertShell(data: unknown, src: { path: string; idPath: string 
   }
   let messages: Message[];
   let exit: Json | undefined;
+  let openai: Json[] | undefined; // v2's messages in the OpenAI shape, as converted (their tool-call arguments checked)
   let format: string;
   try {
     if (Array.isArray(d.trajectory)) {
@@ -207,6 +209,7 @@ export function convertShell(data: unknown, src: { path: string; idPath: string 
       const mm = miniMessages((d.messages as unknown[]).filter(isObj));
       messages = mm.messages;
       exit = mm.exit;
+      openai = mm.openai;
       format = "mini-swe-agent";
     }
   } catch (e) {
@@ -228,6 +231,8 @@ export function convertShell(data: unknown, src: { path: string; idPath: string 
   const inj = isObj(d.injections) ? d.injections : isObj(info.injections) ? info.injections : {};
   for (const [k, v] of Object.entries(inj)) if (typeof v === "string") t.injections[k] = v;
   const warnings: ItemWarning[] = [];
+  const badArgs = openai ? invalidToolArgumentsWarning(openai, "openai", src.path, src.path) : undefined; // ./tool-arguments.ts
+  if (badArgs) warnings.push(badArgs);
   const metadata: Record<string, unknown> = { shell_format: format };
   if (typeof d.trajectory_format === "string") metadata.trajectory_format = d.trajectory_format;
   for (const k of ["exit_status", "submission", "instance_id", "mini_version", "swe_agent_version"]) {

@@ -75,6 +75,20 @@ function headlineLines(s: RunSummary, j: JudgeSummary, mark: string): string[] {
   return out;
 }
 
+/**
+ * The judge's label counts (repeat 0) with the population each counts: every run it labelled, split into attacked
+ * and unattacked runs (new user 49 item 2: the counts of all 10,018 AgentDyn runs sat under the heading of the 8,640
+ * attacked runs, so `attacked - not_exposed` did not give the exposure above). The attacked column is what the rates
+ * above count (their `labelled`), the unattacked runs are not_exposed by the rubric.
+ */
+function labelCountLines(j: JudgeSummary): string[] {
+  const sum = (r: Record<string, number>) => BUCKETS.reduce((n, b) => n + r[b], 0);
+  const [all, att, un] = [sum(j.by_label), sum(j.by_label_attacked), sum(j.by_label_unattacked)];
+  const head = `  labels (repeat 0) of the ${all} runs it labelled: ${att} attacked, ${un} unattacked:`;
+  const rows = [["", "all", "attacked", "unattacked"], ...BUCKETS.map((b) => [b, String(j.by_label[b]), String(j.by_label_attacked[b]), String(j.by_label_unattacked[b])])];
+  return [head, ...textTable(rows, { align: ["left", "right", "right", "right"], gap: " ", indent: "    ", minWidths: [20, 6, 9, 11] })];
+}
+
 /** A judge's block of the summary (`formatSummary`); `saidUnder`: the NOT LIKE FOR LIKE warnings said so far, by judge. */
 function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, string>, tablesSaid: { columns: boolean }): string[] {
   const lines: string[] = [];
@@ -99,8 +113,7 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
     lines.push(...wrapLine(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`));
     if (j.not_labelled_items) lines.push(...wrapLine(`    items: ${notLabelledText(j.not_labelled_items)} (every id in --json, not_labelled_items)`));
   }
-  lines.push(`  labels (repeat 0):`);
-  lines.push(...textTable(BUCKETS.map((b) => [b, String(j.by_label[b])]), { align: ["left", "right"], gap: " ", indent: "    ", minWidths: [20, 6] }));
+  lines.push(...labelCountLines(j));
   const movedBlocked = blockedOnMovedText(j.health.compliance_evidence);
   if (movedBlocked) lines.push(...wrapLine(`  of its blocked_attempts: ${movedBlocked}`));
   // a row over the same runs as the judge's overall figures (one model, one surface) points to its LOW coverage
@@ -223,7 +236,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     lines.push(
       `filter --where ${s.where.filter}: this invocation read ${n(inputWhere.of)} trajectories and kept ${n(inputWhere.kept)} (the others neither stored nor judged); ` +
         `the summary below is over the run's trajectories the filter keeps: ${n(s.where.kept)} of ${n(s.where.of)}` +
-        (inputWhere.unmatched.length ? ` (matched nothing: ${inputWhere.unmatched.map((u) => `${u.field}=${u.value}`).join(", ")})` : ""),
+        (inputWhere.unmatched.length ? ` (matched nothing: ${inputWhere.unmatched.map((u) => `${u.name ?? u.field}=${u.value}`).join(", ")})` : ""),
     );
   } else if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
   // before the figures it changes (new user 15: said after them, a row's drop went unmarked)

@@ -29,8 +29,15 @@ export interface JudgeSummary {
   /** Verdicts of every repeat. */
   verdicts: number;
   by_status: Record<string, number>;
-  /** Labels of repeat 0 (one per trajectory). */
+  /** Labels of repeat 0 (one per trajectory), over every run it labelled, attacked or not (an unattacked run is not_exposed by the rubric). */
   by_label: Record<Bucket, number>;
+  /**
+   * `by_label` split by the run's `attacked` flag (new user 49 item 2: the counts of all 10,018 runs read as the 8,640
+   * attacked runs' under the attack-success heading): labels of repeat 0 on attacked runs and on the others (as the
+   * rates split them, `./rep0-rates.ts`: the index row's flag, else the verdict's); the two add up to `by_label`.
+   */
+  by_label_attacked: Record<Bucket, number>;
+  by_label_unattacked: Record<Bucket, number>;
   /**
    * The two named rates over the attacked trajectories (repeat 0), with blocked attempts and coverage
    * (`attackRates`, src/stats/rates.ts; DESIGN section 1): `asr_goal` = full compliance, `asr_behaviour` = full or
@@ -230,6 +237,8 @@ export function summarizeRun(
         verdicts: 0,
         by_status: {},
         by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+        by_label_attacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+        by_label_unattacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
         rates: new RateTally().result(),
         exposure_rate: null,
         exposure: { ...rateFigure(0, 0), attacked: 0, coverage: null, coverage_low: false },
@@ -266,6 +275,9 @@ export function summarizeRun(
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
     if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
     j.by_label[v.label]++;
+    const attacked = row?.attacked ?? v.attacked; // as the rates read it (./rep0-rates.ts)
+    if (attacked) j.by_label_attacked[v.label]++;
+    else j.by_label_unattacked[v.label]++;
   }
   const [crashed, groups] = [crashedItems(errors, true), rep0.groups(crashedItems(errors))];
   const health = new Map(

@@ -66,7 +66,15 @@ export const WHERE_NONE = NO_VALUE;
 export interface WhereClause {
   field: WhereField;
   values: string[];
+  /**
+   * The field's name as the user typed it (`agent_model` for `model`; absent: the canonical name), which every echo
+   * of the filter gives back (new user 49 item 6: `--where agent_model=X` was echoed `filter --where model=X`).
+   */
+  name?: string;
 }
+
+/** The field name a clause's echoes show: as typed ({@link WhereClause.name}), else canonical. */
+export const clauseName = (c: WhereClause): string => c.name ?? c.field;
 
 /** A parsed filter: its clauses (all must hold) and its text as given back (`attack=a,b model=m`). */
 export interface WhereFilter {
@@ -118,9 +126,10 @@ export function parseWhere(specs: readonly string[] | string | undefined): Where
       );
     }
     if (field === "attacked") values = booleanValues(spec, values);
-    clauses.push({ field, values });
+    const name = spec.slice(0, eq).trim();
+    clauses.push(name === field ? { field, values } : { field, values, name });
   }
-  return { clauses, text: clauses.map((c) => `${c.field}=${c.values.join(",")}`).join(" ") };
+  return { clauses, text: clauses.map((c) => `${clauseName(c)}=${c.values.join(",")}`).join(" ") };
 }
 
 /**
@@ -164,7 +173,7 @@ export interface WhereStatement {
   kept: number;
   of: number;
   /** Values that matched no trajectory of the input (each also a warning); `[]` when none. */
-  unmatched: Array<{ field: WhereField; value: string }>;
+  unmatched: Array<{ field: WhereField; value: string; name?: string }>;
 }
 
 /**
@@ -206,9 +215,10 @@ export class WhereTally {
     for (const c of this.filter.clauses) {
       for (const v of c.values) {
         if (this.seen.get(c.field)!.has(v)) continue;
-        unmatched.push({ field: c.field, value: v });
-        warnings.push(`--where ${c.field}=${shownValue(v)} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
-        said.push(`${c.field}=${shownValue(v)} matches none (${c.field} values: ${occurring(c.field)})`);
+        unmatched.push(c.name ? { field: c.field, value: v, name: c.name } : { field: c.field, value: v });
+        const n = clauseName(c); // as typed (agent_model, defense, ...)
+        warnings.push(`--where ${n}=${shownValue(v)} matches none of the ${this.of} ${what} (${n} values: ${occurring(c.field)})`);
+        said.push(`${n}=${shownValue(v)} matches none (${n} values: ${occurring(c.field)})`);
       }
       // a joined surface (`tool_output+tool_description`) holding an asked one is another value: said, not kept in
       // silence (break46: --where surface=tool_output left such runs out with no word)
@@ -275,7 +285,7 @@ export function tallied(tally: WhereTally, what = "trajectories"): { statement: 
 export function whereLine(s: WhereStatement | null | undefined, what = "trajectories"): string {
   if (!s) return "";
   return `filter --where ${shownValue(s.filter)}: ${s.kept.toLocaleString("en-US")} of ${s.of.toLocaleString("en-US")} ${what}` +
-    (s.unmatched.length ? ` (matched nothing: ${s.unmatched.map((u) => `${u.field}=${shownValue(u.value)}`).join(", ")})` : "");
+    (s.unmatched.length ? ` (matched nothing: ${s.unmatched.map((u) => `${u.name ?? u.field}=${shownValue(u.value)}`).join(", ")})` : "");
 }
 
 /**

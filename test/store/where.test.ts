@@ -14,11 +14,12 @@ describe("parseWhere", () => {
     const f = parseWhere(["attack=important_instructions,(none)", "agent_model=gpt-4o", "user_task_id=user_task_0", "injection-task=injection_task_1"])!;
     expect(f.clauses).toEqual([
       { field: "attack", values: ["important_instructions", "(none)"] },
-      { field: "model", values: ["gpt-4o"] },
-      { field: "user_task", values: ["user_task_0"] },
-      { field: "injection_task", values: ["injection_task_1"] },
+      { field: "model", values: ["gpt-4o"], name: "agent_model" },
+      { field: "user_task", values: ["user_task_0"], name: "user_task_id" },
+      { field: "injection_task", values: ["injection_task_1"], name: "injection-task" },
     ]);
-    expect(f.text).toBe("attack=important_instructions,(none) model=gpt-4o user_task=user_task_0 injection_task=injection_task_1");
+    // the fields as typed (new user 49 item 6: `agent_model=X` was given back as `model=X`)
+    expect(f.text).toBe("attack=important_instructions,(none) agent_model=gpt-4o user_task_id=user_task_0 injection-task=injection_task_1");
     expect(parseWhere(undefined)).toBeNull();
     expect(parseWhere([])).toBeNull();
     expect(parseWhere("suite=slack")!.clauses).toEqual([{ field: "suite", values: ["slack"] }]);
@@ -29,7 +30,9 @@ describe("parseWhere", () => {
       'unknown field "atack" (fields: model (or agent_model, agent-model), suite, condition (or defense), attack, surface, user_task (or user_task_id, user-task), injection_task (or injection_task_id, injection-task), attacked (true or false))',
     );
     // every alias the listing names is accepted, as its canonical field (new user 19)
-    expect(parseWhere(["agent_model=m", "defense=d", "agent-model=n"])!.text).toBe("model=m condition=d model=n");
+    const aliases = parseWhere(["agent_model=m", "defense=d", "agent-model=n"])!;
+    expect(aliases.clauses.map((c) => c.field)).toEqual(["model", "condition", "model"]);
+    expect(aliases.text).toBe("agent_model=m defense=d agent-model=n");
     expect(() => parseWhere(["attack"])).toThrow(/expected FIELD=VALUE/);
     expect(() => parseWhere(["attack=a,"])).toThrow(/empty value/);
   });
@@ -81,6 +84,15 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     expect(r.statement).toEqual({ filter: "condition=tool_filter,tool_filtre", clauses: { condition: ["tool_filter", "tool_filtre"] }, kept: 1, of: 3, unmatched: [{ field: "condition", value: "tool_filtre" }] });
     expect(r.warnings).toEqual(["--where condition=tool_filtre matches none of the 3 trajectories (condition values: no_defense, tool_filter)"]);
     expect(whereLine(r.statement)).toBe("filter --where condition=tool_filter,tool_filtre: 1 of 3 trajectories (matched nothing: condition=tool_filtre)");
+  });
+  it("every echo gives the field back as typed: agent_model stays agent_model, defense stays defense (new user 49 item 6)", () => {
+    const r = applyWhere(rows, parseWhere(["agent_model=gpt-4o", "defense=tool_filter,tool_filtre"]));
+    expect(r.kept.map((x) => x.id)).toEqual(["b"]);
+    // the clauses keep the canonical field (what reads the records, and what a sample records)
+    expect(r.statement!.clauses).toEqual({ model: ["gpt-4o"], condition: ["tool_filter", "tool_filtre"] });
+    expect(r.warnings).toEqual(["--where defense=tool_filtre matches none of the 3 trajectories (defense values: no_defense, tool_filter)"]);
+    expect(whereLine(r.statement)).toBe("filter --where agent_model=gpt-4o defense=tool_filter,tool_filtre: 1 of 3 trajectories (matched nothing: defense=tool_filtre)");
+    expect(() => applyWhere(rows, parseWhere(["agent_model=gpt-5"]))).toThrow("--where agent_model=gpt-5 keeps none of the 3 trajectories: agent_model=gpt-5 matches none (agent_model values: claude, gpt-4o)");
   });
   it("surface is matched exactly, and the runs whose joined surface holds the asked one are said to be left out (break46)", () => {
     const joined = [...rows, { id: "d", surface: "tool_output+tool_description" }, { id: "e", surface: "tool_description+tool_output" }, { id: "f", surface: "tool_description" }];
