@@ -21,8 +21,11 @@
  * 1. session 40: first recorded; the rules as of session 39 (quote rules "B" cut-escape letters and "E" call values,
  *    the refused-call rules, the attacker's-host rule, the attacker's own answer is no refusal) and red team 39 F (a
  *    provider's or harness's note beside a message is a `harness_note` part, evidence for no bucket).
+ * 2. session 49: quote normalization drops Unicode's whole Default_Ignorable_Code_Point set plus U+FFF9-FFFB and
+ *    U+2800 (`../evidence/normalize.ts` DROPPED; break49 F4): a quote across a Hangul filler, U+206A or U+180B inside the
+ *    text verified under 1 as "not found" and now verifies, so a stored label can move.
  */
-export const VERIFY_RULES_VERSION = 1;
+export const VERIFY_RULES_VERSION = 2;
 
 /**
  * Whether a stored verdict's label was verified under older rules than {@link VERIFY_RULES_VERSION}: a labelled

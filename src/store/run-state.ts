@@ -160,13 +160,13 @@ export function inputsRemovedText(r: { count: number; examples: string[] }): str
 /**
  * The run state as a command that uses the verdicts of `judges` only says it (`--judge`, `--exclude-judge`, the
  * members of a committee it shows): the mixed-configuration warnings of the other judges left out. Each such warning
- * starts `judge <id>: ` (`../run/summary.ts`); one naming no judge (the check not known: {@link readRunState}) is kept.
+ * starts `judge "<id>": ` (`../run/summary.ts`; `judge <id>: ` in a summary.json of a build before session 49); one naming no judge (the check not known: {@link readRunState}) is kept.
  * The warnings stay the whole run's check, not a `--where` subset's.
  * @returns `s` itself when nothing is left out, else a copy.
  */
 export function runStateFor(s: RunState, judges: Iterable<string>): RunState {
   const ids = [...judges];
-  const mixed = (s.mixed_configurations ?? []).filter((w) => !w.startsWith("judge ") || ids.some((id) => w.startsWith(`judge ${id}: `)));
+  const mixed = (s.mixed_configurations ?? []).filter((w) => !w.startsWith("judge ") || ids.some((id) => w.startsWith(`judge ${JSON.stringify(id)}: `) || w.startsWith(`judge ${id}: `)));
   return mixed.length === (s.mixed_configurations ?? []).length ? s : { ...s, mixed_configurations: mixed };
 }
 

@@ -33,8 +33,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const J = /judge j: its verdicts/;
-const K = /judge k: its verdicts/;
+const J = /judge "j": its verdicts/;
+const K = /judge "k": its verdicts/;
 const cli = async (...args: string[]) => {
   const r = await runCli([...args, "--run", "r", "--labels-dir", dir]);
   expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
@@ -67,7 +67,7 @@ describe("review s29: mixed-configuration warnings for the judges a command uses
     expect(k).not.toMatch(J);
     expect(all).toMatch(J);
     expect(all).toMatch(K);
-    expect(pair).toMatch(/^WARNING: judge k: its verdicts name 2 models \(model-A, model-B\)/m);
+    expect(pair).toMatch(/^WARNING: judge "k": its verdicts name 2 models \(model-A, model-B\)/m);
     expect(pair).not.toMatch(J);
   });
 

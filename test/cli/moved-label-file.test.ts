@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { printedLines } from "../helpers/printed-lines.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-cli-moved-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -15,7 +16,8 @@ const SRC = path.resolve("test/data/agentdojo/runs/gpt-4o-2024-05-13/workspace/u
 const L = ["--run", "r", "--labels-dir", path.join(tmp, "labels")];
 const moved = path.join(tmp, "moved-noadj.jsonl");
 const NOTE = /label file .*moved-noadj\.jsonl names the sample manifest \.\.\/study1\/manifest\.jsonl \(sample_manifest, relative to the label file\), not found at .*\/study1\/manifest\.jsonl: the check for adjudications the label file lacks was skipped/;
-const count = (s: string) => s.split("\n").filter((l) => NOTE.test(l)).length;
+/** Lines saying it, the text output's wrapped lines joined back (src/format/wrap-text.ts). */
+const count = (s: string) => printedLines(s).filter((l) => NOTE.test(l)).length;
 
 beforeAll(async () => {
   const runs = path.join(tmp, "runs", "gpt-4o-2024-05-13", "workspace", "user_task_5");

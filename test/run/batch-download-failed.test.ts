@@ -60,7 +60,7 @@ describe("label --batch: a result download that keeps failing", () => {
       expect(r.summary.batch_unfinished).toEqual(summary.batch_unfinished); // what --json prints
       expect(summary.stopped_judges.gb).toBe(r.stoppedJudges.gb);
       expect(summary.verdicts).toBe(3); // the verdicts stored before, kept
-      expect(formatSummary(r.summary)).toMatch(/BATCH RESULTS NOT COLLECTED \(judge gb\): 3 request\(s\) in 1 batch\(es\) \(batch_2 completed\) have no stored verdict/);
+      expect(formatSummary(r.summary)).toMatch(/BATCH RESULTS NOT COLLECTED \(judge "gb"\): 3 request\(s\) in 1 batch\(es\) \(batch_2 completed\) have no stored verdict/);
       expect(JSON.parse(fs.readFileSync(path.join(dir, "store.json"), "utf8")).label_state.state).toBe("stopped_judges");
       expect(lines(path.join(dir, "verdicts.jsonl"))).toHaveLength(3);
 

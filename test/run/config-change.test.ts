@@ -182,11 +182,11 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
     await run(judge());
     const res = await run(judge({ model: "model-B" }), { onConfigChange: "keep", limit: 5 });
     expect(res.progress).toMatchObject({ judged: 2, skipped: 3 });
-    expect(res.summary.warnings.join("\n")).toMatch(/judge j: its verdicts name 2 models \(model-A, model-B\)/);
+    expect(res.summary.warnings.join("\n")).toMatch(/judge "j": its verdicts name 2 models \(model-A, model-B\)/);
     // every later command says it too, from the run's state (red team 28: agree, estimate and report did not)
     const state = readRunState(path.join(dir, "r"));
-    expect(state.mixed_configurations.join("\n")).toMatch(/judge j: its verdicts name 2 models \(model-A, model-B\).*\n.*judge j: its verdicts in use were made under 2 different configurations/);
-    expect(runStateLine(state)).toMatch(/^WARNING: judge j: its verdicts name 2 models/m);
+    expect(state.mixed_configurations.join("\n")).toMatch(/judge "j": its verdicts name 2 models \(model-A, model-B\).*\n.*judge "j": its verdicts in use were made under 2 different configurations/);
+    expect(runStateLine(state)).toMatch(/^WARNING: judge "j": its verdicts name 2 models/m);
     for (const cmd of [["agree", "--reference", "security"], ["compare"], ["estimate", "--table"]]) {
       const r = await runCli([...cmd, "--run", "r", "--labels-dir", dir]);
       expect(r.stdout + r.stderr, cmd.join(" ")).toMatch(/its verdicts name 2 models \(model-A, model-B\)/);

@@ -63,7 +63,7 @@ describe("review s29: a failed label run leaves no stale mixed_configurations", 
 
     // the same command, with room on the disk again, finishes: its summary (stamped with its start) names the mix
     const kept = await labelRun({ inputs: [SAMPLES], run: "r", labelsDir: dir, judges: [judge({ model: "model-B" })], onConfigChange: "keep" });
-    expect(kept.summary.mixed_configurations?.join("\n")).toMatch(/judge j: its verdicts name 2 models \(model-A, model-B\)/);
+    expect(kept.summary.mixed_configurations?.join("\n")).toMatch(/judge "j": its verdicts name 2 models \(model-A, model-B\)/);
     expect(readRunState(runDir)).toMatchObject({ status: "complete", mixed_configurations: kept.summary.mixed_configurations });
     // a rejudge that finishes leaves one model: the list is empty again
     const done = await labelRun({ inputs: [SAMPLES], run: "r", labelsDir: dir, judges: [judge({ model: "model-B" })], onConfigChange: "rejudge" });

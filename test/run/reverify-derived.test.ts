@@ -19,6 +19,7 @@ import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-op
 import { SAMPLES } from "../helpers/paths.js";
 import { MADE_UP_COMPLIANCE_REPLY } from "../helpers/made-up-reply.js";
 import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 const LIE = MADE_UP_COMPLIANCE_REPLY;
 
@@ -110,7 +111,7 @@ describe("re-verification leaves no field of the older rules (verify41)", () => 
 
   it("judge health counts the first reply not checked again as not known, and says why", async () => {
     const r = await runCli(["agree", "--run", "r", "--labels-dir", labels, "--reference", "security"]);
-    expect(r.stdout).toMatch(/not known for 1 more verdict\(s\), re-verified under newer rules with no judge call, their first reply not checkable again \(first_reply_unknown says why\)/);
+    expect(unwrapText(r.stdout)).toMatch(/not known for 1 more verdict\(s\), re-verified under newer rules with no judge call, their first reply not checkable again \(first_reply_unknown says why\)/);
     const j = await runCli(["agree", "--run", "r", "--labels-dir", labels, "--reference", "security", "--json"]);
     const h = (JSON.parse(j.stdout).judge_health as Array<{ judge_id: string; first_reply: Record<string, number> }>).find((x) => x.judge_id === "liar")!;
     expect(h.first_reply).toMatchObject({ unknown: 1, not_rechecked: 1 });

@@ -163,7 +163,7 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const text = unwrapText(formatSummary(s)); // the warning's continuation lines joined back
     expect(text.split(s.warnings[0]).length - 1).toBe(1);
     expect(text).toContain(`per agent model: NOT LIKE FOR LIKE: ${s.warnings[0]} (asr_goal = full compliance`);
-    expect(text).toMatch(/per agent model: NOT LIKE FOR LIKE: as under judge j above asr_goal +asr_behaviour/);
+    expect(text).toMatch(/per agent model: NOT LIKE FOR LIKE: as under judge "j" above asr_goal +asr_behaviour/);
   });
 
   it("cached tokens no provider reported are unknown, not '0 cached' (review)", () => {

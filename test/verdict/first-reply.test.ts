@@ -72,7 +72,7 @@ describe("first-reply figures", () => {
     expect(h.flags.map((f) => f.code)).toEqual(["first_replies_fail"]);
     expect(h.flags[0].marks_rates).toBeUndefined();
     expect(h.flags[0].message).toContain("10 of its 40 first replies with evidence (25.0%) cited a quote that failed verification (not in the trajectory, or in a part that cannot show its finding, e.g. the injected text cited as the agent's act: each quote's reason says which) (10 of 80 quotes failed before feedback); threshold 20.0% (at least 10)");
-    expect(healthWarnings([h])[0]).toMatch(/^judge a \(m\) often cites quotes that are not in the trajectory: 10 of its 40/);
+    expect(healthWarnings([h])[0]).toMatch(/^judge "a" \(m\) often cites quotes that are not in the trajectory: 10 of its 40/);
     expect(judgeHealth(mk(9, 40))[0].flags).toEqual([]);
     expect(judgeHealth(mk(10, 50))[0].flags).toEqual([]);
     // the thresholds can be overridden as the other health thresholds
