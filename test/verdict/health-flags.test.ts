@@ -5,18 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { emptyHealth, flagCodesOf, withFlags, type JudgeHealth } from "../../src/verdict/health.js";
-
-/** A deterministic generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { Rand } from "../helpers/rand.js";
 
 function tally(r: () => number): JudgeHealth {
   const n = (max: number) => Math.floor(r() * (max + 1));
@@ -57,7 +46,8 @@ function tally(r: () => number): JudgeHealth {
 
 describe("flagCodesOf", () => {
   it("names the codes withFlags sets, in its order, on 5,000 seeded tallies (every code seen)", () => {
-    const r = rng(26);
+    const rand = new Rand(26);
+    const r = () => rand.unit();
     const seen = new Set<string>();
     for (let i = 0; i < 5000; i++) {
       const h = tally(r);
