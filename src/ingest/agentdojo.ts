@@ -24,6 +24,7 @@ import { invalidToolArgumentsWarning } from "./tool-arguments.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
 import { repeatedKeyError } from "./repeated-keys.js";
+import { isEmptyPlaceholderRecord } from "./placeholder-count.js";
 
 export { KNOWN_DEFENSES, NO_DEFENSE, splitDefense, attributeRun, type Attribution } from "./attribution.js";
 
@@ -247,13 +248,11 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   }
   const r = run as Json;
   const messages = r.messages as Json[];
-  const hasVerdict = typeof r.security === "boolean" || typeof r.utility === "boolean";
   if (messages.length === 0) {
     // a placeholder records nothing of a run: no verdict and no injected text (VIGIL's: `injections: {}`); a file
-    // with injections but no messages lost a run's transcript, an error of the input (red team 15 F4)
-    const inj = r.injections;
-    const injected = isObj(inj) ? Object.keys(inj).length > 0 : Array.isArray(inj) ? inj.length > 0 : inj !== undefined && inj !== null && inj !== "";
-    if (!hasVerdict && !injected) {
+    // with injections but no messages lost a run's transcript, an error of the input (red team 15 F4). The one rule
+    // the pre-count uses too (./placeholder-count.ts), so label's progress total leaves out exactly these files.
+    if (isEmptyPlaceholderRecord(r)) {
       return {
         ok: false,
         error: ingestError("empty_placeholder", src.path, "an empty placeholder (no messages, no verdict): a combination the benchmark did not run; nothing to judge", {
