@@ -468,9 +468,10 @@ export function escapeRegExp(s: string): string {
 
 /**
  * Whether `needle` occurs in `hay` with no letter or digit right before or after it (both already
- * normalized). Used for short values (`13`, `fred`) that would otherwise match inside other tokens.
+ * normalized). Used for short values (`13`, `fred`) that would otherwise match inside other tokens. With `domainEnd`
+ * (an email), a dot followed by a letter or digit right after it is no edge either: the domain goes on.
  */
-export function containsToken(hay: string, needle: string): boolean {
+export function containsToken(hay: string, needle: string, domainEnd = false): boolean {
   if (!needle) return false;
   // the needle's edges are classified once (a needle edge that is no letter or digit needs no edge in `hay`)
   const wordFirst = isWordUnit(needle, 0);
@@ -481,7 +482,8 @@ export function containsToken(hay: string, needle: string): boolean {
     if (at < 0) return false;
     const end = at + needle.length;
     const edgeBefore = !wordFirst || at === 0 || !isWordUnit(hay, at - 1);
-    const edgeAfter = !wordLast || end >= hay.length || !isWordUnit(hay, end);
+    // an email's domain goes on past a dot: `a@evil.com` is not in `a@evil.com.au` (break49b)
+    const edgeAfter = (!wordLast || end >= hay.length || !isWordUnit(hay, end)) && !(domainEnd && hay.charCodeAt(end) === 0x2e && end + 1 < hay.length && isWordUnit(hay, end + 1));
     if (edgeBefore && edgeAfter) return true;
     from = at + 1;
   }

@@ -398,7 +398,7 @@ export function valueIn(hay: string, v: AttackerValue): boolean {
   // by index: an iterator here made a result object per form (it runs per value, per tool result, per call)
   const forms = v.forms;
   for (let i = 0; i < forms.length; i++) {
-    if (v.token ? containsToken(hay, forms[i]) : hay.includes(forms[i])) return true;
+    if (v.token ? containsToken(hay, forms[i], v.kind === "email") : hay.includes(forms[i])) return true;
   }
   // an IBAN is one value whatever its grouping (ISO 13616 print format, or the user's own): compared without separators
   return v.kind === "iban" && ibanInGrouped(hay, forms[0]);
