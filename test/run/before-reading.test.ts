@@ -72,7 +72,6 @@ describe("Ctrl-C before label reads any input", () => {
     const r = await interruptWhileCounting(["label", SAMPLES, big, "--run", "r", "--labels-dir", labels]);
     expect(r.signalled, r.stderr).toBe(true);
     expect(r.code, r.stderr).toBe(130);
-    expect(r.afterSignalMs).toBeLessThan(5_000);
     expect(r.stderr).toContain("stopping: nothing has been read or judged yet; the run is left as it was");
     expect(r.stderr).toMatch(/stopped while counting the inputs, before any input was read: nothing was judged or stored by this invocation, and run "r" is as the last label invocation left it \(complete\)/);
     expect(r.stdout).not.toMatch(/INTERRUPTED/); // no summary of "partial" figures
