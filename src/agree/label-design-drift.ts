@@ -10,6 +10,12 @@
  * a manifest that is there but cannot be read as import-annotations reads it (bad lines named) is said with the items
  * left unchecked (break45: both were skipped in silence). Nothing is said when the manifest is not found (the
  * moved-file note of ./sample-adjudications.ts says so) or the file is not an import's JSONL.
+ *
+ * The item's identity is compared too (break50): a row whose `trajectory_id` (or `content_sha256`, when both hold
+ * one) is not its manifest row's puts a label on another trajectory than the one the sample drew for that item (rows
+ * joined to trajectories by a wrong key, or swapped by hand, with their hashes moved along, so the content-hash check
+ * passes). The figures count the label for the row's trajectory under the item's weight: said as its own part of the
+ * warning, naming the items, never taken in silence.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -17,12 +23,16 @@ import { jsonLines } from "../io/jsonl.js";
 
 /** The design fields of one item, as a label row or a manifest row holds them. */
 interface ItemDesign {
+  trajectory_id?: unknown;
+  content_sha256?: unknown;
   stratum: unknown;
   stratum_size: unknown;
   inclusion_probability: unknown;
 }
 
 const FIELDS = ["stratum", "stratum_size", "inclusion_probability"] as const;
+/** The item's identity: compared when the label row and the manifest row both hold the field. */
+const IDENTITY = ["trajectory_id", "content_sha256"] as const;
 
 /** The JSON objects of a label file (lines its reader, ./human-file.ts, reports are skipped here); null when the file cannot be read. */
 function objects(file: string): Array<Record<string, unknown>> | null {
@@ -88,6 +98,7 @@ export function labelDesignDriftWarning(labelFile: string): string | undefined {
   const base = path.dirname(path.resolve(labelFile));
   const byManifest = new Map<string, { rows: Map<string, ItemDesign>; problem?: string; unchecked: Set<string>; absent: Set<string> }>();
   const drift: string[] = [];
+  const moved: string[] = [];
   const seen = new Set<string>();
   for (const r of rows) {
     if (typeof r.item_id !== "string" || typeof r.sample_manifest !== "string" || !r.sample_manifest) continue;
@@ -102,6 +113,12 @@ export function labelDesignDriftWarning(labelFile: string): string | undefined {
       continue;
     }
     if (seen.has(r.item_id)) continue;
+    const other = IDENTITY.filter((f) => r[f] !== undefined && want[f] !== undefined && r[f] !== want[f]).map((f) => `${f} ${JSON.stringify(r[f])} here, ${JSON.stringify(want[f])} in the manifest`);
+    if (other.length) {
+      seen.add(r.item_id);
+      moved.push(`item ${r.item_id}: ${other.join(", ")}`);
+      continue;
+    }
     const diff = FIELDS.filter((f) => !same(r[f], want[f])).map((f) => `${f} ${JSON.stringify(r[f])} here, ${JSON.stringify(want[f])} in the manifest`);
     if (diff.length) {
       seen.add(r.item_id);
@@ -109,6 +126,14 @@ export function labelDesignDriftWarning(labelFile: string): string | undefined {
     }
   }
   const said: string[] = [];
+  if (moved.length) {
+    const shown = moved.slice(0, 5).join("; ") + (moved.length > 5 ? `; and ${moved.length - 5} more` : "");
+    said.push(
+      `label_design_drift: label file ${labelFile} puts ${moved.length} item${moved.length === 1 ? "" : "s"} on another trajectory (or another version of it) than the sample manifest its rows name (${shown}): ` +
+        `the figures count each such label for the row's trajectory, which is not the one the sample drew for that item (rows joined to trajectories by another key, or edited since the import), so agreement and the human and calibrated estimates may rest on labels of the wrong trajectories; ` +
+        `import the annotations again with the manifest ipi-judge sample wrote`,
+    );
+  }
   if (drift.length) {
     const shown = drift.slice(0, 5).join("; ") + (drift.length > 5 ? `; and ${drift.length - 5} more` : "");
     said.push(

@@ -49,6 +49,16 @@ describe("label_design_drift against the manifest the rows name", () => {
     expect(h).toContain("manifest.jsonl line 1: not an ipi-judge sample manifest (the first line must be its header)");
   });
 
+  it("rows whose trajectory (and hash) were swapped between two items: named, the items and both ids (break50: silent, kappa moved)", () => {
+    const m = [header, { ...mrow("001"), content_sha256: "h1" }, { ...mrow("002"), content_sha256: "h2" }];
+    expect(labelDesignDriftWarning(folder("idok", m, [label("001", { content_sha256: "h1" }), label("002", { content_sha256: "h2" })]))).toBeUndefined();
+    const w = labelDesignDriftWarning(folder("swapped", m, [label("001", { trajectory_id: "t002", content_sha256: "h2" }), label("002", { trajectory_id: "t001", content_sha256: "h1" })])) ?? "";
+    expect(w).toMatch(/^label_design_drift: label file .*human\.jsonl puts 2 items on another trajectory \(or another version of it\) than the sample manifest its rows name \(item abc-001: trajectory_id "t002" here, "t001" in the manifest, content_sha256 "h2" here, "h1" in the manifest; item abc-002: trajectory_id "t001" here, "t002" in the manifest/);
+    expect(w).toContain("import the annotations again");
+    // a hash alone differing (same trajectory): named too; a row without a hash is not compared on it
+    expect(labelDesignDriftWarning(folder("hashonly", m, [label("001", { content_sha256: "hX" }), label("002")]))).toMatch(/puts 1 item on another trajectory .*item abc-001: content_sha256 "hX" here, "h1" in the manifest/);
+  });
+
   it("a labelled item the manifest does not hold: named (was skipped in silence)", () => {
     const w = labelDesignDriftWarning(folder("absent", [header, mrow("001")], [label("001"), label("002")])) ?? "";
     expect(w).toMatch(/^label_design_drift: label file .*human\.jsonl labels 1 item \(abc-002\) that the sample manifest its rows name \(.*manifest\.jsonl\) does not hold/);
