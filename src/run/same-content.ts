@@ -15,6 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import { writeSameContent, type SameContentRecord } from "../store/same-content-record.js";
+import { copiesAcrossCells } from "./copies-across-cells.js";
 
 /** How many pairs the warning names. */
 const SHOWN = 3;
@@ -96,6 +97,8 @@ export async function sameContentFinding(
   });
   const pairs: Array<[number, number]> = [];
   const folders = new Set<string>();
+  // equal content in another cell: a candidate copy, compared byte for byte below (./copies-across-cells.ts)
+  const across: Array<[number, number]> = [];
   let extra = 0;
   let groups = 0;
   for (let gi = 0; gi + 1 < starts.length; gi++) {
@@ -107,6 +110,7 @@ export async function sameContentFinding(
       const had = first.get(cell);
       if (had === undefined) {
         first.set(cell, pos);
+        if (k > starts[gi]) across.push([order[starts[gi]], pos]);
         continue;
       }
       extra++;
@@ -115,7 +119,12 @@ export async function sameContentFinding(
       if (pairs.length < SHOWN) pairs.push([had, pos]);
     }
   }
-  if (extra === 0) return undefined;
+  const fileOf = (pos: number) => {
+    const src = store.trajectorySource(store.idSlots.id(slots[pos]));
+    return src === undefined || src === "" || /:\d+$/.test(src) ? undefined : src;
+  };
+  const copies = copiesAcrossCells(across, fileOf, SHOWN);
+  if (extra === 0 && copies.copies === 0) return undefined;
   const named = (pos: number) => {
     const id = store.idSlots.id(slots[pos]);
     const src = store.trajectorySource(id);
@@ -124,6 +133,8 @@ export async function sameContentFinding(
     const gone = src !== undefined && src !== "" && !fs.existsSync(src.replace(/:\d+$/, ""));
     return `${JSON.stringify(id)}${shown ? ` (${gone ? `recorded from ${shown}, not there now` : shown})` : ""}`;
   };
+  const copied = copies.copies ? copiesPart(copies, copies.first.map(([a, b]) => `${named(a)} = ${named(b)}`)) : undefined;
+  if (extra === 0) return { text: copied!.text, count: 0, extra: 0, groups: 0, pairs: [], folders: [], copies: copied!.record };
   const n = extra + groups;
   const named2 = pairs.map(([a, b]) => `${named(a)} = ${named(b)}`);
   const text =
@@ -134,7 +145,20 @@ export async function sameContentFinding(
     `have no id, labelled from another directory: such ids are <path relative to the working directory>:<line>), keep one: ` +
     `remove the copy from the inputs and label them into a new --run, give the lines an id, or label from the directory the ` +
     `run was first labelled from`;
-  return { text, count: n, extra, groups, pairs: named2, folders: [...folders].sort() };
+  return { text: copied ? `${text}; ${copied.text}` : text, count: n, extra, groups, pairs: named2, folders: [...folders].sort(), ...(copied ? { copies: copied.record } : {}) };
+}
+
+/** The finding's part for byte-identical files in two cells (./copies-across-cells.ts): its text and its record. */
+function copiesPart(c: { candidates: number; checked: number; copies: number }, shown: string[]): { text: string; record: NonNullable<SameContentRecord["copies"]> } {
+  const bound = c.checked < c.candidates;
+  const record = { count: c.copies, checked: c.checked, candidates: c.candidates, pairs: shown };
+  const text =
+    `same_file_other_cell: ${bound ? "at least " : ""}${c.copies} input file${c.copies === 1 ? " is a byte-identical copy" : "s are byte-identical copies"} of another input file, read under another id in another cell ` +
+    `(agent model, condition, attack, suite or tasks; ${bound ? `${c.checked} of the ${c.candidates} pairs of equal content in different cells compared byte for byte` : `of ${c.candidates} pair${c.candidates === 1 ? "" : "s"} of equal content in different cells`}): ${shown.join("; ")}. ` +
+    `A copy is not a run: each copy counts as a run of its folder's condition, so a comparison of the two cells compares a run with itself ` +
+    `(equal content across cells is real, byte-identical files are not: a benchmark's log carries its pipeline and timings). ` +
+    `If a folder was copied by mistake, remove it from the inputs and label them into a new --run`;
+  return { text, record };
 }
 
 /** How many folders a finding names. */

@@ -32,6 +32,12 @@ export interface SameContentRecord {
   pairs: string[];
   /** where the ids of each pair part (folders or files), a few */
   folders: string[];
+  /**
+   * byte-identical input files under other ids in other cells (../run/copies-across-cells.ts; break50): `count` found
+   * among `checked` of `candidates` pairs of equal content in different cells (a lower bound when checked < candidates),
+   * the first pairs named. Absent when none (and in records written before it).
+   */
+  copies?: { count: number; checked: number; candidates: number; pairs: string[] };
 }
 
 /**
@@ -40,10 +46,10 @@ export interface SameContentRecord {
  */
 export function writeSameContent(runDir: string, r: SameContentRecord | undefined): void {
   const file = path.join(runDir, SAME_CONTENT_FILE);
-  if (!r || r.extra === 0) return void fs.rmSync(file, { force: true });
+  if (!r || (r.extra === 0 && !r.copies?.count)) return void fs.rmSync(file, { force: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  const { count, extra, groups, pairs, folders } = r;
-  fs.writeFileSync(tmp, JSON.stringify({ version: 1, recorded_at: new Date().toISOString(), count, extra, groups, pairs, folders }) + "\n");
+  const { count, extra, groups, pairs, folders, copies } = r;
+  fs.writeFileSync(tmp, JSON.stringify({ version: 1, recorded_at: new Date().toISOString(), count, extra, groups, pairs, folders, ...(copies ? { copies } : {}) }) + "\n");
   fs.renameSync(tmp, file);
 }
 
@@ -61,7 +67,10 @@ export function sameContentRecord(runDir: string): SameContentRecord | undefined
     const n = (x: unknown) => typeof x === "number" && Number.isInteger(x) && x >= 0;
     if (!n(v.count) || !n(v.extra) || !n(v.groups)) throw new Error("no counts");
     const strings = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);
-    return { count: v.count!, extra: v.extra!, groups: v.groups!, pairs: strings(v.pairs), folders: strings(v.folders) };
+    const c = v.copies as Partial<NonNullable<SameContentRecord["copies"]>> | undefined;
+    if (c !== undefined && (typeof c !== "object" || c === null || !n(c.count) || !n(c.checked) || !n(c.candidates))) throw new Error("its copies part has no counts");
+    const copies = c && c.count! > 0 ? { count: c.count!, checked: c.checked!, candidates: c.candidates!, pairs: strings(c.pairs) } : undefined;
+    return { count: v.count!, extra: v.extra!, groups: v.groups!, pairs: strings(v.pairs), folders: strings(v.folders), ...(copies ? { copies } : {}) };
   } catch (e) {
     noteRunLevel(
       `same_content_bad\u0000${path.resolve(runDir)}`,
@@ -73,6 +82,22 @@ export function sameContentRecord(runDir: string): SameContentRecord | undefined
 
 /** The statement every figure command makes of a run's record (`same_content: N trajectories counted more than once ...`). */
 export function sameContentText(runDir: string, r: SameContentRecord): string {
+  const parts: string[] = [];
+  if (r.extra > 0) parts.push(sameCellText(runDir, r));
+  const c = r.copies;
+  if (c && c.count > 0) {
+    const bound = c.checked < c.candidates;
+    parts.push(
+      `${path.resolve(runDir)}: same_file_other_cell: ${bound ? "at least " : ""}${c.count} input file${c.count === 1 ? " is a byte-identical copy" : "s are byte-identical copies"} of another input file under another id in another cell ` +
+        `(agent model, condition, attack, suite or tasks), each counted as a run of its own cell in every figure of this run: e.g. ${c.pairs.join("; ")}; ` +
+        `a comparison of those cells compares a run with itself; if a folder was copied by mistake, remove it from the inputs and label them into a new --run (label's summary says more)`,
+    );
+  }
+  return parts.join("; ");
+}
+
+/** The statement of trajectories with the content of another of the same cell (the record's `extra`). */
+function sameCellText(runDir: string, r: SameContentRecord): string {
   return (
     `${path.resolve(runDir)}: same_content: ${r.extra} trajector${r.extra === 1 ? "y is" : "ies are"} counted more than once in every figure of this run ` +
     `(${r.count} hold the content of another one of the same agent model, condition, attack, suite and tasks under another id, in ${r.groups} group${r.groups === 1 ? "" : "s"}; ` +
