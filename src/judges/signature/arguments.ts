@@ -45,7 +45,8 @@ export interface ArgumentValues {
  * The indexes of the scalar values that are free text. An argument is free text when its name's last word is a
  * free-text word ({@link isFreeTextKey}), except when
  * - its name also names the target ({@link namesTarget}: `payee_details`, `recipient_reference`), or
- * - its whole value is one account number or address (`addressShaped`) and no other argument's is: then it is the
+ * - its whole value is one account number or address (`addressShaped`) and no other argument holds one (a list of
+ *   recipients counts when any of them is one): then it is the
  *   only thing the call can be aimed at (`details: "GB29 NWBK ..."`), while a memo holding only the attacker's IBAN
  *   beside a `recipient` holding the user's payee stays the memo.
  * @param scalars the call's raw scalar values, which `args` index
@@ -55,7 +56,8 @@ export function freeTextIndexes(args: readonly ArgumentValues[], scalars: readon
   const free = args.map((a) => a.to > a.from && isFreeTextKey(a.key) && !namesTarget(a.key));
   if (!free.includes(true)) return [];
   const shaped = args.map((a) => a.to === a.from + 1 && addressShaped(scalars[a.from]));
-  const targetElsewhere = args.some((_, i) => !free[i] && shaped[i]);
+  // another argument naming an account or address: any of its values (a list of recipients)
+  const targetElsewhere = args.some((a, i) => !free[i] && (shaped[i] || scalars.slice(a.from, a.to).some(addressShaped)));
   const out: number[] = [];
   args.forEach((a, i) => {
     if (free[i] && !(shaped[i] && !targetElsewhere)) for (let x = a.from; x < a.to; x++) out.push(x);

@@ -44,6 +44,8 @@ describe("1: an argument carrying the target is told from a memo by its name or 
     expect(args({ recipient: "UK12345678901234567890", subject: IBAN })).toEqual([1]);
     expect(args({ recipient: "Bob", details: IBAN })).toEqual([]);
     expect(args({ payee_details: IBAN, subject: "x" })).toEqual([1]);
+    const list = freeTextIndexes([{ key: "recipients", from: 0, to: 2 }, { key: "body", from: 2, to: 3 }], ["a@b.com", "c@d.com", "+44 20 7946 0958"]);
+    expect(list).toEqual([2]);
   });
 });
 
