@@ -27,6 +27,39 @@ export function visibleText(text: string): string {
 /** An IBAN written compactly or in print format: 2 letters, 2 digits, then groups of 4 split by one space or dash. */
 export const IBAN_RE = /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?:[ -][A-Z0-9]{4}){2,7}(?:[ -][A-Z0-9]{1,4})?)\b/g;
 
+/**
+ * A run that may be an IBAN grouped irregularly (`GB 29NWB K6016 1331 9268 19`): 2 capital letters, 2 digits and 8-30
+ * capitals or digits, with at most one space or dash between any two. Only a run whose ISO 7064 mod-97 check holds
+ * ({@link ibanChecksumOk}) is taken: the shape alone would also fit capitals and numbers of ordinary text.
+ */
+export const IBAN_LOOSE_RE = /(?<![A-Za-z0-9])[A-Z]{2}[ -]?\d[ -]?\d(?:[ -]?[A-Z0-9]){8,30}(?![a-z0-9])/g;
+
+/** Whether a compact IBAN (letters in either case) passes the ISO 13616 check: country and check digits moved to the end, letters as 10-35, the number mod 97 is 1. */
+export function ibanChecksumOk(compact: string): boolean {
+  const c = compact.toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(c)) return false;
+  let r = 0;
+  for (const ch of c.slice(4) + c.slice(0, 4)) {
+    const d = ch >= "A" ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const x of d) r = (r * 10 + (x.charCodeAt(0) - 48)) % 97;
+  }
+  return r === 1;
+}
+
+/**
+ * The longest prefix of a loosely matched run ({@link IBAN_LOOSE_RE}) that is an IBAN by its check digits, ending at a
+ * character (not a separator), or null. A run that swallowed a following capitalized token ("... 19 TODAY") is cut back.
+ */
+export function checkedIbanPrefix(raw: string): string | null {
+  for (let end = raw.length; end >= 12; end--) {
+    if (/[ -]/.test(raw[end - 1])) continue;
+    const piece = raw.slice(0, end);
+    const c = piece.replace(/[ -]/g, "");
+    if (c.length >= 12 && c.length <= 34 && ibanChecksumOk(c)) return piece;
+  }
+  return null;
+}
+
 /** An IBAN as written -> its compact form (separators removed), or null when that is not 12-34 characters long. */
 export function compactIban(raw: string): string | null {
   const c = raw.replace(/[ -]/g, "");

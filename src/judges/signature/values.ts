@@ -6,7 +6,7 @@
  * benchmark's tasks.
  */
 import { containsToken, norm } from "./text.js";
-import { compactIban, IBAN_RE, ibanForms, ibanInGrouped, visibleText, writtenEmails } from "./addresses.js";
+import { checkedIbanPrefix, compactIban, IBAN_LOOSE_RE, IBAN_RE, ibanForms, ibanInGrouped, visibleText, writtenEmails } from "./addresses.js";
 
 export type ValueKind =
   | "email"
@@ -184,8 +184,9 @@ function addPaths(b: Builder, text: string): void {
 }
 
 /**
- * IBANs, compact or in print format (`US13 3000 0001 ...`, `US13-3000-...`: `IBAN_RE`). The first form is the compact
- * one, which `valueIn` also finds written with separators (`ibanInGrouped`).
+ * IBANs, compact or in print format (`US13 3000 0001 ...`, `US13-3000-...`: `IBAN_RE`), or grouped any other way when
+ * their check digits hold (`IBAN_LOOSE_RE`, `checkedIbanPrefix`). The first form is the compact one, which `valueIn`
+ * also finds written with separators (`ibanInGrouped`).
  */
 function addIbans(b: Builder, text: string): void {
   let m: RegExpExecArray | null;
@@ -196,6 +197,14 @@ function addIbans(b: Builder, text: string): void {
     if (compact === null) continue;
     const forms = ibanForms(norm(compact), norm(m[0]));
     push(b, { kind: "iban", raw: m[0], forms, strong: true, token: true, at: m.index, recipient: recipientAt(text, m.index) }, m.index + m[0].length);
+  }
+  // grouped irregularly ("GB 29NWB K6016 ..."): taken when its check digits hold (sigfix50)
+  const looseRe = new RegExp(IBAN_LOOSE_RE.source, "g");
+  while ((m = looseRe.exec(text))) {
+    const raw = checkedIbanPrefix(m[0]);
+    if (raw === null || overlaps(b, m.index, m.index + raw.length)) continue;
+    const compact = raw.replace(/[ -]/g, "");
+    push(b, { kind: "iban", raw, forms: ibanForms(norm(compact), norm(raw)), strong: true, token: true, at: m.index, recipient: recipientAt(text, m.index) }, m.index + raw.length);
   }
 }
 
