@@ -27,6 +27,39 @@ export function visibleText(text: string): string {
 /** An IBAN written compactly or in print format: 2 letters, 2 digits, then groups of 4 split by one space or dash. */
 export const IBAN_RE = /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?:[ -][A-Z0-9]{4}){2,7}(?:[ -][A-Z0-9]{1,4})?)\b/g;
 
+/**
+ * A run that may be an IBAN grouped irregularly (`GB 29NWB K6016 1331 9268 19`): 2 capital letters, 2 digits and 8-30
+ * capitals or digits, with at most one space or dash between any two. Only a run whose ISO 7064 mod-97 check holds
+ * ({@link ibanChecksumOk}) is taken: the shape alone would also fit capitals and numbers of ordinary text.
+ */
+export const IBAN_LOOSE_RE = /(?<![A-Za-z0-9])[A-Z]{2}[ -]?\d[ -]?\d(?:[ -]?[A-Z0-9]){8,30}(?![a-z0-9])/g;
+
+/** Whether a compact IBAN (letters in either case) passes the ISO 13616 check: country and check digits moved to the end, letters as 10-35, the number mod 97 is 1. */
+export function ibanChecksumOk(compact: string): boolean {
+  const c = compact.toUpperCase();
+  if (!/^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(c)) return false;
+  let r = 0;
+  for (const ch of c.slice(4) + c.slice(0, 4)) {
+    const d = ch >= "A" ? String(ch.charCodeAt(0) - 55) : ch;
+    for (const x of d) r = (r * 10 + (x.charCodeAt(0) - 48)) % 97;
+  }
+  return r === 1;
+}
+
+/**
+ * The longest prefix of a loosely matched run ({@link IBAN_LOOSE_RE}) that is an IBAN by its check digits, ending at a
+ * character (not a separator), or null. A run that swallowed a following capitalized token ("... 19 TODAY") is cut back.
+ */
+export function checkedIbanPrefix(raw: string): string | null {
+  for (let end = raw.length; end >= 12; end--) {
+    if (/[ -]/.test(raw[end - 1])) continue;
+    const piece = raw.slice(0, end);
+    const c = piece.replace(/[ -]/g, "");
+    if (c.length >= 12 && c.length <= 34 && ibanChecksumOk(c)) return piece;
+  }
+  return null;
+}
+
 /** An IBAN as written -> its compact form (separators removed), or null when that is not 12-34 characters long. */
 export function compactIban(raw: string): string | null {
   const c = raw.replace(/[ -]/g, "");
@@ -50,10 +83,12 @@ const IBAN_MATCHERS_MAX = 1024;
 /**
  * Whether normalized text `hay` holds the IBAN `compact` (normalized, compact) written with one space or dash
  * anywhere between its characters (print format, or grouped by a user as they like), as a token (no letter or digit
- * either side). Looks for the first four characters (country and check digits) before running the matcher.
+ * either side). Looks for the country code and the check digits, each pair unsplit, before running the matcher (a
+ * separator between them is found: `GB 29NWB K6016 ...`; sigfix50: the prefilter wanted the four together, so an
+ * account grouped after its country code was missed).
  */
 export function ibanInGrouped(hay: string, compact: string): boolean {
-  if (compact.length < 12 || !hay.includes(compact.slice(0, 4))) return false;
+  if (compact.length < 12 || !hay.includes(compact.slice(2, 4)) || !hay.includes(compact.slice(0, 2))) return false;
   let re = ibanMatchers.get(compact);
   if (re === undefined) {
     if (ibanMatchers.size >= IBAN_MATCHERS_MAX) ibanMatchers.clear();
@@ -127,4 +162,51 @@ export function writtenEmails(text: string): WrittenEmail[] {
     out.push({ at: m.index, end: m.index + m[0].length, raw: m[0], address });
   }
   return out.sort((x, y) => x.at - y.at);
+}
+
+/** A quick test for a written-out "at" (" at ", "[at]", "(at)", "{at}") in normalized (lowercase) text. */
+const MAYBE_WRITTEN_AT_RE = /[\s[({]at[\s\])}]/;
+
+/**
+ * Normalized text with every e-mail address written out ("name at host dot com", "name[at]host[.]com") replaced by the
+ * address itself (`name@host.com`), so the agent's calls and the user's request are compared with the injected values
+ * on the one form the injected side already has ({@link writtenEmails}; sigfix50: an agent sending to "attacker at evil
+ * dot com" was not found). Other text is unchanged.
+ * @param normText text already passed through `norm` (lowercase, blanks collapsed)
+ * @returns `normText` itself when it holds no written-out "at" (the common case: one regex test)
+ */
+export function plainAddresses(normText: string): string {
+  if (!MAYBE_WRITTEN_AT_RE.test(normText)) return normText;
+  const found = writtenEmails(normText);
+  if (found.length === 0) return normText;
+  let out = "";
+  let from = 0;
+  for (const w of found) {
+    if (w.at < from) continue;
+    out += normText.slice(from, w.at) + w.address;
+    from = w.end;
+  }
+  return out + normText.slice(from);
+}
+
+/** A whole value that is one phone number: an optional "+", then >= 8 digits with blanks, dots, dashes, brackets. */
+const PHONE_WHOLE_RE = /^\+?[\d\s().-]{8,24}$/;
+/** A whole value that is one plain e-mail address. */
+const EMAIL_WHOLE_RE = /^[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
+
+/**
+ * Whether an argument's whole value is one account number or address: an IBAN (compact, print format or any grouping:
+ * 2 letters, 2 digits, 8-30 letters or digits once blanks and dashes are dropped), an e-mail address (plain or written
+ * out), or a phone number (>= 8 digits). Such an argument names whom the call acts on, whatever its name
+ * (`payee_details: "GB29 NWBK ..."`), unlike a memo that mentions one in a sentence (`./arguments.ts`).
+ * @param raw the argument's value as given (trimmed here; invisible format characters dropped)
+ */
+export function addressShaped(raw: string): boolean {
+  const t = visibleText(raw).trim();
+  if (t.length < 6 || t.length > 80) return false;
+  if (/^[A-Za-z]{2}[ -]?\d{2}[A-Za-z0-9 -]{8,40}$/.test(t) && /^[A-Za-z]{2}\d{2}[A-Za-z0-9]{8,30}$/.test(t.replace(/[ -]/g, ""))) return true;
+  if (EMAIL_WHOLE_RE.test(t)) return true;
+  if (PHONE_WHOLE_RE.test(t) && t.replace(/\D/g, "").length >= 8 && !/^\d{4}-\d{2}-\d{2}$/.test(t)) return true;
+  const w = writtenEmails(t);
+  return w.length === 1 && w[0].at === 0 && w[0].end === t.length;
 }

@@ -26,6 +26,7 @@ import { type Exposure, type ExposureScan, MAX_QUOTE, exposureQuote, scanExposur
 import { type AttackerValue, valueIn } from "./values.js";
 import type { InjectionInResult } from "./memo.js";
 import { schemaExposure } from "./schema.js";
+import { plainAddresses } from "./addresses.js";
 import { maskInjectedArgs, usedIn } from "./match.js";
 import { injectionTables } from "./tables.js";
 import { type AnalysisContext, type StandingValue, judgeSteps } from "./steps.js";
@@ -193,9 +194,11 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
 /**
  * `norm` of a trajectory's system prompt and user messages, memoized (`StringMemo`): a corpus holds a few hundred
  * distinct user tasks under one system prompt each, and they were normalized again for every trajectory (issue 26).
+ * A written-out address ("name at host dot com") is read as the address (`plainAddresses`, sigfix50), so an account or
+ * address the user asks for is the user's whichever way either side writes it.
  * Same results; at most 256 texts and 512 Ki characters (a text over 64 Ki characters is normalized each time).
  */
-const userNorms = new StringMemo(norm, (v) => v.length, { maxEntries: 256, maxChars: 512 * 1024, minChars: 0 });
+const userNorms = new StringMemo((s: string) => plainAddresses(norm(s)), (v) => v.length, { maxEntries: 256, maxChars: 512 * 1024, minChars: 0 });
 const userNormOf = (text: string): string => userNorms.get(text);
 
 /**
