@@ -98,7 +98,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const tex = path.join(tmp, "t.tex");
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
     expect(r.code, r.stderr).toBe(0);
-    expect(unwrapText(r.stdout)).toMatch(/^population: every attacked run of each row \(n\).*\nmodel +condition +n +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility under attack % +blocked/);
+    expect(unwrapText(r.stdout)).toMatch(/^population: every attacked run of each row \(n\).*\nmodel +condition +n +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility n +utility under attack % +blocked/);
     expect(unwrapText(r.stdout)).not.toMatch(/\bASR\b/);
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
     // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
