@@ -163,9 +163,13 @@ export function stratumWiseFigureText(e: StratumWiseEstimate, base: string): str
   return base;
 }
 
-/** The note under a design-weighted line whose agreement has a stratum-wise interval (`""` when none). */
+/**
+ * The note under a design-weighted line whose agreement has a stratum-wise interval, or (without one) whose kappa and
+ * AC1 lost their Wald interval (`""` when neither).
+ */
 export function stratumWiseNote(d: WeightedAgreement): string {
   const c = (d.po as StratumWiseEstimate).ci_stratum_wise;
-  if (!c) return "";
+  const k = (d.kappa as StratumWiseEstimate).ci_method;
+  if (!c) return k?.startsWith("no stratum-wise form") ? `kappa and AC1 without an interval: ${k}` : "";
   return `strata without variation (a Wald interval would under-cover): agreement's ${c.text}; PABAK's is that interval mapped; kappa and AC1 have no stratum-wise form: their Wald intervals are withdrawn where strata show one (judge, human) pair (read them with the agreement's interval)`;
 }

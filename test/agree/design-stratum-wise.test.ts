@@ -229,6 +229,18 @@ describe("agree --human: what the stratum-wise interval says", () => {
     expect(c.mover.lower).toBeCloseTo(lower, 12);
     expect(c.mover.upper).toBeCloseTo(upper, 12);
   });
+  it("kappa's interval withdrawn while the agreement's is not widened: the note says why", () => {
+    // A: 20 labelled, all (no, no); B: all labelled of 20 with half disagreeing (a census: no stratum-wise term)
+    const recs: DesignRecord[] = [
+      ...Array.from({ length: 20 }, () => ({ judge: "no", human: "no", stratum: "A" })),
+      ...Array.from({ length: 20 }, (_, i) => ({ judge: "yes", human: i % 2 ? "yes" : "no", stratum: "B" })),
+    ];
+    const sizes = { A: 1000, B: 20 };
+    const e = withStratumWise(withSmallCount(designAgreement(recs, sizes, ["yes", "no"])), { records: recs, N: sizes, outOfDomain: {} });
+    expect((e.po as StratumWiseEstimate).ci_stratum_wise).toBeUndefined();
+    expect(e.kappa.ci_wald).toBeNull();
+    expect(stratumWiseNote(e)).toMatch(/^kappa and AC1 without an interval: no stratum-wise form: a chance-corrected ratio/);
+  });
   it("no unvaried stratum: unchanged", () => {
     const varied: DesignRecord[] = records.map((x, i) => (x.stratum === "A" && i < 5 ? { ...x, judge: "yes" } : x));
     const base = withSmallCount(designAgreement(varied, N, ["yes", "no"]));
