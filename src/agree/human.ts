@@ -36,6 +36,7 @@ import { shownStrings } from "../format/shown.js";
 import { designFigureText, explainZeroSe, withZeroSe, zeroSeNote } from "./design-zero-se.js";
 import { domainShare, stratumCounts } from "./design-strata.js";
 import { smallCountFigureText, smallCountNote, withSmallCount, type SmallCountEstimate } from "./design-small-count.js";
+import { stratumWiseFigureText, stratumWiseNote, withStratumWise, type DesignOfEstimate } from "./design-stratum-wise.js";
 
 export { HumanLabelsError, readHumanLabels, withZeroSe, type HumanLabelFile, type HumanLabelRead };
 
@@ -462,6 +463,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   const w = usedIdx.map((i) => weightOf.get(ids[i])!);
   let est: WeightedAgreement | null = null;
   let zeroSe: Parameters<typeof explainZeroSe>[1] | null = null; // n_h and N_h of the post-stratified estimate
+  let design: DesignOfEstimate | null = null; // its records, for the stratum-wise intervals (./design-stratum-wise.ts)
   let estimator = "hajek (given weights; point estimates, no SE: give stratum and stratum_size columns for linearised SEs)";
   if (strata) {
     const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
@@ -481,7 +483,8 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
       // labelled share in the domain, so each item keeps its design weight N_h / n_h (a domain estimate).
       const share = domainShare(ctx.itemIds, ctx.allItemIds, stratumOf);
       const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)! * (share.get(x) ?? 1)]));
-      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
+      design = { records: j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, outOfDomain };
+      est = designAgreement(design.records, N, cats, { outOfDomain });
       zeroSe = { n: stratumCounts(st, outOfDomain), N };
       estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size, n_h = the stratum's items with a consensus on the scale) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
@@ -492,7 +495,8 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
         const wt = weightOf.get(id);
         if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
       }
-      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
+      design = { records: j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, outOfDomain };
+      est = designAgreement(design.records, N, cats, { outOfDomain });
       zeroSe = { n: stratumCounts(st, outOfDomain), N };
       estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h, n_h = those with a consensus on the scale)";
     } else {
@@ -502,6 +506,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   est ??= weightedAgreement(j, h, w, cats);
   // an SE of 0 from a sample is no figure: undefined with its reason, shares with an exact interval (./design-zero-se.ts)
   if (zeroSe) est = withSmallCount(explainZeroSe(withZeroSe(est), zeroSe)); // few disagreements: as estimate (./design-small-count.ts)
+  if (design) est = withStratumWise(est, design); // strata without variation: as estimate
   res.design_weighted = { ...withZeroSe(est), estimator };
   return res;
 }
@@ -563,9 +568,9 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
       // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
       const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
-      const t = (x: Parameters<typeof e>[0]) => smallCountFigureText(x as SmallCountEstimate, designFigureText(x as WeightedAgreement["po"], e));
+      const t = (x: Parameters<typeof e>[0]) => stratumWiseFigureText(x as SmallCountEstimate, smallCountFigureText(x as SmallCountEstimate, designFigureText(x as WeightedAgreement["po"], e)));
       L.push(`  design-weighted (${d.estimator}): kappa ${t(d.kappa)}${by}, AC1 ${t(d.ac1)}, PABAK ${t(d.pabak)}, agreement ${t(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
-      for (const z of [zeroSeNote(d), smallCountNote(d)]) if (z) L.push(`    ${z}`);
+      for (const z of [zeroSeNote(d), smallCountNote(d), stratumWiseNote(d)]) if (z) L.push(`    ${z}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }

@@ -127,10 +127,12 @@ function rowLines(r: CompareResult, w: number, cw: number, marker: string): stri
       // whose rate it changed (newuser16)
       // and every row says its share of the model's runs there, LOW below half (session 39: 3 of 67 beside 69 of 69)
       const lfl = runsUsedText(cell, r.cells.per_model[m]?.dropped[c] ? "dropped" : "row");
+      // runs that ended in an agent error are in the rates as the judge labelled them: said on the row (session 50)
+      const errs = u?.under_attack.run_errors ? `; ${u.under_attack.run_errors} of its ${u.under_attack.n + u.under_attack.missing} attacked runs ended in an agent error (in the rates as labelled; the benchmark records them as failed)` : "";
       lines.push(
         `  ${padCell(m, w)}  ${padCell(c, cw)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
-          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${errs}${util}`,
       );
     }
   }

@@ -26,6 +26,11 @@ export interface UtilityRate {
   n: number;
   /** Trajectories of the cell without a utility verdict (left out of n). */
   missing: number;
+  /**
+   * Runs of the cell that ended in an agent error (`run_error`, in n when they have a verdict: the benchmark records
+   * such a run as failed); said beside the rate (session 50: a row counted them with no note).
+   */
+  run_errors: number;
   ci95: { lower: number; upper: number; method: "wilson" } | null;
 }
 
@@ -47,10 +52,12 @@ interface UtilityCount {
   runs: number;
   n: number;
   passed: number;
+  errors: number;
 }
 
 function countRun(c: UtilityCount, r: TrajectoryIndexRow): void {
   c.runs++;
+  if (r.run_error) c.errors++;
   const u = r.reference?.utility;
   if (typeof u !== "boolean") return;
   c.n++;
@@ -59,9 +66,9 @@ function countRun(c: UtilityCount, r: TrajectoryIndexRow): void {
 
 function rate(c: UtilityCount, none: string): UtilityRate {
   const { n, passed } = c;
-  if (n === 0) return { rate: null, reason: c.runs ? "no_utility_in_input" : none, passed, n, missing: c.runs, ci95: null };
+  if (n === 0) return { rate: null, reason: c.runs ? "no_utility_in_input" : none, passed, n, missing: c.runs, run_errors: c.errors, ci95: null };
   const ci = wilsonInterval(passed / n, n);
-  return { rate: passed / n, passed, n, missing: c.runs - n, ci95: { lower: ci.lower, upper: ci.upper, method: "wilson" } };
+  return { rate: passed / n, passed, n, missing: c.runs - n, run_errors: c.errors, ci95: { lower: ci.lower, upper: ci.upper, method: "wilson" } };
 }
 
 /**
@@ -71,7 +78,7 @@ function rate(c: UtilityCount, none: string): UtilityRate {
  */
 export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField: string): UtilityCell[] {
   // counts per cell, not its rows: a million runs are three numbers per cell (issue 26: the report's peak at 1M)
-  const zero = (): UtilityCount => ({ runs: 0, n: 0, passed: 0 });
+  const zero = (): UtilityCount => ({ runs: 0, n: 0, passed: 0, errors: 0 });
   const groups = new Map<string, { model: string; condition: string; att: UtilityCount; un: UtilityCount; inj: UtilityCount }>();
   let any = false;
   for (const r of index) {
@@ -97,9 +104,12 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
     }));
 }
 
-/** `70.0% [60.1%, 78.3%] n=100`, or `undefined (<why>)` in the house wording (`undefinedText`, ../format/stat-text.ts). */
+/**
+ * `70.0% [60.1%, 78.3%] n=100`, with `(2 ended in an error)` when some of its runs ended in an agent error, or
+ * `undefined (<why>)` in the house wording (`undefinedText`, ../format/stat-text.ts).
+ */
 export function formatUtilityRate(u: UtilityRate): string {
   if (u.rate === null) return undefinedText(u.reason);
   const p = (x: number) => `${(100 * x).toFixed(1)}%`;
-  return `${p(u.rate)} [${p(u.ci95!.lower)}, ${p(u.ci95!.upper)}] n=${u.n}`;
+  return `${p(u.rate)} [${p(u.ci95!.lower)}, ${p(u.ci95!.upper)}] n=${u.n}${u.run_errors ? ` (${u.run_errors} ended in an error)` : ""}`;
 }

@@ -48,10 +48,23 @@
  *   So when the effective number of human-judge disagreements (p̂₁ + p̂₂)·n_eff (p̂₁, p̂₂ the Hájek domain means of
  *   max(d, 0) and max(−d, 0), n_eff the Kish size above), or of agreements, is below `smallCountBelow` (10), the
  *   interval is the union of the one above and the exact one: judge term + the MOVER difference (Zou & Donner 2008)
- *   of the Korn-Graubard Clopper-Pearson intervals of p₁ and p₂ (x = p̂·n*, non-integer, n* = p̂(1−p̂)/V̂ with the
- *   design variance truncated at the labelled count, or the Kish size where that is undefined). With 0 on both sides the
- *   exact one is the zero-SE bound itself. The human-only estimate likewise, with the Clopper-Pearson interval of ŷ
- *   when few humans say compromised, or few say not. `ci_method` says so whenever the union widened the interval.
+ *   of the Korn-Graubard Clopper-Pearson intervals of p₁ and p₂ (x = p̂·n*, non-integer, n* = p̂(1−p̂)/V̂ the design
+ *   effective n, truncated at the group's labelled count (Korn & Graubard 1998; Parker et al. 2017: V̂ near 0 must not
+ *   make n* exceed the items labelled), or the Kish size where it is undefined). With 0 on both sides the exact one is
+ *   the zero-SE bound itself. The human-only estimate likewise, with the Clopper-Pearson interval of ŷ when few humans
+ *   say compromised, or few say not. `ci_method` says so whenever the union widened the interval.
+ *   Strata without variation (`stratumRule`, session 49): V̂ gets 0 from a stratum whose labelled items of the group all
+ *   have the same value (human label, or human-minus-judge difference), which reads no variation seen as none; when most
+ *   of the group's weight sits in such strata the t interval hugs the estimate though the group's events are many (new
+ *   user 49: 5 of 8 strata at 0% or 100%, 88-93% coverage). So when a stratum of the group not labelled whole shows no
+ *   variation (`"unvaried"`, the default; `"always"`, `"off"`), an interval that is neither a zero-SE bound nor a
+ *   small-count union (whose exact sides already hold the zero-event bound) is joined with the stratum-wise score
+ *   interval of `../stats/stratum-mover.ts` (`../stats/stratum-shares.ts` gives its strata): the MOVER combination (Zou, Huang
+ *   & Zhang 2009) of each varied stratum's Wilson interval (for a difference, Newcombe's of two), weighted by the
+ *   stratum's share N̂_{c,g}/N̂_g and its √(1 − f_c), with, for the unvaried strata together, the two-sided
+ *   Clopper-Pearson bound on the share of their unseen units that differ (0 seen among their Kish effective n); the
+ *   calibrated estimate's is offset by the judge term. `ci_method` says so (`stratum-wise score interval: ...`) when the
+ *   union widened the interval. Coverage before and after: test/estimate/unvaried-strata.test.ts.
  *
  * Undefined is null with a reason, never 0: a domain with fewer labelled items than `minSampled`, a cell that
  * may hold trajectories of the domain with one labelled item out of several (no within-cell variance:
@@ -64,7 +77,7 @@ import { differenceInterval, effectiveSize, shareInterval, smallCountText, small
 import { stratifiedVariance } from "../stats/stratified.js";
 import { stratumMover } from "../stats/stratum-mover.js";
 import { kishEffectiveN } from "../stats/weighted.js";
-import { stratumShares, type GroupStrata } from "./stratum-shares.js";
+import { stratumShares, type GroupStrata } from "../stats/stratum-shares.js";
 
 /** One labelled item of the sample (every labelled item of the whole sample, in the domain or not). */
 export interface LabelledItem {

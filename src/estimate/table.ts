@@ -54,6 +54,7 @@ import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
 import { likeForLikePopulation, populationText, type TablePopulation } from "./table-population.js";
+import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
 /** One (agent model, condition) row. */
@@ -72,6 +73,8 @@ export interface TableRow extends RowLikeForLike {
   /** The letters of the unlike groups the row is in (./table-marks.ts); [] when like for like. */
   mix_marks?: string[];
   n_unattacked: number;
+  /** Runs that ended in an agent error, attacked (of `n_attacked`) and unattacked of the user's tasks (./table-row-counts.ts). */
+  run_errors: RunErrors;
   /** Unattacked runs of the benchmark's injection tasks as the user's task: not in `utility` (issue 22, item 4). */
   n_injection_task_runs: number;
   judge_asr_goal: RateCell;
@@ -336,6 +339,7 @@ export function paperTableFrom(
       attacks,
       suites,
       n_unattacked: un.length,
+      run_errors: runErrorsOf(att, userTaskRuns, (i) => input.row(i)),
       n_injection_task_runs: un.filter((i) => runKind(input.row(i)) === "injection_task").length,
       judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true),
       judge_asr_behaviour: jb,
@@ -503,8 +507,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
 }
 
 /** The CSV's columns on which attacked runs each row's rates are over, and its like-for-like marks (footnotes in the LaTeX and text). */
-const POPULATION_CSV_COLUMNS = ["population", "n_attacked_left_out", "attacks", "mix_marks"] as const;
-const populationCsvCells = (t: PaperTable, r: TableRow) => [t.population?.kind ?? "all", r.n_attacked_left_out ?? "", attacksCsv(r.attacks ?? {}), marksText(r)];
+const POPULATION_CSV_COLUMNS = ["population", "n_attacked_left_out", "attacks", "mix_marks", ...RUN_ERROR_CSV_COLUMNS] as const;
+const populationCsvCells = (t: PaperTable, r: TableRow) => [t.population?.kind ?? "all", r.n_attacked_left_out ?? "", attacksCsv(r.attacks ?? {}), marksText(r), ...runErrorCsvCells(r)];
 
 /** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */
 export function latexEscape(s: string): string {
@@ -579,8 +583,9 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   const body = t.rows.map((r) => [conds ? r.agent_model : named(r, r.agent_model), ...(conds ? [named(r, r.condition)] : []), r.n_attacked.toLocaleString("en-US"), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
   const all = t.calibrated_all ? [allRowCells(t.calibrated_all, cols, conds, (p) => cellText(p))] : []; // estimate's (all) group
   for (const a of all) a.splice(conds ? 2 : 1, 0, t.calibrated_all!.n_population.toLocaleString("en-US")); // its n
+  const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1); // utility's n; runs that ended in an error
   const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 3 : 2 });
   const hint = wrapHint(w.blocks, opts.width, conds ? "its model, condition and n" : "its model and n");
   const pop = populationText(t.population ?? { kind: "all" });
-  return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
+  return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...(errors ? [RUN_ERROR_LEGEND] : []), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
 }

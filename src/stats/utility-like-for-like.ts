@@ -6,7 +6,27 @@
  * never ran, is as unlike as the rates: the same check (`likeForLikeWarnings`, src/stats/like-for-like.ts) runs on
  * each column's own runs, so its suite, attack and task sets are the ones its figures are over.
  */
-import { LikeForLikeGroups, type LikeForLikeItem } from "./like-for-like.js";
+import { ATTACK_MIX_MARK, LikeForLikeGroups, MIX_KINDS, MODEL_MIX_MARK, UNATTACKED_MIX_MARKS, type LikeForLikeItem } from "./like-for-like.js";
+
+/**
+ * A like-for-like warning reworded for the utility-without-attack column (session 50): its runs are unattacked runs of
+ * the user's own tasks, whose cells are (suite, user task) (no injection task, no attack), and the figure is a utility,
+ * not an attack-success rate. The shared warning's words ("(suite, user task, injection task, attack) cells",
+ * "per-model rates") are the rates' and misread here.
+ */
+export function unattackedWording(w: string): string {
+  return w
+    .split(MIX_KINDS.cells)
+    .join("different (suite, user task) cells")
+    .split("(suite, user task, injection task, attack) cells")
+    .join("(suite, user task) cells")
+    .split(MODEL_MIX_MARK)
+    .join(UNATTACKED_MIX_MARKS.model)
+    .split(ATTACK_MIX_MARK)
+    .join(UNATTACKED_MIX_MARKS.attack)
+    .split("their rates measure different tasks")
+    .join("their utility figures measure different tasks");
+}
 
 /**
  * One run as {@link utilityLikeForLikeWarnings} reads it: its like-for-like fields (`condition`: the value of the
@@ -82,13 +102,13 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     if (found.length === 0) continue;
     const ranDiffer = all.warnings();
     if (ranDiffer.length > 0 || missing.size === 0) {
-      for (const w of found) if (!shown.includes(w)) out.push(`${col}: ${w}`);
+      for (const w of found) if (!shown.includes(w)) out.push(`${col}: ${col === UTILITY_COLUMNS.without ? unattackedWording(w) : w}`);
       continue;
     }
     // what was run is like for like: the difference is the runs the benchmark gave no utility verdict
     const lacking = [...missing].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${k} ${n}`).join(", ");
     const hint = `the runs were like for like, but some have no benchmark utility verdict (${lacking}), so this column leaves them out; no filter restores them`;
-    for (const w of items.warnings({ ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${w}`);
+    for (const w of items.warnings({ ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${col === UTILITY_COLUMNS.without ? unattackedWording(w) : w}`);
   }
   // one row's utility beside its own rates: read together (the trade-off) only when over the same suites
   for (const [k, s] of [...suites].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -23,6 +23,14 @@ describe("utility beside ASR", () => {
     expect(u[1].under_attack.ci95!.upper).toBeGreaterThan(0.5); // Wilson, not a zero-width Wald interval
     expect(formatUtilityRate(u[0].under_attack)).toMatch(/^50\.0% \[\d+\.\d%, \d+\.\d%\] n=2$/);
   });
+  it("runs that ended in an agent error are counted per kind and said beside the rate (session 50)", () => {
+    const err = (r: TrajectoryIndexRow) => ({ ...r, run_error: "server error" }) as TrajectoryIndexRow;
+    const u = utilityTable([err(row("1", "m", "d", true, false)), row("2", "m", "d", true, true), err(row("3", "m", "d", false, false)), row("4", "m", "d", false, true)], "condition");
+    expect(u[0].under_attack).toMatchObject({ n: 2, run_errors: 1 });
+    expect(u[0].without_attack).toMatchObject({ n: 2, run_errors: 1 });
+    expect(formatUtilityRate(u[0].under_attack)).toMatch(/^50\.0% \[\d+\.\d%, \d+\.\d%\] n=2 \(1 ended in an error\)$/);
+    expect(formatUtilityRate(rows.length ? utilityTable(rows, "condition")[0].under_attack : u[0].under_attack)).not.toContain("error");
+  });
   it("by attack: unattacked runs fall in (none); no utility at all gives []", () => {
     const u = utilityTable(rows, "attack");
     expect(u.find((c) => c.condition === "(none)")!.without_attack.n).toBe(2);

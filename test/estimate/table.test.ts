@@ -59,6 +59,33 @@ describe("paper table", () => {
     expect(m.judge_asr_behaviour.ci95).toEqual(proportion(1, 3).ci95);
     expect(m.calibrated_asr_behaviour).toBeNull();
   });
+  it("the text prints utility's own n beside it; no run ended in an error: no such column (session 50)", () => {
+    const text = formatTable(t);
+    const head = text.split("\n").find((l) => l.startsWith("model"))!;
+    expect(head).toMatch(/utility % +utility n +utility under attack %/);
+    expect(head).not.toContain("ended in an error");
+    expect(m.run_errors).toEqual({ attacked: 0, unattacked: 0 });
+    const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
+    expect(csv[0].slice(-2)).toEqual(["n_run_error_attacked", "n_run_error_unattacked"]);
+  });
+  it("runs that ended in an agent error: counted on the row (attacked / unattacked), a column and its legend, the CSV (session 50)", () => {
+    const err = (r: TrajectoryIndexRow) => ({ ...r, run_error: "server error" }) as TrajectoryIndexRow;
+    const idx = new Map(index);
+    idx.set("t3", err(index.get("t3")!));
+    idx.set("u2", err(index.get("u2")!));
+    const te = paperTable("r", idx, verdicts, { kind: "judge", judge_id: "gpt" });
+    expect(te.rows[0].run_errors).toEqual({ attacked: 1, unattacked: 1 });
+    expect(te.rows[0].n_attacked).toBe(4); // still counted in the row
+    const lines = formatTable(te, { width: 1000 }).split("\n");
+    const at = lines.findIndex((l) => l.startsWith("model"));
+    expect(lines[at]).toMatch(/^model +n +ended in an error \(attacked \/ unattacked\) +asr_goal %/);
+    expect(lines[at + 1]).toMatch(/^m_1&co +4 +1 \/ 1 +/);
+    expect(lines[at + 2]).toMatch(/^quiet +1 +0 \/ 0 +/);
+    expect(lines.some((l) => l.startsWith("ended in an error: the row's runs that ended in an agent error"))).toBe(true);
+    const csv = parseCsv(tableCsv(te)).map((r) => r.fields);
+    const col = (k: string) => csv[0].indexOf(k);
+    expect([csv[1][col("n_run_error_attacked")], csv[1][col("n_run_error_unattacked")]]).toEqual(["1", "1"]);
+  });
   it("a rate under 80% coverage prints no number unless allowLowCoverage, and then is marked; the JSON keeps it", () => {
     expect(cellText(m.judge_asr_behaviour)).toBe("coverage_low (most unusable: judge_error)");
     expect(cellText(m.judge_asr_behaviour, true)).toMatch(/^33\.3 \[.*\] LOW$/);
@@ -429,7 +456,7 @@ describe("the utility columns are checked like for like in the table's notes (re
     const vs = [...idx.values()].filter((x) => x.attacked).map((x) => verdict(x.id, "signature", "unaffected"));
     const notes = paperTable("r", idx, vs, { kind: "judge", judge_id: "signature" }).notes.filter((n) => n.startsWith("WARNING: utility"));
     expect(notes).toEqual([
-      "WARNING: utility without attack: agent models ran different suites (a: banking, slack; b: banking), so their per-model rates are not like for like; narrow with --where suite=banking (on which they ran the same cells), or compare --common-tasks (the tasks every model ran)",
+      "WARNING: utility without attack: agent models ran different suites (a: banking, slack; b: banking), so their per-model utility figures (over unattacked runs) are not like for like; narrow with --where suite=banking (on which they ran the same cells), or compare --common-tasks (the tasks every model ran)",
       "WARNING: utility without attack: a | d: its utility is over suites banking 1, slack 1 (runs) while its attack-success rates are over banking (slack only in the utility), so the two are not like for like; narrow with --where suite=banking (the suites of both)",
     ]);
   });

@@ -23,7 +23,13 @@ describe("utilityLikeForLikeWarnings: each utility column over its own runs (rev
   it("models whose utility without attack is over different suites: said, prefixed with the column", () => {
     const w = utilityLikeForLikeWarnings([row("claude", "workspace", "user_task_0", false), row("gpt", "workspace", "user_task_0", false), row("gpt", "slack", "user_task_0", false)]);
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^utility without attack: agent models ran different suites \(claude: workspace; gpt: slack, workspace\), so their per-model rates are not like for like/);
+    expect(w[0]).toMatch(/^utility without attack: agent models ran different suites \(claude: workspace; gpt: slack, workspace\), so their per-model utility figures \(over unattacked runs\) are not like for like/);
+    expect(isLikeForLikeWarning(w[0])).toBe(true);
+  });
+  it("models whose unattacked runs differ in user tasks on one suite: the cells named as unattacked runs have them, (suite, user task) (session 50)", () => {
+    const w = utilityLikeForLikeWarnings([row("a", "banking", "user_task_0", false), row("a", "banking", "user_task_1", false), row("b", "banking", "user_task_0", false)]);
+    expect(w).toEqual(["utility without attack: agent models ran different (suite, user task) cells (a 2, b 1; 1 shared by all), so their per-model utility figures (over unattacked runs) are not like for like; compare --common-tasks compares them on the tasks every model ran"]);
+    expect(w[0]).not.toMatch(/injection task|attack\) cells|rates/);
     expect(isLikeForLikeWarning(w[0])).toBe(true);
   });
   it("a row's utility over a suite its rates never ran: said with the counts and the suites of both", () => {

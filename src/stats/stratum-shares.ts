@@ -1,8 +1,8 @@
 /**
  * The per-stratum shares of a group's design-weighted estimate, for the stratum-wise MOVER interval
- * (../stats/stratum-mover.ts) that `domainAsr` (./calibrated.ts) joins with its t interval.
+ * (./stratum-mover.ts) that `domainAsr` (../estimate/calibrated.ts) and `agree --human` (../agree/design-stratum-wise.ts) join with their design interval.
  */
-import type { StratumShare } from "../stats/stratum-mover.js";
+import type { StratumShare } from "./stratum-mover.js";
 
 /** What {@link stratumShares} returns: the strata, and how many of those not labelled whole show no variation. */
 export interface GroupStrata {

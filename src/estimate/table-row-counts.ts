@@ -1,0 +1,65 @@
+/**
+ * The counts a row of `estimate --table` rests on besides its `n` (session 50): how many of its runs ended in an agent
+ * (server) error, and the utility column's own n.
+ *
+ * - A run that ended in an error (AgentDojo's `error`, the index's `run_error`; the label summary warns `run_error`) is
+ *   counted in its row like any other: the judge labels the trajectory as it stands, and the utility columns take the
+ *   benchmark's verdict, which records such a run as failed (docs/estimate.md). So a row with many of them reads low on
+ *   both for a reason that is not the agent's or the defense's: the row says how many (`run_errors`: attacked, in the
+ *   rates' n; unattacked of the user's own tasks, in utility's), in the text (a column when some row has one), the CSV
+ *   (`n_run_error_attacked`, `n_run_error_unattacked`) and the JSON.
+ * - utility (without attack) is over the unattacked runs of the user's own tasks with a benchmark utility verdict, a
+ *   population other than the attacked runs of `n`: the text prints its n beside it (`utility n`); the CSV has
+ *   `utility_n`.
+ */
+
+/** Runs of a row that ended in an agent error: attacked ones (in `n_attacked`) and unattacked runs of the user's own tasks. */
+export interface RunErrors {
+  attacked: number;
+  unattacked: number;
+}
+
+/** The row's runs that ended in an error (module docstring). @param row the index row of a run. */
+export function runErrorsOf(attacked: readonly number[], userTaskRuns: readonly number[], row: (i: number) => { run_error?: unknown }): RunErrors {
+  const n = (is: readonly number[]) => is.filter((i) => !!row(i).run_error).length;
+  return { attacked: n(attacked), unattacked: n(userTaskRuns) };
+}
+
+/** The CSV's columns of {@link RunErrors}, after the population columns. */
+export const RUN_ERROR_CSV_COLUMNS = ["n_run_error_attacked", "n_run_error_unattacked"] as const;
+
+/** A row's {@link RUN_ERROR_CSV_COLUMNS} cells. */
+export const runErrorCsvCells = (r: { run_errors?: RunErrors }) => [r.run_errors?.attacked ?? "", r.run_errors?.unattacked ?? ""];
+
+/** The text column's title and the legend line under the table, when some row has a run that ended in an error. */
+export const RUN_ERROR_TITLE = "ended in an error (attacked / unattacked)";
+export const RUN_ERROR_LEGEND =
+  "ended in an error: the row's runs that ended in an agent error (the benchmark log's error), attacked ones of its n and unattacked ones of utility's n; they are counted like any other: the judge labels each trajectory as it stands, and the utility columns take the benchmark's verdict, which records such a run as failed";
+
+/**
+ * Insert the row-count columns into the text table's header and rows (changed in place): `utility n` right after the
+ * `utility %` column, and {@link RUN_ERROR_TITLE} right after `n` when some row has a run that ended in an error.
+ * @param nAt the index of the `n` column; @param rows the table's rows, in `body` order; `extra`: rows of other kinds
+ * (estimate's `(all)` row), given empty cells.
+ * @returns whether the run-error column was added (its legend then goes under the table).
+ */
+export function insertCountColumns(
+  head: string[],
+  body: string[][],
+  extra: string[][],
+  rows: ReadonlyArray<{ utility: { n: number; value: number | null }; run_errors?: RunErrors }>,
+  nAt: number,
+): boolean {
+  const u = head.indexOf("utility %");
+  if (u >= 0) {
+    head.splice(u + 1, 0, "utility n");
+    body.forEach((b, k) => b.splice(u + 1, 0, rows[k].utility.n.toLocaleString("en-US")));
+    for (const b of extra) b.splice(u + 1, 0, "");
+  }
+  const errors = rows.some((r) => (r.run_errors?.attacked ?? 0) + (r.run_errors?.unattacked ?? 0) > 0);
+  if (!errors) return false;
+  head.splice(nAt + 1, 0, RUN_ERROR_TITLE);
+  body.forEach((b, k) => b.splice(nAt + 1, 0, `${rows[k].run_errors?.attacked ?? 0} / ${rows[k].run_errors?.unattacked ?? 0}`));
+  for (const b of extra) b.splice(nAt + 1, 0, "");
+  return true;
+}
