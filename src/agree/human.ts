@@ -216,7 +216,9 @@ export function humanAgreement(
   const contentOf = opts.contentOf ?? ((id: string) => place(id).row?.content_sha256 ?? null);
   const badRows = badRowsWarning(file, opts.file ?? "");
   if (badRows !== undefined) warnings.push(badRows);
-  const paired = checkLabelPairing(file, opts.file ?? "", contentOf, warnings, PAIRING_EFFECT);
+  let runIds: Set<string> | undefined; // made only when a row's id has end spaces (./end-space-ids.ts)
+  const has = (id: string) => index.has(id) || (runIds ??= new Set(population.map((r) => r.id))).has(id);
+  const paired = checkLabelPairing(file, opts.file ?? "", contentOf, warnings, PAIRING_EFFECT, has);
   const refusal = designRefusal(file, opts.file ?? "", population, warnings);
   // (1) rows -> item -> annotator -> label
   const g0 = groupRows(file, formScale);

@@ -9,6 +9,7 @@
  * by hand) still loads, with one line saying its pairing cannot be checked.
  */
 import type { HumanLabelFile } from "./human-file.js";
+import { endSpaceWarning } from "./end-space-ids.js";
 
 /** The status of a label refused because its trajectory's content changed since the sample was drawn. */
 export const CONTENT_CHANGED = "content_changed_since_sample";
@@ -45,6 +46,8 @@ function rowsText(rows: Array<{ id: string; line: number }>, total: number): str
  * @param warnings receives at most one warning per finding (refused rows; rows that cannot be checked).
  * @param effect what the consumer does with the refused labels, for the warning (`their labels are left out of
  *   every comparison`).
+ * @param has whether the run holds a trajectory id (default: `contentOf` is not null), to name a row whose id the run
+ *   holds only trimmed (./end-space-ids.ts).
  * @returns the file without the refused rows, and the counts.
  */
 export function checkLabelPairing(
@@ -53,6 +56,7 @@ export function checkLabelPairing(
   contentOf: (id: string) => string | null | undefined,
   warnings: string[],
   effect: string,
+  has: (id: string) => boolean = (id) => contentOf(id) !== null,
 ): LabelPairing {
   const kept: HumanLabelFile["rows"] = [];
   const refusedIds = new Set<string>();
@@ -62,7 +66,11 @@ export function checkLabelPairing(
   /** the first rows without a hash (file side, run side), named when only some rows lack one */
   const noHashRows: Array<{ id: string; line: number }> = [];
   const runNoHashRows: Array<{ id: string; line: number }> = [];
+  const near: Array<{ line: number; id: string; run_id: string }> = [];
   for (const r of file.rows) {
+    // an id the run holds only trimmed is not matched to the trimmed one (./end-space-ids.ts): said, left to not_in_run
+    const t = r.trajectory_id.trim();
+    if (t !== r.trajectory_id && !has(r.trajectory_id) && has(t)) near.push({ line: r.line, id: r.trajectory_id, run_id: t });
     if (r.content_sha256 === undefined) {
       noHash++;
       if (noHashRows.length < ROWS_NAMED) noHashRows.push({ id: r.trajectory_id, line: r.line });
@@ -78,6 +86,8 @@ export function checkLabelPairing(
     refusedIds.add(r.trajectory_id);
     first ??= { id: r.trajectory_id, line: r.line };
   }
+  const nearWarning = endSpaceWarning(humanFile, near);
+  if (nearWarning) warnings.push(nearWarning);
   const refused = file.rows.length - kept.length;
   if (refused > 0) {
     const n = refusedIds.size;

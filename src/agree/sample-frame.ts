@@ -284,12 +284,9 @@ export function checkStrataTotal(
   if (sp) {
     if (covered === sp.N_run) return undefined;
     const pop = `the ${sp.N_run} trajectories of the run the sample's --where ${sp.filter} keeps`;
-    const u = covered < sp.N_run ? uncovered?.() : null;
-    warnings.push(
-      covered < sp.N_run
-        ? unattackedOnly(u, sp.N_run - covered, coverHead(covered, pop, sp.N_run - covered, null)) ?? `${coverHead(covered, pop, sp.N_run - covered, u)}: ${words.unrepresented}`
-        : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
-    );
+    if (covered > sp.N_run) return strataExceed(covered, pop, sp.N_run, humanFile, warnings, words);
+    const u = uncovered?.();
+    warnings.push(unattackedOnly(u, sp.N_run - covered, coverHead(covered, pop, sp.N_run - covered, null)) ?? `${coverHead(covered, pop, sp.N_run - covered, u)}: ${words.unrepresented}`);
     return undefined;
   }
   if (covered === populationSize) {
@@ -298,13 +295,10 @@ export function checkStrataTotal(
     return undefined;
   }
   if (check.known === "exact") {
-    const u = covered < populationSize ? uncovered?.() : null;
     const of = `the run's ${populationSize} trajectories`;
-    warnings.push(
-      covered < populationSize
-        ? unattackedOnly(u, populationSize - covered, coverHead(covered, of, populationSize - covered, null)) ?? `${coverHead(covered, of, populationSize - covered, u)}: ${words.unrepresented}`
-        : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the label file's strata do not match its recorded frame`,
-    );
+    if (covered > populationSize) return strataExceed(covered, of, populationSize, humanFile, warnings, words);
+    const u = uncovered?.();
+    warnings.push(unattackedOnly(u, populationSize - covered, coverHead(covered, of, populationSize - covered, null)) ?? `${coverHead(covered, of, populationSize - covered, u)}: ${words.unrepresented}`);
     return undefined;
   }
   const attackedHint =
@@ -314,4 +308,22 @@ export function checkStrataTotal(
       `which trajectories they are is unknown, so ${words.refused("sample_frame_unknown")}; re-import the annotations with this version's import-annotations and the sample's manifest, which record it`,
   );
   return `sample_frame_unknown (the label file's strata hold ${covered} trajectories, the run ${populationSize}; the sample's population is not recorded)`;
+}
+
+/** The status of figures refused because the label file's strata add up to more trajectories than the population. */
+export const STRATA_EXCEED_POPULATION = "strata_exceed_population";
+
+/**
+ * The refusal when the label file's strata (Σ stratum_size) hold more trajectories than the population they are
+ * strata of (break50 finding 3: a hand-edited, moved file gave a human 76.9% over 1,971 trajectories printed under
+ * `N 414`): no design has strata larger than its population, so the post-stratified weights N_h/n_h are of no
+ * population, and every figure resting on them is undefined, as for a changed population.
+ * @returns `strata_exceed_population (...)`, the warning said once in `warnings`.
+ */
+function strataExceed(covered: number, pop: string, N: number, humanFile: string, warnings: string[], words: FrameWords): string {
+  warnings.push(
+    `the strata of label file ${humanFile} hold ${covered} trajectories (the sum of their stratum_size), more than ${pop}: strata larger than their population are no valid design ` +
+      `(the file was edited by hand, or its strata are another run's), so ${words.refused(STRATA_EXCEED_POPULATION)}; ${words.verb} the label file import-annotations wrote from the sample's manifest`,
+  );
+  return `${STRATA_EXCEED_POPULATION} (the label file's strata hold ${covered} trajectories, the population ${N})`;
 }

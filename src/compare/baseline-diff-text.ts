@@ -28,6 +28,25 @@ const RATE_WORDS: Record<BaselineDifference["rate"], string> = {
 };
 
 /**
+ * The cells a paired difference left out, by what is true of each (break50 4: "no label under the other: 24 + 104"
+ * was said of cells the other attack never ran): `; left out, no run of the cell under the other: 24 + 104`, and the
+ * cells the other ran with no usable label (`; left out, run under the other but with no usable label there: 1 + 0`);
+ * for utility, whose runs without a verdict are not told from runs not made, `no utility verdict of the cell under
+ * the other`. "" when none is left out. Counts are `condition + baseline` (the condition's cells, then the baseline's).
+ */
+function leftOutText(d: BaselineDifference): string {
+  const left = d.pairs!.unpaired_left_out;
+  if (left.condition + left.baseline === 0) return "";
+  const un = d.pairs!.unpaired_unlabelled_there;
+  if (!un) return `; left out, no ${d.rate.startsWith("utility") ? "utility verdict" : "label"} of the cell under the other: ${left.condition} + ${left.baseline}`;
+  const notRun = { condition: left.condition - un.condition, baseline: left.baseline - un.baseline };
+  const parts: string[] = [];
+  if (notRun.condition + notRun.baseline > 0) parts.push(`no run of the cell under the other: ${notRun.condition} + ${notRun.baseline}`);
+  if (un.condition + un.baseline > 0) parts.push(`run under the other but with no usable label there: ${un.condition} + ${un.baseline}`);
+  return `; left out, ${parts.join("; ")}`;
+}
+
+/**
  * One rate's difference: `asr_goal -3.6 pp [-9.3, +2.1] (16.9% vs 20.6%, paired over 360 cells: 18 vs 31
  * discordant, exact McNemar p = 0.085)`, or unpaired with the reason, or `undefined (<why>)`.
  */
@@ -38,9 +57,7 @@ export function differenceText(d: BaselineDifference): string {
   const rates = `${pct(d.condition_rate)} vs ${pct(d.baseline_rate)}`;
   const how = d.paired && d.pairs
     ? `paired over ${d.pairs.n} cells: ${d.pairs.condition_only} vs ${d.pairs.baseline_only} discordant, exact McNemar ${pText(d.mcnemar_p, d.mcnemar_reason)}` +
-      (d.pairs.unpaired_left_out.condition + d.pairs.unpaired_left_out.baseline > 0
-        ? `; left out, no label under the other: ${d.pairs.unpaired_left_out.condition} + ${d.pairs.unpaired_left_out.baseline}`
-        : "")
+      leftOutText(d)
     : `unpaired (${d.unpaired_reason}), ${d.condition_rate.count}/${d.condition_rate.n} vs ${d.baseline_rate.count}/${d.baseline_rate.n}`;
   return `${name} ${signedPp(d.difference)} pp [${signedPp(d.ci95.lower)}, ${signedPp(d.ci95.upper)}] (${rates}, ${how})`;
 }

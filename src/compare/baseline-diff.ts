@@ -62,8 +62,17 @@ export interface DifferencePairs {
   /** The event under the baseline only (discordant). */
   baseline_only: number;
   neither: number;
-  /** Labelled runs left out because their cell has no label under the other condition: `{condition, baseline}`. */
+  /**
+   * Labelled cells left out because the cell has no label under the other condition: `{condition, baseline}`. Most
+   * often the other condition never ran the cell (e.g. `--by attack`: attacks ran on different tasks).
+   */
   unpaired_left_out: { condition: number; baseline: number };
+  /**
+   * Of `unpaired_left_out`, the cells the other condition did run, with no usable label there (judge errors, no
+   * verdict); the rest were not run under it. Given for the ASR rates (absent for utility: a run without a utility
+   * verdict is not told from one not run).
+   */
+  unpaired_unlabelled_there?: { condition: number; baseline: number };
 }
 
 /** A condition's difference from the baseline on one rate, for one agent model. */
@@ -112,7 +121,16 @@ const tally = (xs: readonly DifferenceItem[]) => ({ count: xs.reduce((s, x) => s
  * @param cond the model's runs under the condition; @param base its runs under the baseline (each with a label or
  *   verdict: runs without one are not passed). @param field the compared field (`--by`; default condition).
  */
-export function baselineDifference(model: string, condition: string, baseline: string, rate: DifferenceRate, cond: readonly DifferenceItem[], base: readonly DifferenceItem[], field?: string): BaselineDifference {
+export function baselineDifference(
+  model: string,
+  condition: string,
+  baseline: string,
+  rate: DifferenceRate,
+  cond: readonly DifferenceItem[],
+  base: readonly DifferenceItem[],
+  field?: string,
+  unlabelled?: { condition: ReadonlySet<string>; baseline: ReadonlySet<string> },
+): BaselineDifference {
   const head = { model, condition, baseline, rate };
   const ct = tally(cond);
   const bt = tally(base);
@@ -147,7 +165,14 @@ export function baselineDifference(model: string, condition: string, baseline: s
   }
   const n = t.both + t.condition_only + t.baseline_only + t.neither;
   const left = { condition: cc!.size - n, baseline: bc!.size - n };
-  const pairs: DifferencePairs = { n, ...t, unpaired_left_out: left };
+  // a left-out cell the other side ran without a usable label is not one it never ran (break50 4: all were read as "no label")
+  const there = (mine: Map<string, unknown>, other: Map<string, unknown>, ran: ReadonlySet<string>) => [...mine.keys()].filter((k) => !other.has(k) && ran.has(k)).length;
+  const pairs: DifferencePairs = {
+    n,
+    ...t,
+    unpaired_left_out: left,
+    ...(unlabelled ? { unpaired_unlabelled_there: { condition: there(cc!, bc!, unlabelled.baseline), baseline: there(bc!, cc!, unlabelled.condition) } } : {}),
+  };
   if (n === 0) {
     return { ...head, difference: null, ci95: null, reason: `no_shared_labelled_cell: ${cc!.size} cells labelled under ${condition}, ${bc!.size} under ${baseline}, none under both`, paired: true, condition_rate: { count: 0, n: 0 }, baseline_rate: { count: 0, n: 0 }, pairs };
   }
@@ -174,7 +199,22 @@ export function baselineDifference(model: string, condition: string, baseline: s
  *   {@link unattackedHaveNo}.
  * @returns in the order model, condition, rate; a model without the baseline among its conditions has none.
  */
-export function baselineDifferences(items: Partial<Record<DifferenceRate, readonly DifferenceItem[]>>, conditionsPerModel: Record<string, string[]>, baseline: string, field?: string): BaselineDifference[] {
+export function baselineDifferences(
+  items: Partial<Record<DifferenceRate, readonly DifferenceItem[]>>,
+  conditionsPerModel: Record<string, string[]>,
+  baseline: string,
+  field?: string,
+  unlabelled?: ReadonlyArray<{ model: string; condition: string; cell?: string; defense?: string }>,
+): BaselineDifference[] {
+  // the cells each (model, condition) ran with no usable label, keyed as the items' cells (for the ASR rates)
+  const ran = new Map<string, Set<string>>();
+  for (const u of unlabelled ?? []) {
+    const c = withCell(u.cell, u.defense).cell;
+    if (c === undefined) continue;
+    const k = `${u.model}\u0000${u.condition}`;
+    (ran.get(k) ?? ran.set(k, new Set()).get(k)!).add(c);
+  }
+  const none: ReadonlySet<string> = new Set();
   const out: BaselineDifference[] = [];
   const grouped = new Map<DifferenceRate, Map<string, DifferenceItem[]>>();
   for (const rate of DIFFERENCE_RATES) {
@@ -187,7 +227,8 @@ export function baselineDifferences(items: Partial<Record<DifferenceRate, readon
     for (const condition of conds) {
       if (condition === baseline) continue;
       for (const [rate, g] of grouped) {
-        out.push(baselineDifference(model, condition, baseline, rate, g.get(`${model}\u0000${condition}`) ?? [], g.get(`${model}\u0000${baseline}`) ?? [], field));
+        const un = unlabelled && (rate === "asr_goal" || rate === "asr_behaviour") ? { condition: ran.get(`${model}\u0000${condition}`) ?? none, baseline: ran.get(`${model}\u0000${baseline}`) ?? none } : undefined;
+        out.push(baselineDifference(model, condition, baseline, rate, g.get(`${model}\u0000${condition}`) ?? [], g.get(`${model}\u0000${baseline}`) ?? [], field, un));
       }
     }
   }

@@ -132,6 +132,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
           condition,
           ...(t.attack !== undefined ? { attack: t.attack } : {}),
           ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
+          ...(conditionField !== "condition" && t.condition !== undefined ? { defense: t.condition } : {}),
           ...(shared.unit !== undefined ? { unit: shared.unit } : {}),
           reason: why,
           ...(vf ? { votes_for: vf } : {}),

@@ -72,6 +72,8 @@ export interface UnlabelledItem {
   attack?: string;
   /** The like-for-like cell, as {@link Observation.cell}: unlabelled trajectories count in the cells compared. */
   cell?: string;
+  /** The run's own defense, as {@link Observation.defense} (a difference pairs a cell under the same defense). */
+  defense?: string;
   /**
    * The pairing unit, as {@link Observation.unit} when the task ids are known (absent otherwise): with
    * `--common-tasks` the unlabelled runs of the shared tasks still lower their cells' coverage (red team 24: a cell
@@ -237,6 +239,7 @@ export function buildObservations(
         condition,
         ...(t.attack !== undefined ? { attack: t.attack } : {}),
         ...(uCell !== undefined ? { cell: uCell } : {}),
+        ...(conditionField !== "condition" && t.condition !== undefined ? { defense: t.condition } : {}),
         ...(t.user_task_id !== undefined && t.injection_task_id !== undefined ? { unit: `${suite}/${t.user_task_id}/${t.injection_task_id}` } : {}),
         reason: l?.detail ?? reason,
         ...(l?.votes_for ? { votes_for: l.votes_for } : {}),

@@ -314,7 +314,7 @@ export function compareConditions(
     // a model's conditions with attacked runs, labelled or not: one whose baseline runs have no usable label gets its
     // differences as undefined for that reason, not "not run under the baseline" (break42)
     // (the compared models only: one with no usable label anywhere has no row, and excluded_groups names it)
-    baseline_differences: baselineDifferences(differenceItems(obs, utilityRows, o.condition_field), conditionsPerModel([...obs, ...own.unlabelled.filter((u) => u.model in perModel)]), baseline, o.condition_field),
+    baseline_differences: baselineDifferences(differenceItems(obs, utilityRows, o.condition_field), conditionsPerModel([...obs, ...own.unlabelled.filter((u) => u.model in perModel)]), baseline, o.condition_field, own.unlabelled),
     // no utility verdict anywhere in the run: said, not left as an empty list (new user 34: an Inspect log read without --utility-scorer)
     ...(opts.index && utility.length === 0 ? { utility_reason: "no_utility_in_input" as const } : {}),
     ...(drops.length > 0 ? { utility_drops: drops } : {}),

@@ -5,7 +5,8 @@
  *
  * Accepted files:
  * - CSV (`.csv`): a header row with `item_id` or `trajectory_id`, `label`, and optionally `annotator`; other
- *   columns (e.g. `trajectory` in our `tasks.csv`) are ignored. Read by src/io/csv.ts (RFC 4180 quoting, CRLF /
+ *   columns are ignored, but a `trajectory` cell (our `tasks.csv`) beginning `# Item <id>` must show the row's item_id
+ *   (./shifted-rows.ts: a shifted file is refused). Read by src/io/csv.ts (RFC 4180 quoting, CRLF /
  *   LF / CR row ends, a UTF-8 BOM ignored; malformed quoting is an error naming the line).
  * - JSONL (`.jsonl`, `.ndjson`): one object per line with the same fields.
  * - JSON (`.json`): Label Studio's JSON export (an array of tasks with `data.item_id` and
@@ -36,6 +37,8 @@ import { sampleWhereOf, type SampleWhere } from "../store/sample-where.js";
 import type { SampleFrame } from "../store/sample-frame.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 import { otherSampleProblem } from "./other-sample.js";
+import { endSpaceTwin } from "../agree/end-space-ids.js";
+import { shiftedRow, shiftedRowsRefusal, type ShiftedRow } from "./shifted-rows.js";
 
 /**
  * One row of the human-label file (DESIGN "Human label", with the design fields of the item): what
@@ -248,7 +251,8 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
     if (rows.length === 0) throw new AnnotationImportError(`${name}: empty CSV`, []);
     const header = rows[0].fields.map((h) => h.trim().toLowerCase());
     const col = (n: string) => header.indexOf(n);
-    const [ci, ct, ca, cl, cj] = [col("item_id"), col("trajectory_id"), col("annotator"), col("label"), col("adjudicator")];
+    const [ci, ct, ca, cl, cj, cx] = [col("item_id"), col("trajectory_id"), col("annotator"), col("label"), col("adjudicator"), col("trajectory")];
+    const shifted: ShiftedRow[] = [];
     if ((ci < 0 && ct < 0) || cl < 0) {
       throw new AnnotationImportError(`${name}: cannot read the CSV`, [
         `${name} line ${rows[0].line}: the header needs item_id (or trajectory_id) and label columns; it has ${JSON.stringify(rows[0].fields)}`,
@@ -263,9 +267,13 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
       const get = (c: number) => (c >= 0 && c < r.fields.length ? r.fields[c] : undefined);
       const rec: AnnotationRecord = { where, item_id: get(ci), trajectory_id: get(ct), annotator: get(ca), label: get(cl) };
       if (get(cj)) rec.adjudicator = get(cj);
+      const moved = shiftedRow(where, get(ci), get(cx)); // the row's trajectory cell shows another item: a shifted column
+      if (moved) shifted.push(moved);
       out.records.push(rec);
     });
     if (problems.length) throw new AnnotationImportError(`${name}: cannot read the CSV`, problems);
+    const refusal = shifted.length ? shiftedRowsRefusal(name, shifted, rows.length - 1) : null;
+    if (refusal) throw new AnnotationImportError(refusal.summary, refusal.problems);
     return out;
   }
   if (kind === "jsonl") {
@@ -464,7 +472,7 @@ export function checkAnnotations(
   const adjudication = new Map<HumanLabelRow, AdjudicatedRecord>();
   for (const rec of records) {
     const itemId = rec.item_id?.trim() || undefined;
-    const trajId = rec.trajectory_id?.trim() || undefined;
+    const trajId = rec.trajectory_id?.trim() ? rec.trajectory_id : undefined; // exactly as stored: "t1 " is not "t1" (break50 2)
     const rawLabel = rec.label?.trim() ?? "";
     // a name is NFC where it enters: "Zoë" composed or not is one annotator (../agree/annotator-names.ts)
     const given = rec.annotator?.trim() ? nfcName(rec.annotator) : fallback;
@@ -487,13 +495,13 @@ export function checkAnnotations(
         continue;
       }
       if (trajId !== undefined && trajId !== m.trajectory_id) {
-        problems.push(`${rec.where}: item_id "${itemId}" and trajectory_id "${trajId}" name different items`);
+        problems.push(`${rec.where}: item_id "${itemId}" and trajectory_id ${JSON.stringify(trajId)} name different items${endSpaceTwin(trajId, [m.trajectory_id])}`);
         continue;
       }
     } else if (trajId !== undefined) {
       m = byTrajectory.get(trajId);
       if (!m) {
-        problems.push(`${rec.where}: unknown trajectory_id "${trajId}" (not in this sample)`);
+        problems.push(`${rec.where}: unknown trajectory_id ${JSON.stringify(trajId)} (not in this sample${endSpaceTwin(trajId, byTrajectory.keys())})`);
         continue;
       }
     } else {

@@ -45,7 +45,26 @@ describe("baselineDifference", () => {
   it("leaves out, and counts, the runs whose cell has no label under the other condition", () => {
     const d = baselineDifference("m", "d", "b", "asr_behaviour", runs("d", 10, (i) => i < 3), runs("b", 8, (i) => i < 5));
     expect(d.pairs).toMatchObject({ n: 8, unpaired_left_out: { condition: 2, baseline: 0 } });
-    expect(differenceText(d)).toContain("left out, no label under the other: 2 + 0");
+    expect(differenceText(d)).toContain("left out, no label of the cell under the other: 2 + 0");
+  });
+
+  it("says of each left-out cell whether the other side never ran it or ran it with no usable label (break50 4)", () => {
+    // d labels c0-c9, b labels c0-c7 and ran c8 without a usable label; b labels c10, which d never ran
+    const base = [...runs("b", 8, (i) => i < 5), { model: "m", condition: "b", cell: "c10", event: false }];
+    const d = baselineDifference("m", "d", "b", "asr_goal", runs("d", 10, (i) => i < 3), base, undefined, { condition: new Set(), baseline: new Set(["c8"]) });
+    expect(d.pairs).toMatchObject({ n: 8, unpaired_left_out: { condition: 2, baseline: 1 }, unpaired_unlabelled_there: { condition: 1, baseline: 0 } });
+    expect(differenceText(d)).toContain("left out, no run of the cell under the other: 1 + 1; run under the other but with no usable label there: 1 + 0)");
+    // every left-out cell never run under the other: only that is said
+    const all = baselineDifference("m", "d", "b", "asr_goal", runs("d", 10, (i) => i < 3), runs("b", 8, (i) => i < 5), undefined, { condition: new Set(), baseline: new Set() });
+    expect(differenceText(all)).toContain("left out, no run of the cell under the other: 2 + 0)");
+    expect(differenceText(all)).not.toContain("no usable label");
+    // baselineDifferences gives the unlabelled runs' cells to the ASR rates only
+    const items = { asr_goal: [...runs("d", 10, (i) => i < 3), ...base], utility_under_attack: [...runs("d", 10, (i) => i < 3), ...base] };
+    const ds = baselineDifferences(items, { m: ["b", "d"] }, "b", undefined, [{ model: "m", condition: "b", cell: "c8" }]);
+    expect(ds.find((x) => x.rate === "asr_goal")!.pairs!.unpaired_unlabelled_there).toEqual({ condition: 1, baseline: 0 });
+    const u = ds.find((x) => x.rate === "utility_under_attack")!;
+    expect(u.pairs!.unpaired_unlabelled_there).toBeUndefined();
+    expect(differenceText(u)).toContain("left out, no utility verdict of the cell under the other: 2 + 1)");
   });
 
   it("is unpaired, and says why, when a cell ran several times or has no task ids", () => {

@@ -73,6 +73,11 @@ describe("estimate: the population a sample --where drew from, recorded in the l
     const grown = estimateFromData(index, verdicts, labelled({ ...sw, N: 8 }), opts);
     expect(grown.warnings.join("\n")).toMatch(/the trajectories --where model=a keeps changed since the sample was drawn: N 8 when the sample was drawn, 6 now \(2 fewer\)/);
     expect(grown.groups[0].human.reason).toMatch(/^population_changed_since_sample \(N 8 when the sample was drawn, 6 now/);
+    // the recorded N is the run's, but the strata hold more than it (a hand-edited stratum_size): undefined too (break50 3)
+    const inflated = estimateFromData(index, verdicts, labelled(sw, ["a1", "a2", "a3", "a4"], 60), opts);
+    expect(inflated.groups[0].human.asr).toBeNull();
+    expect(inflated.groups[0].human.reason).toBe("strata_exceed_population (the label file's strata hold 60 trajectories, the population 6)");
+    expect(inflated.groups[0].calibrated.reason).toMatch(/^strata_exceed_population/);
     // rows with and without the record: two samples in one file, refused once
     const mixed = labelled(sw);
     delete (mixed.rows[3] as { sample_where?: unknown }).sample_where;
