@@ -12,7 +12,7 @@ import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
-import { invalidToolArgumentsWarning } from "./tool-arguments.js";
+import { markToolArguments } from "./tool-arguments.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -552,7 +552,7 @@ function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSou
   }
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, item);
   if (unmatched !== undefined) out.push(unmatched);
-  const badArgs = invalidToolArgumentsWarning(r.messages, "openai", src.path, item); // ./tool-arguments.ts
+  const badArgs = markToolArguments(t, r.messages, "openai", src.path, item); // ./tool-arguments.ts
   if (badArgs) out.push(badArgs);
   return out;
 }
