@@ -415,6 +415,8 @@ export const INPUT_FLAGS: ReadonlySet<string> = new Set(["mostly_unverified", "n
  */
 export function flaggedWords(codes: readonly string[]): string {
   if (codes.length > 0 && codes.every((c) => c === "first_replies_fail")) return FIRST_REPLY_WORDS;
+  // the input's calls, not the judge's doing (./tool-arguments-health.ts): label's running warning says it as the summary does
+  if (codes.length > 0 && codes.every((c) => c === "tool_arguments_invalid")) return "has labels to check";
   return codes.length > 0 && codes.every((c) => INPUT_FLAGS.has(c)) ? "cannot label much of its input" : "looks broken";
 }
 

@@ -5,7 +5,7 @@
  * command reads; the line every rate-printing command gives names the flag and the count.
  */
 import { describe, expect, it } from "vitest";
-import { flagCodesOf, healthWarnings, judgeHealth } from "../../src/verdict/health.js";
+import { flagCodesOf, flaggedWords, healthWarnings, judgeHealth } from "../../src/verdict/health.js";
 import { toolArgumentsWarnings } from "../../src/verdict/tool-arguments-health.js";
 import { rateCaveat } from "../../src/verdict/rate-caveat.js";
 import { slimVerdict } from "../../src/store/records.js";
@@ -59,6 +59,8 @@ describe("judge health: compliance labels on calls whose arguments are not valid
     const [h] = judgeHealth(verdicts);
     expect(rateCaveat(h)).toBeNull();
     expect(healthWarnings([h])[0]).toMatch(/^judge "j" \(m\) has labels to check: 2 of its 3 compliance labels/);
+    // label's running warning (per flag) says the same words
+    expect(flaggedWords(["tool_arguments_invalid"])).toBe("has labels to check");
     const lines = toolArgumentsWarnings([h], ["j", "other"]);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^judge j: 2 of its 3 compliance labels \(1 full_compliance\) .*\(verdicts marked tool_arguments_invalid\).*errors\.jsonl kind tool_arguments_invalid/);
