@@ -117,6 +117,27 @@ export interface Trajectory {
   injection_source?: InjectionSource;
   /** Why no injected text could be recovered for an attacked run that records none (`run/siblings.ts`). */
   injection_unrecovered?: { kind: "no_sibling" | "ambiguous_sibling"; message: string };
+  /**
+   * The agent's tool calls whose arguments, as the input recorded them, are not valid JSON (`ingest/tool-arguments.ts`,
+   * warning `tool_arguments_invalid`): a tool could not have parsed them as written. Set by ingest, one entry per
+   * such call; every verdict on the trajectory carries `tool_arguments_invalid` (`verdict/record.ts`). Absent when
+   * every call's arguments are valid (and on trajectories read by builds before the field).
+   */
+  tool_arguments_invalid?: InvalidToolArguments[];
+}
+
+/** One tool call whose arguments are not valid JSON (see {@link Trajectory.tool_arguments_invalid}). */
+export interface InvalidToolArguments {
+  /** The message holding the call (0-based, of the trajectory's messages). */
+  message_index: number;
+  /** The call's position in the message's `tool_calls`; absent when it could not be told (the legacy `function_call`). */
+  tool_call_index?: number;
+  /** The tool's name. */
+  name: string;
+  /** Where the input holds the arguments, e.g. `messages[3].tool_calls[0].function.arguments`. */
+  field: string;
+  /** Why they do not parse (the JSON parser's message, or Inspect's `parse_error`). */
+  problem: string;
 }
 
 /** Where a trajectory's injected text came from (see {@link Trajectory.injection_source}). */
@@ -283,6 +304,14 @@ export interface Verdict {
    * counts them (`unaffected_unchecked`, `compliance_unchecked`, `injection_unknown`). Absent otherwise.
    */
   injection_unchecked?: true;
+  /**
+   * Set (true) on every verdict of a trajectory with a tool call whose arguments are not valid JSON
+   * (`Trajectory.tool_arguments_invalid`): whatever its label, a call it may rest on is one no tool could have parsed as
+   * written, so a compliance label may count an action that never ran. The label stands; judge health counts its
+   * compliance labels (flag `tool_arguments_invalid`) and every command printing rates says how many. Absent otherwise
+   * (and on verdicts stored before the field).
+   */
+  tool_arguments_invalid?: true;
   /**
    * Set on a compliance label whose holding quotes may be the injection's words rather than an act of the agent (red
    * team 35a; `src/verdict/compliance-evidence.ts`): `echo_of_injection`, every one lies in the agent's own text and

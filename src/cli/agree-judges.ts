@@ -13,6 +13,7 @@ import { exitOnBrokenJudges } from "./broken-exit.js";
 import { refuseStoppedJudges } from "../verdict/stopped-judges.js";
 import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
+import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { progressOf } from "./progress-mode.js";
 import { stepLine } from "./read-progress.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
@@ -90,7 +91,8 @@ export async function agreeJudges(runDir: string, o: { judges: string; bootstrap
   const caveats = rateCaveats(health, pair);
   step.done();
   if (caveats.length) c.rate_caveats = caveats;
-  const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
+  // and the pair's successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
+  const warnings = [...caveats.map((x) => x.message), ...toolArgumentsWarnings(health, pair), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
   // said on stderr here and not again at exit (text mode: main says them at the end; verifier 37 V2.2)
   if (o.json) warnings.push(...takeJournalWarnings());

@@ -33,6 +33,7 @@ import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 import { inReferenceCheck } from "../verdict/reference-goal.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
+import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { stepLine } from "./read-progress.js";
 import { progressOf } from "./progress-mode.js";
 import { poolingOf } from "../format/pooled-text.js";
@@ -220,7 +221,8 @@ export async function agreeReference(
     committee.members = [...cf.judges];
     committee.quorum = cf.quorum ?? DEFAULT_QUORUM;
   }
-  const warnings = [...rate_caveats.map((c) => c.message), ...rest];
+  // and the judges' successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
+  const warnings = [...rate_caveats.map((c) => c.message), ...toolArgumentsWarnings(health, judges), ...rest];
   if (o.json) {
     for (const w of rest) warnLine(w);
     const extra = {

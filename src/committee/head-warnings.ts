@@ -4,6 +4,7 @@
  * (`./report-columns.ts`), which wrote them out twice, so both say the same words.
  */
 import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
+import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import type { RunState } from "../store/run-state.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 
@@ -31,6 +32,8 @@ export function committeeHeadWarnings(a: {
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   // a member's labels on runs whose injected text is unknown: its votes there are only its yes answers (new user 48, 1)
   warnings.push(...injectionUnknownWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
+  // a member's successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
+  warnings.push(...toolArgumentsWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
   const families = [...new Set(judges.map((j) => j.family))].sort();
   if (judges.length < 2) {

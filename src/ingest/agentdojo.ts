@@ -20,7 +20,7 @@ import type { ItemWarning } from "./warnings.js";
 import { lastSegments, resolvedPath } from "./resolved.js";
 import { layoutMismatch } from "./layout-mismatch.js";
 import { isVigilRun, vigilFields } from "./vigil.js";
-import { invalidToolArgumentsWarning } from "./tool-arguments.js";
+import { markToolArguments } from "./tool-arguments.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
 import { repeatedKeyError } from "./repeated-keys.js";
@@ -287,15 +287,15 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   } catch (e) {
     return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
   }
-  // a call whose args string is not valid JSON: kept, said (./tool-arguments.ts)
-  const badArgs = invalidToolArgumentsWarning(messages, "agentdojo", scope, src.path);
-  if (badArgs) warnings.push(badArgs);
   const t: Trajectory = {
     id,
     source: { format: "agentdojo", path: src.path },
     injections: isObj(r.injections) ? (r.injections as Record<string, string>) : {},
     messages: converted,
   };
+  // a call whose args string is not valid JSON: kept, marked, said (./tool-arguments.ts)
+  const badArgs = markToolArguments(t, messages, "agentdojo", scope, src.path);
+  if (badArgs) warnings.push(badArgs);
   if (model !== undefined) {
     t.agent_model = model;
     const fam = familyOf(model);

@@ -12,7 +12,8 @@ import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
-import { invalidToolArgumentsWarning } from "./tool-arguments.js";
+import { markToolArguments } from "./tool-arguments.js";
+import { lineBytes } from "../io/line-ends.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -552,7 +553,7 @@ function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSou
   }
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, item);
   if (unmatched !== undefined) out.push(unmatched);
-  const badArgs = invalidToolArgumentsWarning(r.messages, "openai", src.path, item); // ./tool-arguments.ts
+  const badArgs = markToolArguments(t, r.messages, "openai", src.path, item); // ./tool-arguments.ts
   if (badArgs) out.push(badArgs);
   return out;
 }
@@ -565,7 +566,12 @@ function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSou
  *   `schema` (also a key given twice with different values: `./repeated-keys.ts`) or `no_messages` naming the line,
  *   or the trajectory. Never throws for bad data.
  */
-export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource, opts: ChatLineOptions = {}): ConvertResult {
+export function parseChatLineBytes(raw: Uint8Array, src: ChatLineSource, opts: ChatLineOptions = {}): ConvertResult {
+  // the line rules every JSON Lines reader shares (../io/line-ends.ts): line 1's byte order mark dropped, a later
+  // line's an error naming it (the decoder would drop it in silence)
+  const lb = lineBytes(raw, src.line);
+  if (lb.error !== undefined) return { ok: false, error: ingestError("invalid_json", src.path, lb.error, { line: src.line }) };
+  const bytes = lb.bytes;
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
     const where = (d: { offset: number }) => `invalid UTF-8 byte at byte ${d.offset} of the line`;

@@ -28,7 +28,7 @@ import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
-import { invalidToolArgumentsWarning } from "./tool-arguments.js";
+import { markToolArguments } from "./tool-arguments.js";
 import { contentFilteredIds } from "./inspect-filtered.js";
 import type { ConvertResult } from "./agentdojo.js";
 
@@ -346,7 +346,7 @@ export function convertInspectSample(
   const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path} ${where}`);
   if (unmatched !== undefined) warnings.push(unmatched);
   // a call whose arguments Inspect could not parse, or given as a string that is not JSON: kept, said (./tool-arguments.ts)
-  const badArgs = invalidToolArgumentsWarning(messages, "inspect", src.path, `${src.path} ${where}`);
+  const badArgs = markToolArguments(t, messages, "inspect", src.path, `${src.path} ${where}`);
   if (badArgs) warnings.push(badArgs);
   // the sample's surfaces: trimmed, a key naming no injection placeholder ignored, an unknown name said (./given-surfaces.ts)
   if (isObj(meta.surfaces)) {

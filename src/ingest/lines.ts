@@ -1,6 +1,7 @@
 import { createReadStream, fstatSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { ChangedDuringRead, changedAtEnd, changedSince, stampOf, type ReadStamp } from "./changed.js";
+import { withoutCr } from "../io/line-ends.js";
 
 /** One line of a file as raw bytes (no `\n`, a trailing `\r` removed) with its 1-based number. */
 export interface RawLine {
@@ -69,7 +70,7 @@ async function* linesOf(stream: NodeJS.ReadableStream & { destroy(): void }, max
     const buf = parts.length === 1 ? parts[0] : Buffer.concat(parts);
     const out: RawLine = { line, bytes: buf };
     if (over) out.tooLong = len;
-    else if (buf.length > 0 && buf[buf.length - 1] === 0x0d) out.bytes = buf.subarray(0, buf.length - 1);
+    else out.bytes = withoutCr(buf) as Buffer; // the line rules every JSON Lines reader shares (../io/line-ends.ts)
     parts = [];
     len = 0;
     over = false;

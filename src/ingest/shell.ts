@@ -24,7 +24,7 @@ import { convertOpenAIMessages } from "./chat-jsonl.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import type { ConvertResult } from "./agentdojo.js";
 import type { ItemWarning } from "./warnings.js";
-import { invalidToolArgumentsWarning } from "./tool-arguments.js";
+import { markToolArguments } from "./tool-arguments.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -231,7 +231,7 @@ export function convertShell(data: unknown, src: { path: string; idPath: string 
   const inj = isObj(d.injections) ? d.injections : isObj(info.injections) ? info.injections : {};
   for (const [k, v] of Object.entries(inj)) if (typeof v === "string") t.injections[k] = v;
   const warnings: ItemWarning[] = [];
-  const badArgs = openai ? invalidToolArgumentsWarning(openai, "openai", src.path, src.path) : undefined; // ./tool-arguments.ts
+  const badArgs = openai ? markToolArguments(t, openai, "openai", src.path, src.path) : undefined; // ./tool-arguments.ts
   if (badArgs) warnings.push(badArgs);
   const metadata: Record<string, unknown> = { shell_format: format };
   if (typeof d.trajectory_format === "string") metadata.trajectory_format = d.trajectory_format;

@@ -11,11 +11,16 @@ import type { Trajectory } from "../types.js";
  * A trajectory with an `error` on a system, user or assistant message also hashes `n: 1`: since red team 39 F that
  * error is a harness note apart from the message's text (`serialize/parts.ts`), no longer joined into the agent's
  * words, so a verdict stored on the old view (a content filter's words verified as the agent's refusal) is judged
- * again on resume (`content_changed`); trajectories without such a note hash as before.
+ * again on resume (`content_changed`); trajectories without such a note hash as before. A trajectory with a tool call
+ * whose arguments are not valid JSON (`tool_arguments_invalid`, `ingest/tool-arguments.ts`) also hashes `a: 1`: its
+ * verdicts carry that mark, so one stored before it is judged again; others hash as before.
  */
 export function contentSha256(t: Trajectory): string {
   const base: Record<string, unknown> = Array.isArray(t.tools) && t.tools.length > 0 ? { m: t.messages, i: t.injections, t: t.tools } : { m: t.messages, i: t.injections };
   if (hasHarnessNote(t)) base.n = 1;
+  // a call marked as not valid JSON (../ingest/tool-arguments.ts): its verdicts carry the mark, so a verdict stored
+  // before the mark is of other content and judged again (a trajectory without such a call keeps its hash)
+  if (Array.isArray(t.tool_arguments_invalid) && t.tool_arguments_invalid.length > 0) base.a = 1;
   const text = JSON.stringify(base);
   // the one-shot hash (Node >= 20.12) skips the Hash object a createHash call builds; same digest
   return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");

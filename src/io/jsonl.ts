@@ -7,17 +7,19 @@
 import fs from "node:fs";
 import { PrettySpans, spanText, type SpanOut } from "./pretty-spans.js";
 import { mayRepeatKey, repeatedKey } from "./repeated-keys.js";
+import { lineText, splitLines } from "./line-ends.js";
 
 /** Bytes read at a time by {@link readLines}: 1 MiB (a buffer grows to hold a longer line). */
 const READ_CHUNK_BYTES = 1 << 20;
 
 /**
- * The lines of a file, framed as `readline` frames them with `crlfDelay: Infinity` (the framing every reader here
- * used before): a line ends at `\r\n`, `\n` or a lone `\r`; the text after the last line break is a last line
- * when it is not empty; each line is decoded from UTF-8 on its own (a line break byte never occurs inside a UTF-8
- * sequence, so the text is the same as decoding the stream whole). Read in {@link READ_CHUNK_BYTES} reads and split
- * on bytes: ~6x less CPU than `readline` over a `utf8` read stream on 24 KB lines (a batch chunk's state file:
- * 282 MB, 0.9 s vs 5.4-5.9 s of CPU, most of readline's in joining and re-splitting decoded strings).
+ * The lines of a file under the JSON Lines rules every reader shares (`./line-ends.ts`): a line ends at LF, the CR of
+ * a CRLF dropped, a lone CR ends no line; the text after the last LF is a last line when it is not empty. Each line is
+ * decoded from UTF-8 on its own (an LF byte never occurs inside a UTF-8 sequence, so the text is the same as decoding
+ * the stream whole); a byte order mark is left to the caller ({@link readJsonl} applies `lineText`). Read in
+ * {@link READ_CHUNK_BYTES} reads and split on bytes: ~6x less CPU than `readline` over a `utf8` read stream on 24 KB
+ * lines (a batch chunk's state file: 282 MB, 0.9 s vs 5.4-5.9 s of CPU). Before session 50 a lone CR ended a line here
+ * (readline's framing) and nowhere else: the journals, written one `JSON.stringify` per line, hold none.
  * @param file the file (it must exist).
  * @param chunkBytes read size (tests use tiny ones to put line breaks on read boundaries).
  */
@@ -37,30 +39,12 @@ export async function* readLines(file: string, chunkBytes = READ_CHUNK_BYTES): A
       const end = have + bytesRead;
       const view = buf.subarray(0, end);
       let start = 0;
-      // the next \r at or after `start` (-1: none in the bytes held); JSON lines of ours hold none
-      let cr = view.indexOf(13, 0);
-      // the next \n at or after `start`, kept like `cr`: searched again only once passed (lines ended by lone \r
-      // would otherwise rescan to the end of the bytes held per line: quadratic in the lines per read)
-      let lf = view.indexOf(10, 0);
-      for (;;) {
-        if (lf !== -1 && lf < start) lf = view.indexOf(10, start);
-        if (cr !== -1 && cr < start) cr = view.indexOf(13, start);
-        let brk: number;
-        let next: number;
-        if (cr !== -1 && (lf === -1 || cr < lf)) {
-          // a \r: with a \n right after it is one line break; as the last byte held, wait for the next byte
-          if (cr + 1 === end && !eof) break;
-          brk = cr;
-          next = cr + 1 < end && view[cr + 1] === 10 ? cr + 2 : cr + 1;
-        } else if (lf !== -1) {
-          brk = lf;
-          next = lf + 1;
-        } else break;
-        yield view.toString("utf8", start, brk);
-        start = next;
+      for (let lf = view.indexOf(10, 0); lf !== -1; lf = view.indexOf(10, start)) {
+        yield view.toString("utf8", start, lf > start && view[lf - 1] === 13 ? lf - 1 : lf);
+        start = lf + 1;
       }
       if (eof) {
-        if (start < end) yield view.toString("utf8", start, end);
+        if (start < end) yield view.toString("utf8", start, view[end - 1] === 13 ? end - 1 : end);
         return;
       }
       buf.copy(buf, 0, start, end);
@@ -89,9 +73,16 @@ export async function* readJsonl<T>(
 ): AsyncGenerator<T> {
   if (!fs.existsSync(file)) return;
   let n = 0;
-  for await (const line of readLines(file)) {
+  for await (const raw of readLines(file)) {
     n++;
-    if (!line.trim()) continue;
+    if (!raw.trim()) continue;
+    // a byte order mark: line 1's dropped, a later line's that line's error (./line-ends.ts)
+    const lt = lineText(raw, n);
+    if (lt.error !== undefined) {
+      onBad?.(n, raw);
+      continue;
+    }
+    const line = lt.text;
     let v: unknown;
     try {
       v = JSON.parse(line);
@@ -114,8 +105,9 @@ export async function* readJsonl<T>(
 export type JsonLine = { line: number; value: unknown; error?: undefined } | { line: number; error: string; span?: true; last?: number };
 
 /**
- * Frame a JSON Lines text held in memory: lines end with LF or CRLF; a byte order mark before the first line is
- * dropped; blank lines (only whitespace) are skipped;
+ * Frame a JSON Lines text held in memory under the rules every JSON Lines reader shares (./line-ends.ts): lines end
+ * with LF or CRLF (a lone CR ends none); a byte order mark before the first line is dropped, one starting a later line
+ * is that line's `error`; blank lines (only whitespace) are skipped;
  * every other line is parsed on its own, a line that is not JSON giving its `JSON.parse` message in `error`
  * (the caller words the problem and names the file). A line that gives one key twice with different values
  * (`{"label": "unaffected", ..., "label": "full_compliance"}`, which `JSON.parse` reads as its last value in silence)
@@ -131,9 +123,16 @@ export function jsonLines(text: string): JsonLine[] {
     for (const s of settled) out.push(s.kind === "line" ? s.at.item : { line: s.first, last: s.last, span: true, error: spanText(s) });
   };
   // a UTF-8 byte order mark (an editor's "UTF-8 with BOM") is not part of the first line (break48: a manifest's header
-  // was refused and a label file's first row dropped as `Unexpected token '\ufeff'`); the CSV reader drops it too
-  (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text).split(/\r?\n/).forEach((l, i) => {
-    if (l.trim() === "") return;
+  // was refused and a label file's first row dropped as `Unexpected token '\ufeff'`); the CSV reader drops it too. The
+  // line rules every JSON Lines reader shares (./line-ends.ts): LF ends a line, CRLF's CR dropped, a later line's mark an error
+  splitLines(text).forEach((raw, i) => {
+    if (raw.trim() === "") return;
+    const lt = lineText(raw, i + 1);
+    if (lt.error !== undefined) {
+      take(spans.push({ line: i + 1, text: () => raw, parsed: false, record: false, item: { line: i + 1, error: lt.error } }));
+      return;
+    }
+    const l = lt.text;
     let value: unknown;
     try {
       value = JSON.parse(l) as unknown;

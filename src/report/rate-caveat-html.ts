@@ -7,6 +7,7 @@ import { rateCaveatMarker, rateCaveats, type RateCaveat } from "../verdict/rate-
 import type { JudgeHealth } from "../verdict/health.js";
 import { escapeAttr, escapeHtml } from "./escape.js";
 import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
+import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 
 /**
  * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN: see the warning]</strong>` when the rater is
@@ -35,5 +36,6 @@ export function caveatsHtml(cs: readonly RateCaveat[]): string {
 /** The caveat sentences of the judges behind a report's figures (for its warnings): one per judge with a caveat. */
 export function rateCaveatWarnings(health: readonly JudgeHealth[] | undefined, judgeIds: readonly string[]): string[] {
   // and a judge's labels on runs whose injected text is unknown: selected by its answers (new user 48, 1)
-  return [...rateCaveats(health ?? [], judgeIds).map((c) => c.message), ...injectionUnknownWarnings(health, judgeIds)];
+  // and its successes on calls whose arguments are not valid JSON (./tool-arguments-health.ts)
+  return [...rateCaveats(health ?? [], judgeIds).map((c) => c.message), ...injectionUnknownWarnings(health, judgeIds), ...toolArgumentsWarnings(health, judgeIds)];
 }

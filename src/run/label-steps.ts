@@ -28,6 +28,7 @@ import { corruptLinesError } from "./corrupt-lines.js";
 import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
+import { toolArgumentsRecord } from "../ingest/tool-arguments.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -371,6 +372,9 @@ export function admitTrajectory(
   for (const w of surfaceWarnings) {
     store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
   }
+  // every trajectory with a call whose arguments are not valid JSON, listed (the ingest warning names one per file)
+  const bad = toolArgumentsRecord(t);
+  if (bad) store.addError(bad);
   if (storedFrom !== undefined) {
     store.addError({
       path: t.source.path,

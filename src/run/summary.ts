@@ -14,6 +14,7 @@ import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateF
 import { RunFolderFold } from "./pooled-folders.js";
 import { likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
+import { TOOL_ARGUMENTS_INVALID } from "../ingest/tool-arguments.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { rateCaveat, type RateCaveat } from "../verdict/rate-caveat.js";
 import { NotLabelledFold, type NotLabelledItems } from "./not-labelled.js";
@@ -346,7 +347,9 @@ export function summarizeRun(
 
 /**
  * The stored errors by kind, with the two kinds that are no error counted apart: an empty placeholder (a combination
- * the benchmark never ran; its path kept) and an input given twice (`duplicate_input`, read once).
+ * the benchmark never ran; its path kept) and an input given twice (`duplicate_input`, read once); and the list of
+ * trajectories with a tool call whose arguments are not valid JSON (`tool_arguments_invalid`: read and labelled, said
+ * by the ingest warning and on each verdict) left out.
  */
 function inputErrorCounts(errors: readonly IngestError[]): { by_kind: Record<string, number>; errorTotal: number; placeholders: string[]; duplicates: number } {
   const by_kind: Record<string, number> = {};
@@ -356,6 +359,7 @@ function inputErrorCounts(errors: readonly IngestError[]): { by_kind: Record<str
   for (const e of errors) {
     if (e.kind === "empty_placeholder") placeholders.push(e.path);
     else if (e.kind === "duplicate_input") duplicates++;
+    else if (e.kind === TOOL_ARGUMENTS_INVALID) continue; // the list behind an ingest warning: read, labelled, no error
     else {
       by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
       errorTotal++;

@@ -240,6 +240,8 @@ export function slimVerdict(v: Verdict): Verdict {
     // injected text unknown), by the rule of ../verdict/injection-unknown.ts: the health counts it the same
     ...(v.injection_unchecked === true || uncheckedBeforeMark(v) ? { injection_unchecked: true as const } : {}),
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
+    // the health's tool_arguments_invalid count (../verdict/tool-arguments-health.ts)
+    ...(v.tool_arguments_invalid === true ? { tool_arguments_invalid: true as const } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
     // the first reply's quote check and the feedback turns, for the health's first-reply figures (../verdict/first-reply.ts)
     ...(v.first_reply ? { first_reply: { quotes: v.first_reply.quotes, quotes_failed: v.first_reply.quotes_failed } } : {}),

@@ -6,6 +6,7 @@
  */
 import { referenceClaimMessage, referenceClaimOver, referenceGoalMessage, referenceGoalOver, type ReferenceGoal } from "./reference-goal.js";
 import { FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, type FirstReplyHealth } from "./first-reply.js";
+import { toolArgumentsMessage, type ToolArgumentsHealth } from "./tool-arguments-health.js";
 
 /** The documented thresholds of the flags (`./health.ts` module docstring). Shares are in [0,1]. */
 export const HEALTH_THRESHOLDS = {
@@ -68,7 +69,8 @@ export interface HealthFlag {
     | "denies_reference_goal"
     | "claims_reference_failures"
     | "compliance_without_injection"
-    | "first_replies_fail";
+    | "first_replies_fail"
+    | "tool_arguments_invalid";
   message: string;
   /**
    * The flag marks the judge's rates (`./rate-caveat.ts`) though its code alone does not: `compliance_on_unattacked`
@@ -89,6 +91,8 @@ export interface FlagFigures {
   compliance_without_injection?: number;
   reference_goal?: ReferenceGoal;
   first_reply?: FirstReplyHealth | null;
+  /** Its compliance labels on trajectories with a call whose arguments are not valid JSON (`./tool-arguments-health.ts`). */
+  tool_arguments?: ToolArgumentsHealth;
   error_share: number | null;
   downgraded_share: number | null;
   quotes_verified_share: number | null;
@@ -131,6 +135,8 @@ export function flagCodes(h: FlagFigures, th: HealthThresholds): HealthFlag["cod
   const cwi = h.compliance_without_injection ?? 0;
   if (cwi >= th.absentComplianceMin && h.attacked_labels > 0 && cwi / h.attacked_labels > th.absentComplianceShare) codes.push("compliance_without_injection");
   if (firstReplyFlagMessage(h.first_reply, { failedShare: th.firstReplyFailedShare, failedMin: th.firstReplyFailedMin }) !== null) codes.push("first_replies_fail");
+  // any success on a call no tool could have parsed (the input's doing: no threshold, no mark on its rates)
+  if ((h.tool_arguments?.flagged ?? 0) > 0) codes.push("tool_arguments_invalid");
   return codes;
 }
 
@@ -174,6 +180,8 @@ export function flagOf(code: HealthFlag["code"], h: FlaggedFigures, th: HealthTh
     }
     case "first_replies_fail":
       return { code, message: firstReplyFlagMessage(h.first_reply, { failedShare: th.firstReplyFailedShare, failedMin: th.firstReplyFailedMin })! };
+    case "tool_arguments_invalid":
+      return { code, message: toolArgumentsMessage(h.tool_arguments)! };
   }
 }
 

@@ -57,6 +57,10 @@
  *   100.0%`): more than `firstReplyFailedShare` of its first replies with evidence had a quote that did not verify, and at
  *   least `firstReplyFailedMin` of them (`./first-reply.ts`; figures `first_reply`, over the verdicts that record their
  *   first reply, the others counted as not known). A warning, not a mark on its rates (its labels stand on verified quotes).
+ * - `tool_arguments_invalid` (review 49 of new user 49, item 3): any usable compliance label on a trajectory with a tool
+ *   call whose arguments are not valid JSON (the verdict's `tool_arguments_invalid`; figures `tool_arguments`,
+ *   `./tool-arguments-health.ts`): the input's doing, not the judge's, so no mark on its rates and the judge is not
+ *   called broken ("has labels to check"), but every command printing its rates says how many of its successes carry it.
  */
 import { quoted } from "../format/quote-name.js";
 import type { Verdict } from "../types.js";
@@ -66,6 +70,7 @@ import { addReferenceGoal, formatReferenceGoal, referenceGoalShare, type Referen
 import { shownStrings } from "../format/shown.js";
 import { addComplianceEvidence, emptyComplianceEvidence, formatComplianceEvidence, type ComplianceEvidenceHealth } from "./compliance-evidence-health.js";
 import { addRepeatedKey, emptyRepeatedKey, errorKindOf, formatRepeatedKey, type RepeatedKeyHealth } from "./repeated-key-health.js";
+import { addToolArguments, emptyToolArguments, type ToolArgumentsHealth } from "./tool-arguments-health.js";
 import { addInjectionUnknown, labelOnUnknownInjection, type InjectionUnknownCounts } from "./injection-unknown.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
@@ -174,6 +179,11 @@ export interface JudgeHealth {
    * figures made before the field.
    */
   repeated_key?: RepeatedKeyHealth;
+  /**
+   * Its compliance labels, and those on trajectories with a tool call whose arguments are not valid JSON (verdicts
+   * marked `tool_arguments_invalid`; flag `tool_arguments_invalid`, `./tool-arguments-health.ts`). Absent when none is.
+   */
+  tool_arguments?: ToolArgumentsHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -249,6 +259,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     compliance_without_injection: 0,
     compliance_evidence: emptyComplianceEvidence(),
     repeated_key: emptyRepeatedKey(),
+    tool_arguments: emptyToolArguments(),
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -295,6 +306,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addInjectionUnknown((h.injection_unknown ??= { labelled: 0, attacked_labels: 0 }), v, attacked);
   addComplianceEvidence((h.compliance_evidence ??= emptyComplianceEvidence()), v, trajectoryId);
   addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
+  addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -315,6 +327,9 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   // no label on a run without its injected text: no key (the figures of a corpus that records it are as before)
   if (h.injection_unknown && h.injection_unknown.labelled > 0) h.injection_unknown = { ...h.injection_unknown };
   else delete h.injection_unknown;
+  // no success on a call that does not parse: no key (the figures of an input without such calls are as before)
+  if (h.tool_arguments && h.tool_arguments.flagged > 0) h.tool_arguments = { ...h.tool_arguments, first_items: [...h.tool_arguments.first_items] };
+  else delete h.tool_arguments;
   const decided = h.usable + h.unverified;
   h.error_share = share(h.errors + h.refusals, h.verdicts);
   h.downgraded_share = share(h.downgraded, decided);
@@ -359,6 +374,7 @@ export function flagCodesOf(h: JudgeHealth, thresholds: Partial<HealthThresholds
       quotes_verified: h.quotes_verified,
       attacked_labels: h.attacked_labels,
       compliance_without_injection: h.compliance_without_injection,
+      tool_arguments: h.tool_arguments,
       // as withFlags sets them
       error_share: share(h.errors + h.refusals, h.verdicts),
       downgraded_share: share(h.downgraded, h.usable + h.unverified),
@@ -378,8 +394,8 @@ function firstReplyFigure(h: JudgeHealth): { first_reply: FirstReplyHealth | nul
   return noReply !== null ? { first_reply: null, reason: noReply } : { first_reply: firstReplyShare(h.first_reply ?? undefined), reason: null };
 }
 
-/** A flag that asks for a look, not one that says the judge is broken: `compliance_on_unattacked` under its bar, `first_replies_fail`. */
-const advisory = (f: HealthFlag) => (f.code === "compliance_on_unattacked" && !f.marks_rates) || f.code === "first_replies_fail";
+/** A flag that asks for a look, not one that says the judge is broken: `compliance_on_unattacked` under its bar, `first_replies_fail`, `tool_arguments_invalid`. */
+const advisory = (f: HealthFlag) => (f.code === "compliance_on_unattacked" && !f.marks_rates) || f.code === "first_replies_fail" || f.code === "tool_arguments_invalid";
 
 /** What stderr says of a judge whose flags are all {@link advisory} ones. */
 function advisoryWords(h: JudgeHealth): string {
@@ -399,6 +415,8 @@ export const INPUT_FLAGS: ReadonlySet<string> = new Set(["mostly_unverified", "n
  */
 export function flaggedWords(codes: readonly string[]): string {
   if (codes.length > 0 && codes.every((c) => c === "first_replies_fail")) return FIRST_REPLY_WORDS;
+  // the input's calls, not the judge's doing (./tool-arguments-health.ts): label's running warning says it as the summary does
+  if (codes.length > 0 && codes.every((c) => c === "tool_arguments_invalid")) return "has labels to check";
   return codes.length > 0 && codes.every((c) => INPUT_FLAGS.has(c)) ? "cannot label much of its input" : "looks broken";
 }
 

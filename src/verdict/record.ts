@@ -221,6 +221,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   v.attacked = isAttacked(t);
   const source = injectionSourceOf(t);
   if (source) v.injection_source = source;
+  // a call of the trajectory no tool could have parsed (../ingest/tool-arguments.ts): on every verdict, any judge
+  if (Array.isArray(t.tool_arguments_invalid) && t.tool_arguments_invalid.length > 0) v.tool_arguments_invalid = true;
   if (label !== null && decision) {
     // from the whole decision (not the capped findings): the same answer whatever the caps dropped
     const blocked = blockedAttempt(t, label, decision.findings, decision.basis);

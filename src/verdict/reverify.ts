@@ -53,6 +53,7 @@ const DECIDED_FIELDS = [
   "attacked",
   "surface",
   "injection_source",
+  "tool_arguments_invalid",
 ] as const;
 
 /** How a text cut to bound a verdict's size ends (`capText`). */
