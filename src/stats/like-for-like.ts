@@ -17,13 +17,6 @@
 import { NO_VALUE } from "./no-value.js";
 import { cellKey } from "./cell-key.js";
 
-/**
- * A model or condition name in double quotes, JSON-escaped: `quoted` of ../format/quote-name.ts (which this layer,
- * below format/, cannot import), so the warnings name them as the rest of the CLI does (out50); `(none)` (no value
- * recorded) is left bare.
- */
-const q = (name: string): string => (name === NO_VALUE ? name : JSON.stringify(name));
-
 /** One attacked trajectory as {@link likeForLikeWarnings} reads it (task ids only where the caller has them). */
 export interface LikeForLikeItem {
   model?: string;
@@ -80,7 +73,7 @@ function unattackedOnlyText(conditionsByModel: Map<string, Set<string>>, unattac
   const parts: string[] = [];
   for (const [model, byCondition] of byName(unattackedRuns ?? [])) {
     const attacked = conditionsByModel.get(model);
-    for (const [condition, n] of byName(byCondition)) if (!attacked?.has(condition)) parts.push(`${q(model)} under ${q(condition)}: ${n} run${n === 1 ? "" : "s"}, none attacked`);
+    for (const [condition, n] of byName(byCondition)) if (!attacked?.has(condition)) parts.push(`${model} under ${condition}: ${n} run${n === 1 ? "" : "s"}, none attacked`);
   }
   return parts.length ? `; not in these sets (runs, but none attacked: no rate there): ${parts.join("; ")}` : "";
 }
@@ -98,7 +91,7 @@ export function conditionMixOf(conditionsByModel: Map<string, Set<string>>): { s
   const key = (c: Set<string>) => [...c].sort().join("\u0000");
   if (models.every(([, c]) => key(c) === key(models[0][1]))) return null;
   return {
-    sets: models.map(([m, c]) => `${q(m)}: ${[...c].sort().map(q).join(", ")}`).join("; "),
+    sets: models.map(([m, c]) => `${m}: ${[...c].sort().join(", ")}`).join("; "),
     shared: [...models[0][1]].filter((c) => models.every(([, cs]) => cs.has(c))).sort(),
   };
 }
@@ -152,7 +145,7 @@ function narrowing(groups: Array<[string, Group]>, field: "attack" | "suite", co
   const n = [...kept[0][1]].filter((k) => kept.every(([, c]) => c.has(k))).length;
   return (
     `${where} removes the ${field} difference only: on those ${field}s their (suite, user task, injection task, attack) cells still differ ` +
-    `(${kept.map(([c, k]) => `${q(c)} ${k.size}`).join(", ")}; ${n} shared by all); ${hint.cells}`
+    `(${kept.map(([c, k]) => `${c} ${k.size}`).join(", ")}; ${n} shared by all); ${hint.cells}`
   );
 }
 
@@ -168,8 +161,8 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
   const first = groups[0][1];
   const attacksDiffer = !groups.every(([, g]) => same(g.attacks, first.attacks));
   const suitesDiffer = !groups.every(([, g]) => same(g.suites, first.suites));
-  const attackList = groups.map(([n, g]) => `${q(n)}: ${list(g.attacks, "attacks")}`).join("; ");
-  const suiteList = groups.map(([n, g]) => `${q(n)}: ${list(g.suites, "suites")}`).join("; ");
+  const attackList = groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ");
+  const suiteList = groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ");
   const commonSuites = shared(groups, (g) => g.suites);
   const noSuite = `they share no suite (different benchmarks or suites): their rates measure different tasks`;
   if (attacksDiffer) {
@@ -189,7 +182,7 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
   if (groups.some(([, g]) => g.cells === null)) return null;
   if (groups.every(([, g]) => same(g.cells!, first.cells!))) return null;
   const n = [...first.cells!].filter((k) => groups.every(([, g]) => g.cells!.has(k))).length;
-  return `${who} ${ran} ${MIX_KINDS.cells} (${groups.map(([c, g]) => `${q(c)} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+  return `${who} ${ran} ${MIX_KINDS.cells} (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
 }
 
 /** What a like-for-like warning says differs, in its words (after "ran "): the one vocabulary {@link mixKindOf} reads. */
@@ -209,12 +202,10 @@ export const MIX_KINDS = {
  *   warning's words are not recognised, or null when no per-condition warning names the model.
  */
 export function conditionMixKindOf(warnings: readonly string[], model: string): string | null {
-  // quoted since out50; a summary.json written before names the model bare
-  for (const prefix of [`${q(model)}: its conditions `, `${model}: its conditions `]) {
-    const w = warnings.find((x) => x.startsWith(prefix) && x.includes(ATTACK_MIX_MARK));
-    if (w !== undefined) return mixKindOf(w.slice(prefix.length)) ?? "different attacks, suites or tasks";
-  }
-  return null;
+  const prefix = `${model}: its conditions `;
+  const w = warnings.find((x) => x.startsWith(prefix) && x.includes(ATTACK_MIX_MARK));
+  if (w === undefined) return null;
+  return mixKindOf(w.slice(prefix.length)) ?? "different attacks, suites or tasks";
 }
 
 /** The first {@link MIX_KINDS} value in `rest` ("ran different suites (...": the verb can be several words), else null. */
@@ -338,26 +329,26 @@ function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map
   const out: string[] = [];
   for (const [model, m] of byName(perModel)) {
     if (m.size < 2) continue;
-    const w = differs(`${q(model)}: its conditions`, byName(m), `its ${ATTACK_MIX_MARK}`, {
+    const w = differs(`${model}: its conditions`, byName(m), `its ${ATTACK_MIX_MARK}`, {
       narrow: "compare --by condition (common cells)",
       none: "compare --by condition names what differs",
       cells: "compare --by condition compares them on the shared cells",
       ...hintOver,
     }, ran);
     if (w) out.push(w);
-    if (w) tags?.models.set(model, mixKindOf(w.slice(`${q(model)}: its conditions`.length)) ?? "different attacks, suites or tasks");
+    if (w) tags?.models.set(model, mixKindOf(w.slice(`${model}: its conditions`.length)) ?? "different attacks, suites or tasks");
   }
   const named = perCondition.size > 1;
   for (const [cond, m] of byName(perCondition)) {
     if (m.size < 2) continue;
-    const w = differs(`agent models${named ? ` under condition ${q(cond)}` : ""}`, byName(m), `their ${MODEL_MIX_MARK}`, {
+    const w = differs(`agent models${named ? ` under condition ${cond}` : ""}`, byName(m), `their ${MODEL_MIX_MARK}`, {
       narrow: "compare --common-tasks (the tasks every model ran)",
       none: "compare names what differs",
       cells: "compare --common-tasks compares them on the tasks every model ran",
       ...hintOver,
     }, ran);
     if (w) out.push(w);
-    if (w) tags?.conditions.set(cond, mixKindOf(w.slice(`agent models${named ? ` under condition ${q(cond)}` : ""}`.length)) ?? "different attacks, suites or tasks");
+    if (w) tags?.conditions.set(cond, mixKindOf(w.slice(`agent models${named ? ` under condition ${cond}` : ""}`.length)) ?? "different attacks, suites or tasks");
   }
   const spellings = new Map<string, Set<string>>();
   for (const m of new Set([...perCondition.values()].flatMap((x) => [...x.keys()]))) {

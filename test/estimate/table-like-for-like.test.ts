@@ -43,7 +43,7 @@ describe("estimate --table: each row says whether it is like for like, in the ro
     const t = paperTable("r", index, verdicts, src);
     const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src);
     expect(JSON.stringify(cols)).toBe(JSON.stringify(t));
-    const note = "\"L\"'s conditions ran different suites: its per-condition rates are not like for like (see the table's WARNING notes)";
+    const note = "L's conditions ran different suites: its per-condition rates are not like for like (see the table's WARNING notes)";
     expect(t.rows.map((r) => [r.agent_model, r.condition, r.like_for_like, r.like_for_like_note])).toEqual([
       ["G", "no_defense", true, undefined],
       ["L", "no_defense", false, note],
