@@ -54,6 +54,7 @@ import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
 import { likeForLikePopulation, populationText, type TablePopulation } from "./table-population.js";
+import { groupsByRow, tableRowKey } from "./table-groups.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
 /** One (agent model, condition) row. */
@@ -290,17 +291,12 @@ export function paperTableFrom(
     if (g) g.rows.push(i);
     else byRow.set(k, { model, condition, rows: [i] });
   }
-  // the estimate's groups by their --by values (agent_model[, condition]), not by name: a value literally `(all)` is
-  // not the pooled group (out50)
-  const rowKey = (model: string, condition: string | null) => `${model}\u0000${condition ?? ""}`;
-  const groupKey = (g: { fields: Record<string, string> }) => (g.fields.agent_model === undefined ? undefined : rowKey(g.fields.agent_model, withConditions ? (g.fields.condition ?? "") : null));
-  const byFields = <G extends { fields: Record<string, string> }>(gs: readonly G[]) => new Map(gs.flatMap((g) => { const k = groupKey(g); return k === undefined ? [] : [[k, g] as const]; }));
-  const cal = byFields(opts.calibrated?.groups ?? []);
+  const cal = groupsByRow(opts.calibrated?.groups ?? [], withConditions);
   // the asr_goal estimate the calibrated report carries, or why there is none (e.g. three-way human labels)
   const goal = opts.calibrated?.asr_goal;
   const goalReport = goal && "groups" in goal ? goal : null;
   const goalReason = goal && !("groups" in goal) ? goal.reason : "no_asr_goal_estimate";
-  const goalCal = byFields(goalReport?.groups ?? []);
+  const goalCal = groupsByRow(goalReport?.groups ?? [], withConditions);
   const rows: TableRow[] = [];
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || (a.condition ?? "").localeCompare(b.condition ?? ""))) {
     const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
@@ -330,7 +326,7 @@ export function paperTableFrom(
       return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : none);
     };
     const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task");
-    const key = rowKey(model, condition);
+    const key = tableRowKey(model, condition);
     const c = cal.get(key);
     rows.push({
       agent_model: model,
