@@ -52,3 +52,12 @@ export function brokenPoolWarning(committee: string, broken: readonly BrokenJudg
     `The sample's weights stay right for the pool drawn; for a pool of the working judges, run committee --exclude-judge <id> and sample again`
   );
 }
+
+/**
+ * The warnings of `sample --disagreement` about its pool's committee: {@link brokenPoolWarning} of its broken members.
+ * @param committee the design's committee (`SampleDesign.committee`); undefined (no committee, or no phase 2): none.
+ */
+export function poolWarnings(runDir: string, committee: { name: string; members: string[] } | undefined): string[] {
+  const w = committee ? brokenPoolWarning(committee.name, brokenMembers(runDir, committee.members)) : null;
+  return w ? [w] : [];
+}

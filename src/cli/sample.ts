@@ -10,7 +10,7 @@ import { whereLine } from "../store/where.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { showControls, shownStrings } from "../format/shown.js";
-import { brokenMembers, brokenPoolWarning } from "./sample-broken.js";
+import { poolWarnings } from "./sample-broken.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
 export function registerSample(program: Command): void {
@@ -104,9 +104,7 @@ sample --disagreement warns when one does (the pool is then the disagreements of
       let d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${showControls(s)} (--allow-short)\n`);
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
-      // the committee behind the --disagreement pool with a member that failed or stopped on many items (./sample-broken.ts)
-      const poolBroken = disagreement > 0 && d.committee ? brokenPoolWarning(d.committee.name, brokenMembers(runDir, d.committee.members)) : null;
-      if (poolBroken) res.warnings.push(poolBroken);
+      res.warnings.push(...poolWarnings(runDir, disagreement > 0 ? d.committee : undefined)); // a broken member behind the pool (./sample-broken.ts)
       for (const w of res.warnings) warnLine(w);
       if (res.long_tasks > 0) {
         process.stderr.write(

@@ -221,7 +221,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
       const r = await runCli([...args, "--run", "mix", "--labels-dir", labels]);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toMatch(BROKEN_EXIT);
-      expect(r.stderr).toMatch(/^ipi-judge: warning: judge liar of the run looks broken \(its rates are marked LOOKS BROKEN \(.*\)\), but the figures of \w+ here do not use it: not this command's failure$/m);
+      expect(r.stderr).toMatch(/^ipi-judge: warning: judge "liar" of the run looks broken \(its rates are marked LOOKS BROKEN \(.*\)\), but the figures of \w+ here do not use it: not this command's failure$/m);
     }
   }, 120_000);
 

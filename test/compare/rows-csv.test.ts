@@ -67,7 +67,7 @@ describe("compare --csv", () => {
     expect(unwrapText(r.stdout)).not.toContain("LOOKS BROKEN");
     const rows = csvOf(f);
     expect(rows.length).toBeGreaterThan(2);
-    for (const x of rows) expect(x.judge_caveat).toMatch(/^judge signature looks broken: most of its verdicts are judge errors or refusals \(66\.\d% of its 516 verdicts\); its rates are over the verdicts it gave, which the coverage counts$/);
+    for (const x of rows) expect(x.judge_caveat).toMatch(/^judge "signature" looks broken: most of its verdicts are judge errors or refusals \(66\.\d% of its 516 verdicts\); its rates are over the verdicts it gave, which the coverage counts$/);
     const t = path.join(tmp, "errs-table.csv");
     const e = await runCli(["estimate", "--run", "errs", "--labels-dir", labels(), "--table", "--allow-low-coverage", "--csv", t]);
     expect(e.code).toBe(3);

@@ -44,7 +44,7 @@ describe("codeEstablishedByJudge", () => {
     ];
     const [a] = codeEstablishedByJudge(vs);
     expect(a).toMatchObject({ attacked_labels: 10, code_established: 6, share: 0.6, no_basis: 1, by_basis: { exposure_found: 6, finding: 4 } });
-    expect(codeEstablishedWarnings([a])[0]).toMatch(/^judge a: 6 of its 10 attacked labels \(60\.0%\)/);
+    expect(codeEstablishedWarnings([a])[0]).toMatch(/^judge "a": 6 of its 10 attacked labels \(60\.0%\)/);
     // under the minimum size, or at exactly half: no warning
     const [small] = codeEstablishedByJudge(Array.from({ length: CODE_ESTABLISHED_THRESHOLDS.minLabels - 1 }, () => ok("b", "injection_absent")));
     expect(codeEstablishedWarnings([small])).toEqual([]);
@@ -109,7 +109,7 @@ describe("agreement between judges says when code made the labels (CLI)", () => 
     const rep = JSON.parse(c.stdout);
     const byJudge = Object.fromEntries(rep.agreement.code_established.map((x: { judge_id: string; share: number }) => [x.judge_id, x.share]));
     expect(byJudge).toEqual({ says_full: 1, says_not_exposed: 1 });
-    expect(c.stderr).toMatch(/judge says_full: \d+ of its \d+ attacked labels \(100\.0%\) were established by code/);
+    expect(c.stderr).toMatch(/judge "says_full": \d+ of its \d+ attacked labels \(100\.0%\) were established by code/);
     expect(c.stderr).toMatch(/judge says_not_exposed: .*established by code/);
     expect(rep.agreement.pairwise[0].both_code_established).toBeGreaterThanOrEqual(10);
 
