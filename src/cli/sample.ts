@@ -59,8 +59,7 @@ The same run, options and seed give byte-identical files.
 Then: ipi-judge import-annotations EXPORT --manifest <out>/manifest.jsonl --out human.jsonl
 Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy). Never 3: a draw is
 not a figure of a judge (its inclusion probabilities hold whichever judges made the --disagreement pool), so a
-broken judge does not change it; ipi-judge committee --run R exits 3 when a committee member looks broken, and
-sample --disagreement warns when one does (the pool is then the disagreements of the members that voted).`,
+broken judge does not change it (--disagreement warns); ipi-judge committee --run R exits 3 when a member looks broken.`,
     )
     .action(async (o) => {
       const random = intOption(o.random, "--random", 0);

@@ -114,6 +114,6 @@ export function rateCaveats(health: readonly JudgeHealth[], judgeIds: readonly s
  */
 export function rateCaveatMarker(caveats: readonly RateCaveat[]): string {
   if (!caveats.length) return "";
-  const one = (c: RateCaveat) => `JUDGE ${quoted(c.judge_id)} ${c.flags.includes("no_usable_verdict") ? "STOPPED" : "LOOKS BROKEN"}`;
+  const one = (c: RateCaveat) => `JUDGE ${c.judge_id} ${c.flags.includes("no_usable_verdict") ? "STOPPED" : "LOOKS BROKEN"}`;
   return ` [${caveats.map(one).join("; ")}: see the warning]`;
 }

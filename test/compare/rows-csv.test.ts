@@ -73,7 +73,7 @@ describe("compare --csv", () => {
     expect(e.code).toBe(3);
     const trows = csvOf(t);
     expect(trows.length).toBeGreaterThan(2);
-    for (const x of trows) expect(x.judge_caveat).toMatch(/^judge signature looks broken: most of its verdicts are judge errors/);
+    for (const x of trows) expect(x.judge_caveat).toMatch(/^judge "signature" looks broken: most of its verdicts are judge errors/);
     // a sound run's table has no such column (as before)
     const ok = path.join(tmp, "ok-table.csv");
     expect((await runCli(["estimate", "--run", "ok", "--labels-dir", labels(), "--table", "--csv", ok])).code).toBe(0);
