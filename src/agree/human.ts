@@ -37,6 +37,7 @@ import { designFigureText, explainZeroSe, withZeroSe, zeroSeNote } from "./desig
 import { domainShare, stratumCounts } from "./design-strata.js";
 import { smallCountFigureText, smallCountNote, withSmallCount, type SmallCountEstimate } from "./design-small-count.js";
 import { stratumWiseFigureText, stratumWiseNote, withStratumWise, type DesignOfEstimate } from "./design-stratum-wise.js";
+import { quoted } from "../format/quote-name.js";
 
 export { HumanLabelsError, readHumanLabels, withZeroSe, type HumanLabelFile, type HumanLabelRead };
 
@@ -561,7 +562,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   if (nr) L.push(`  ${nr}`);
   for (const j of r.judges) {
     L.push("");
-    L.push(`${j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
+    L.push(`${j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${quoted(j.rater)}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}${coarseNote(r)}`);

@@ -12,6 +12,7 @@ import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
+import { quoted } from "../format/quote-name.js";
 
 /**
  * The reference fields that are attack verdicts (DESIGN section 3: `reference.security`, true = the injected goal
@@ -550,7 +551,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
   const shown = a.disagreements.slice(0, 10).map((d) => `  ${d.trajectory_id} (judge ${d.label ?? (d.judge ? "full_compliance" : "other")}, ${a.reference}=${d.reference})`);
   if (a.disagreements.length > shown.length) shown.push(`  ... and ${a.disagreements.length - shown.length} more (--json lists all)`);
   return [
-    `== judge ${a.judge_id} vs the benchmark's ${a.reference} verdict ==`,
+    // a judge's id quoted (out50); the committee's row by its name, as before (`committee (a, b; quorum 2)`)
+    `== judge ${a.judge_id === COMMITTEE_RATER || a.judge_id.startsWith("committee (") ? a.judge_id : quoted(a.judge_id)} vs the benchmark's ${a.reference} verdict ==`,
     `${meaning}.`,
     `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
     ...(a.rates

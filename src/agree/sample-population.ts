@@ -5,7 +5,7 @@
  * outside it (no human label can represent those). Shared by `estimate` and `agree --human` (./sample-frame.ts).
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { WHERE_FIELDS, matchesWhere, type WhereField, type WhereFilter } from "../store/where.js";
+import { WHERE_FIELDS, matchesWhere, typedClauses, type WhereField, type WhereFilter } from "../store/where.js";
 import type { HumanLabelFile } from "./human-file.js";
 
 /** The sample's recorded population, for the report (`sample_population` in `--json`). */
@@ -52,7 +52,7 @@ export function samplePopulation(
     return null;
   }
   const f: WhereFilter = { clauses: Object.entries(sw.clauses).map(([field, values]) => ({ field: field as WhereField, values })), text: sw.filter };
-  const args = Object.entries(sw.clauses).map(([k, v]) => `--where ${k}=${v.join(",")}`).join(" ");
+  const args = typedClauses(sw).map((c) => `--where ${c}`).join(" "); // fields as typed (out50)
   let N = 0;
   for (const r of rows) if (matchesWhere(r, f)) N++;
   let outside = 0;

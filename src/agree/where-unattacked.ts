@@ -76,16 +76,17 @@ export function unattackedLeftOutNote(l: UnattackedLeftOut<unknown>, f: WhereFil
 }
 
 /**
- * Whether a paper-table row (agent model, condition; `(all)` when the run records no condition) has unattacked runs
+ * Whether a paper-table row (agent model, condition; null when the run records no condition) has unattacked runs
  * among `l` (`TableOptions.unattackedOutside` of `../estimate/table.ts`), as the reason its utility reads undefined
  * (`unattacked_outside_sample_population` when the filter is the human sample's recorded population); always false
  * without `l`.
  */
-export function unattackedOutsideRow(l: UnattackedLeftOut<{ agent_model?: unknown; condition?: unknown }> | null): (model: string, condition: string) => UtilityOutsideReason | false {
+export function unattackedOutsideRow(l: UnattackedLeftOut<{ agent_model?: unknown; condition?: unknown }> | null): (model: string, condition: string | null) => UtilityOutsideReason | false {
   const name = (v: unknown) => (typeof v === "string" && v !== "" ? v : WHERE_NONE);
-  const keys = new Set((l?.rows ?? []).flatMap((r) => [`${name(r.agent_model)}\u0000${name(r.condition)}`, `${name(r.agent_model)}\u0000(all)`]));
+  // a row without a condition (null: the run records none) is its model's: keyed by the model alone, apart from any condition
+  const keys = new Set((l?.rows ?? []).flatMap((r) => [`${name(r.agent_model)}\u0001${name(r.condition)}`, `${name(r.agent_model)}\u0000`]));
   const reason: UtilityOutsideReason = l?.fromSample ? "unattacked_outside_sample_population" : "unattacked_outside_where";
-  return (model, condition) => keys.has(`${model}\u0000${condition}`) && reason;
+  return (model, condition) => keys.has(condition === null ? `${model}\u0000` : `${model}\u0001${condition}`) && reason;
 }
 
 /**

@@ -11,6 +11,7 @@ import { storedJudgeCrashes, type StoredCrashes } from "../store/stored-crashes.
 import { warnLine } from "./warn.js";
 import { crashesWhere } from "./crashes-where.js";
 import type { WhereFilter } from "../store/where.js";
+import { quoted } from "../format/quote-name.js";
 
 /**
  * Say the broken judges behind `command`'s figures and set exit code 3; a broken judge of the run the figures do
@@ -80,7 +81,7 @@ export async function sayBrokenJudgesOf(
  */
 function sayBrokenJudges(command: string, split: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, where?: WhereFilter | null, behind?: (broken: readonly BrokenJudge[]) => string | undefined): void {
   const b = { used: whereScoped(split.used, where), other: whereScoped(split.other, where) };
-  for (const o of b.other) warnLine(`judge ${o.judge_id} of the run looks broken (${o.why}), but the figures of ${command} here do not use it: not this command's failure`);
+  for (const o of b.other) warnLine(`judge ${quoted(o.judge_id)} of the run looks broken (${o.why}), but the figures of ${command} here do not use it: not this command's failure`);
   if (!b.used.length) return;
   const why = behind?.(b.used);
   const named = b.used.map((j) => `${showControls(j.judge_id)}: ${showControls(j.why)}`).join("; ");

@@ -9,6 +9,7 @@
  * such a judge though it has no verdict to leave out: {@link withVerdicts}).
  */
 import { runJudgeIds } from "../verdict/stopped-judges.js";
+import { quoted } from "../format/quote-name.js";
 
 /** The judges a committee of the run is asked for: the run's judges (`runJudgeIds`) but those left out. */
 export function committeeJudges(runDir: string, excluded: readonly string[]): string[] {
@@ -21,7 +22,7 @@ export function committeeJudges(runDir: string, excluded: readonly string[]): st
  */
 export function committeeWithout(stopped: readonly string[], members: readonly string[]): string {
   const flags = stopped.map((id) => `--exclude-judge ${id}`).join(" ");
-  const rest = members.length >= 2 ? `the committee of the other ${members.length} judges (${members.join(", ")})` : `judge ${members[0]} alone, which is no committee (a committee needs at least two judges)`;
+  const rest = members.length >= 2 ? `the committee of the other ${members.length} judges (${members.join(", ")})` : `judge ${quoted(members[0])} alone, which is no committee (a committee needs at least two judges)`;
   return `add ${flags} for ${rest}`;
 }
 

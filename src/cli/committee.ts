@@ -118,7 +118,7 @@ report adds each judge's test-retest agreement.`,
         // after the report's first line ("committee of run R: ...")
         const text = formatCommitteeReport(report, { warningsSaid: "on stderr (ipi-judge: warning: ...)" });
         const nl = text.indexOf("\n") < 0 ? text.length : text.indexOf("\n");
-        process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
+        process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.resolve(file)}\n`);
       }
       // a member that looks broken: exit 3, as label (a judge left out with --exclude-judge: warned, not a failure)
       await exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);

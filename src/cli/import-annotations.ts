@@ -90,7 +90,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
         lines.push(`  design-weighted label shares (w = 1/pi): ${SHARES_OVER}:`);
         lines.push(...textTable(Object.entries(s.weighted_label_shares).map(([k, v]) => [k, `${(100 * v).toFixed(1)}%`]), { indent: "    ", minWidths: [22] }));
       }
-      lines.push(`written to ${path.relative(process.cwd(), path.resolve(o.out)) || o.out}`);
+      lines.push(`written to ${path.resolve(o.out)}`); // absolute, as label, committee and sample name what they write
       process.stdout.write(lines.join("\n") + "\n");
     });
 }

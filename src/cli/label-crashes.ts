@@ -11,6 +11,7 @@
  */
 import type { LabelProgress } from "../run/label-core.js";
 import { CRASH_BROKEN_SHARE as BROKEN_CRASH_SHARE } from "../verdict/broken-judge.js";
+import { quoted } from "../format/quote-name.js";
 
 /** A judge's crashes are warned about above this share of the items this invocation sent it. */
 export const CRASH_WARN_SHARE = 0.1;
@@ -43,7 +44,7 @@ export function judgeCrashWarnings(progress: Pick<LabelProgress, "judge_crashes_
     if (isBroken) broken.push(judge);
     const byKind = Object.entries(kinds).sort(([, a], [, b]) => b - a);
     warnings.push(
-      `judge ${judge} crashed on ${crashed} of the ${sent} trajectories this invocation sent it (${((100 * crashed) / sent).toFixed(1)}%: ` +
+      `judge ${quoted(judge)} crashed on ${crashed} of the ${sent} trajectories this invocation sent it (${((100 * crashed) / sent).toFixed(1)}%: ` +
         `${byKind.map(([k, n]) => `${k} ${n}`).join(", ")}); they have no verdict of it, so its rates leave them out; ` +
         `${byKind.map(([k]) => ADVICE[k] ?? ADVICE.other).join("; ")}; the same command judges them again` +
         (isBroken ? ` (more than ${100 * CRASH_BROKEN_SHARE}% crashed: treated as a broken judge)` : ""),

@@ -27,14 +27,17 @@ import { ownFolderAbove, ownFolderOf, ownKindText, realOrResolved, type OwnKind 
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
 import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
 import { judgeEntries } from "../format/judge-order.js";
+import { quoted } from "../format/quote-name.js";
 
 /** The longest `--signature-time-limit`, seconds (a day: past it the limit means nothing; red team 19 L1). */
 const MAX_SIGNATURE_TIME_LIMIT_S = 86_400;
 
-/** A path relative to the working directory when it lies below it, else absolute. */
+/**
+ * A folder the command wrote, as the user can paste it into another shell or a notebook: absolute (out50; relative to
+ * the working directory it was not, pasted elsewhere), as committee, sample and import-annotations name what they write.
+ */
 function displayPath(p: string): string {
-  const rel = path.relative(process.cwd(), p);
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+  return path.resolve(p);
 }
 
 /** Progress reports between two looks at the heap (a look is cheap; the collection runs only when due, `../io/heap-gc.ts`). */
@@ -418,7 +421,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
     process.stdout.write(invocationText(res, o));
   }
   for (const [id, what] of Object.entries(res.adaptations ?? {}))
-    process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
+    process.stderr.write(`judge ${quoted(id)} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
   if (res.costCap && !o.json) process.stdout.write(costCapText(res.costCap));
   setLabelExitCode(res, ran);
 }

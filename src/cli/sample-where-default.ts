@@ -10,7 +10,7 @@
  */
 import { readHumanLabels, type HumanLabelFile, type HumanLabelRead } from "../agree/human-file.js";
 import type { SampleWhere } from "../store/sample-where.js";
-import { WHERE_FIELDS } from "../store/where.js";
+import { WHERE_FIELDS, typedClauses } from "../store/where.js";
 import { warnLine } from "./warn.js";
 
 /** The options this reads and sets: `--human`, `--where` (set when absent) and `--no-sample-population`. */
@@ -55,7 +55,7 @@ export function applySampleWhere(o: SampleWhereOptions, command: string): { args
   if (!sw) return { args: null, labels };
   const clauses = Object.entries(sw.clauses);
   if (clauses.length === 0 || clauses.some(([f]) => !Object.hasOwn(WHERE_FIELDS, f))) return { args: null, labels };
-  o.where = clauses.map(([f, vs]) => `${f}=${vs.join(",")}`);
+  o.where = typedClauses(sw); // fields as typed when drawn (agent_model stays agent_model; out50)
   o.whereFromSample = o.human;
   const args = o.where.map((w) => `--where ${w}`).join(" ");
   warnLine(
@@ -89,7 +89,7 @@ export function onePopulation(rows: readonly HumanLabelRead[]): SampleWhere | un
   }
   if (by.size <= 1) return [...by.values()][0]?.sw;
   const said = [...by.values()].map((p) => {
-    const what = p.sw ? Object.entries(p.sw.clauses).map(([f, vs]) => `--where ${f}=${vs.join(",")}`).join(" ") : "no population recorded (the whole run, or rows made by hand)";
+    const what = p.sw ? typedClauses(p.sw).map((c) => `--where ${c}`).join(" ") : "no population recorded (the whole run, or rows made by hand)";
     return `${what} (${p.rows} row${p.rows === 1 ? "" : "s"} from line ${p.first})`;
   });
   return `holds rows of samples drawn from ${by.size} different populations: ${said.join("; ")}`;

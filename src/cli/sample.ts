@@ -10,6 +10,7 @@ import { whereLine } from "../store/where.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { showControls, shownStrings } from "../format/shown.js";
+import { poolWarnings } from "./sample-broken.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
 export function registerSample(program: Command): void {
@@ -58,7 +59,7 @@ The same run, options and seed give byte-identical files.
 Then: ipi-judge import-annotations EXPORT --manifest <out>/manifest.jsonl --out human.jsonl
 Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy). Never 3: a draw is
 not a figure of a judge (its inclusion probabilities hold whichever judges made the --disagreement pool), so a
-broken judge does not change it; ipi-judge committee --run R exits 3 when a committee member looks broken.`,
+broken judge does not change it (--disagreement warns); ipi-judge committee --run R exits 3 when a member looks broken.`,
     )
     .action(async (o) => {
       const random = intOption(o.random, "--random", 0);
@@ -102,6 +103,7 @@ broken judge does not change it; ipi-judge committee --run R exits 3 when a comm
       let d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${showControls(s)} (--allow-short)\n`);
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
+      res.warnings.push(...poolWarnings(runDir, disagreement > 0 ? d.committee : undefined)); // a broken member behind the pool (./sample-broken.ts)
       for (const w of res.warnings) warnLine(w);
       if (res.long_tasks > 0) {
         process.stderr.write(
@@ -138,7 +140,7 @@ broken judge does not change it; ipi-judge committee --run R exits 3 when a comm
         });
         return;
       }
-      const rel = path.relative(process.cwd(), res.outDir) || res.outDir;
+      const rel = path.resolve(res.outDir); // absolute: pasted anywhere it names the folder (as label names its run; out50)
       // strata are named by values from the run files (model, condition): one visible line each (../format/shown.ts)
       d = shownStrings(d);
       const lines = [

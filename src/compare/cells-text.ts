@@ -4,6 +4,7 @@
  * belongs to.
  */
 import { fieldNoun, groupsNoun, type CellCheck, type ModelCells } from "./cells.js";
+import { quoted } from "../format/quote-name.js";
 
 /** The per-model figures, in words (./cells.ts `PER_MODEL_FIGURES`). */
 const PER_MODEL_WORDS = "its attack-success rates and utility under attack per {one}, its worst {one} and its leave-one-suite-out folds";
@@ -87,6 +88,16 @@ export function formatCellsDropped(c: CellCheck, field = "condition"): string[] 
   if (!c.applied && models.length === 0) return [];
   const single = models.filter(([, pm]) => !pm.contrast).map(([m]) => m);
   const ownDropped = models.some(([, pm]) => Object.keys(pm.dropped).length > 0 || !pm.applied);
+  // one condition in the whole comparison: no contrast at all; the rows compare models, which this check does not trim
+  // (out50: "every condition covers the same cells ... one condition only" read as a contrast made, beside a warning
+  // that the models ran different task sets)
+  const only = new Set(models.flatMap(([, pm]) => pm.conditions));
+  if (c.applied && Object.keys(c.cells_dropped).length === 0 && !ownDropped && models.length > 0 && single.length === models.length && only.size === 1) {
+    return [
+      `like-for-like: the compared runs hold one ${field} (${quoted([...only][0])}), so there is no contrast between ${groupsNoun(field)} to make like for like and nothing is dropped: ` +
+        `each agent model's figures are over all its attacked trajectories; the rows below compare the agent models with each other, which this check does not trim (a WARNING says when they ran different tasks; --common-tasks keeps the tasks every model ran)`,
+    ];
+  }
   if (c.applied && Object.keys(c.cells_dropped).length === 0 && !ownDropped) {
     return [
       `like-for-like: every ${field} covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped` +

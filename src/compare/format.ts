@@ -19,6 +19,7 @@ import { shownStrings } from "../format/shown.js";
 import type { CompareResult } from "./result.js";
 import { rowCoverageCounts } from "./row-coverage.js";
 import { baselineDifferenceLines } from "./baseline-diff-text.js";
+import { quoted } from "../format/quote-name.js";
 
 /** The condition column's fewest characters (wider when a condition's name is), and the unattacked rows' condition cell. */
 const CONDITION_WIDTH = 28;
@@ -59,7 +60,7 @@ function labelCoverageText(c: CompareResult["label_coverage"] | undefined): stri
 
 /** The header: what was compared, what was excluded and left out (per model and pooled), the warnings. */
 function headerLines(r: CompareResult): string[] {
-  const src = r.source.kind === "committee" ? (r.source.members ? `the ${committeeName({ members: r.source.members, quorum: r.source.quorum ?? DEFAULT_QUORUM })} (committee.jsonl)` : "the committee label") : `judge ${r.source.judge_id}`;
+  const src = r.source.kind === "committee" ? (r.source.members ? `the ${committeeName({ members: r.source.members, quorum: r.source.quorum ?? DEFAULT_QUORUM })} (committee.jsonl)` : "the committee label") : `judge ${quoted(r.source.judge_id)}`;
   // the runs with no value of the compared field, under its own name (verifier 35 L4: --by attack said "no_condition")
   const exName = (k: string) => (k === "no_condition" && r.condition_field !== "condition" ? `no_${r.condition_field.replace(/[^A-Za-z0-9_]+/g, "_")} (no value of --by ${r.condition_field}: compare leaves them out)` : k === "no_condition" ? "no_condition (no condition recorded: compare leaves them out)" : k);
   const ex = Object.entries(r.excluded).map(([k, v]) => `${exName(k)} ${v}`).join(", ") || "none";

@@ -38,6 +38,7 @@ import type { CompareResult, PooledFigures } from "./result.js";
 import { rowCoverageWarning, setRowCoverage } from "./row-coverage.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { baselineDifferences, differenceItems } from "./baseline-diff.js";
+import { quoted } from "../format/quote-name.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -124,13 +125,13 @@ function headWarnings(o: Observations, own: Scope, likeDropped: number, cellWarn
   const warnings: string[] = [];
   // newuser16: "run on 477 tasks" of a model that ran 797, 320 of them dropped
   const ran = likeDropped > 0 ? commonTaskFilter(o.observations, false, o.unlabelled).common : common;
-  const taskList = (c: CommonTasks) => Object.entries(c.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ");
+  const taskList = (c: CommonTasks) => Object.entries(c.units_per_model).map(([m, n]) => `${quoted(m)} ${n}`).join(", ");
   const differs = (c: CommonTasks) => Object.values(c.units_per_model).some((n) => n !== c.common_units);
   if (!common.applied && (differs(common) || differs(ran))) {
     const compared = ran === common || taskList(ran) === taskList(common) ? "" : `; compared, after the like-for-like drop, on ${taskList(common)} tasks (${common.common_units} shared)`;
     warnings.push(
-      `the models were run on different task sets (${taskList(ran)} tasks; ${ran.common_units} shared${compared}): ` +
-        `pooled rates mix different tasks; --common-tasks compares on the shared ones only`,
+      `the agent models were run on different task sets (${taskList(ran)} tasks; ${ran.common_units} shared${compared}): ` +
+        `each model's rates are over its own tasks, so model against model (and any rate pooled over models) mixes different tasks; --common-tasks compares them on the shared ones only`,
     );
   }
   warnings.push(...cellWarnings);

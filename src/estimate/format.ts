@@ -13,6 +13,7 @@ import type { EstimateReport } from "./run.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+import { quoted } from "../format/quote-name.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -100,7 +101,7 @@ function noteText(w: string, said: Set<string>): string {
 
 function formatOne(r: EstimateReport, said: Set<string>): string {
   const L: string[] = [];
-  const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `${sourceName(r.source)}${r.source.left_out.length ? ` (left out: ${r.source.left_out.join(", ")})` : ""}`;
+  const src = r.source.kind === "judge" ? `judge ${quoted(r.source.judge_id)}` : `${sourceName(r.source)}${r.source.left_out.length ? ` (left out: ${r.source.left_out.join(", ")})` : ""}`;
   if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
   L.push(`${labelsLine(r)}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);

@@ -13,6 +13,9 @@ import { domainAsr, type DomainAsr, type DomainView, type LabelledItem } from ".
 import { pooledConditions, pooledModels } from "./pooled.js";
 import { EstimateError } from "./source.js";
 
+/** The name of the pooled group (every trajectory of the domain; its `fields` empty). */
+export const ALL_GROUP = "(all)";
+
 /** One group's row of the output. */
 export interface GroupEstimate extends DomainAsr {
   /** The group's value (values joined with " / " for several `--by` fields), or `(all)`. */
@@ -104,12 +107,13 @@ export function groupCoverage(
 }
 
 /**
- * The groups of the domain (units of ./estimate-data.ts, in the domain's order): `(all)`, then one per value of the `--by` fields (sorted).
+ * The groups of the domain (units of ./estimate-data.ts, in the domain's order): `(all)`, then one per value of the
+ * `--by` fields (sorted); a group whose value is literally `(all)` is named `<field>=(all)`, apart from the pooled one.
  * @throws EstimateError (exit 2) when no trajectory of a non-empty domain has a value for one of the fields.
  */
 export function groupDomains(domain: Uint32Array, by: readonly string[], rowOf: (u: number) => TrajectoryIndexRow): Map<string, GroupUnits> {
   const groupsOf = new Map<string, GroupUnits>();
-  groupsOf.set("(all)", { fields: {}, units: domain });
+  groupsOf.set(ALL_GROUP, { fields: {}, units: domain });
   if (by.length) {
     // each unit's group counted first, then each group's units in one typed array (no growing number[] of up to a
     // million positions per estimate: issue 26 point 3)
@@ -131,7 +135,9 @@ export function groupDomains(domain: Uint32Array, by: readonly string[], rowOf: 
       const k = groupAt[i];
       gs[k].units[filled[k]++] = domain[i];
     }
-    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, { fields: keyed.get(k)!.fields, units: keyed.get(k)!.units });
+    // a value literally `(all)` is named with its field (`condition=(all)`), apart from the pooled group, which it
+    // replaced before (out50): its figures then stood as the pooled ones
+    for (const k of [...keyed.keys()].sort()) groupsOf.set(k === ALL_GROUP ? by.map((f) => `${f}=${keyed.get(k)!.fields[f]}`).join(" / ") : k, { fields: keyed.get(k)!.fields, units: keyed.get(k)!.units });
     // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
     const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
     if (domain.length && empty.length) throw new EstimateError(

@@ -37,12 +37,12 @@ export interface CalibratedAll {
 
 /** What {@link withCalibratedAll} reads of a paper table: its rows' models, conditions and attacked counts. */
 interface TableRows {
-  rows: ReadonlyArray<{ agent_model: string; condition: string; n_attacked: number }>;
+  rows: ReadonlyArray<{ agent_model: string; condition: string | null; n_attacked: number }>;
 }
 
 /** The `(all)` group of one rate's estimate report, or undefined when it has none. */
 function allOf(r: EstimateReport): CalibratedAllRate | undefined {
-  const g = r.groups.find((x) => x.group === "(all)");
+  const g = r.groups.find((x) => Object.keys(x.fields).length === 0); // the pooled group: no --by value
   return g ? { cell: calibratedCell(g), group: g } : undefined;
 }
 
@@ -65,7 +65,7 @@ export function withCalibratedAll<T extends TableRows>(t: T, calibrated: Estimat
     asr_behaviour: behaviour,
     asr_goal: goal,
     agent_models: sorted(attacked.map((r) => r.agent_model)),
-    conditions: sorted(attacked.map((r) => r.condition).filter((c) => c !== "(all)")),
+    conditions: sorted(attacked.flatMap((r) => (r.condition === null ? [] : [r.condition]))),
   };
   return { ...t, calibrated_all: all };
 }

@@ -15,7 +15,8 @@ export const EXACT_MARK = "exact";
 /** What the notes read of a row. */
 interface CalibratedRow {
   agent_model: string;
-  condition: string;
+  /** null: the run records no condition. */
+  condition: string | null;
   calibrated_asr_goal: CalibratedCell | null;
   calibrated_asr_behaviour: CalibratedCell | null;
 }

@@ -22,16 +22,16 @@ export const LIKE_FOR_LIKE_CSV_COLUMNS = ["like_for_like", "like_for_like_note"]
 
 /**
  * The flag of the row (`model`, `condition`) of a table (module docstring).
- * @param condition the row's condition; `(all)` (a run without conditions) is read as the warnings' `(none)`.
+ * @param condition the row's condition; null (a run without conditions) is read as the warnings' `(none)`.
  * @param unlike the groups the table's rate warnings name (`LikeForLikeGroups.unlike`).
  */
-export function rowLikeForLike(model: string, condition: string, unlike: UnlikeGroups): RowLikeForLike {
-  const cond = condition === "(all)" ? NO_VALUE : condition;
+export function rowLikeForLike(model: string, condition: string | null, unlike: UnlikeGroups): RowLikeForLike {
+  const cond = condition ?? NO_VALUE;
   const why: string[] = [];
   const m = unlike.models.get(model);
   if (m) why.push(`${model}'s conditions ran ${m}: its per-condition rates are not like for like`);
   const c = unlike.conditions.get(cond);
-  if (c) why.push(`the agent models${condition === "(all)" ? "" : ` under ${condition}`} ran ${c}: per-model rates are not like for like`);
+  if (c) why.push(`the agent models${condition === null ? "" : ` under ${condition}`} ran ${c}: per-model rates are not like for like`);
   if (unlike.spellings.has(model)) why.push("another row's model name differs from this one only in spelling (kept apart; they may be one model)");
   return why.length ? { like_for_like: false, like_for_like_note: `${why.join("; ")} (see the table's WARNING notes)` } : { like_for_like: true };
 }

@@ -15,7 +15,8 @@ import type { UnlikeGroups } from "../stats/like-for-like.js";
 /** What the marks read of a row (`TableRow` of ./table.ts). */
 interface MarkRow {
   agent_model: string;
-  condition: string;
+  /** null: the run records no condition. */
+  condition: string | null;
   n_attacked: number;
   /** Attacked runs (those the rates are over) by attack, and by suite. */
   attacks: Record<string, number>;
@@ -73,8 +74,8 @@ export function markUnlikeRows(rows: MarkRow[], unlike: UnlikeGroups, likeForLik
   for (const r of rows) r.mix_marks = [];
   const notes: MixFootnote[] = [];
   // each row's n and attacks, and its suites when they are what differs
-  const each = (rs: MarkRow[], name: (r: MarkRow) => string, kind: string) =>
-    rs.map((r) => `${name(r)} n ${int(r.n_attacked)} over ${attacksText(r.attacks)}${kind.includes("suites") && r.suites ? ` on ${attacksText(r.suites, "suite")}` : ""}`).join("; ");
+  const each = (rs: MarkRow[], name: (r: MarkRow) => string | null, kind: string) =>
+    rs.map((r) => `${name(r) ?? NO_VALUE} n ${int(r.n_attacked)} over ${attacksText(r.attacks)}${kind.includes("suites") && r.suites ? ` on ${attacksText(r.suites, "suite")}` : ""}`).join("; ");
   const rated = rows.filter((r) => r.n_attacked > 0); // a row without attacked runs has no rate to compare
   const mark = (rs: MarkRow[], text: string) => {
     const m = letter(notes.length);
@@ -91,9 +92,9 @@ export function markUnlikeRows(rows: MarkRow[], unlike: UnlikeGroups, likeForLik
     );
   }
   for (const [cond, kind] of [...unlike.conditions].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const rs = rated.filter((r) => (r.condition === "(all)" ? NO_VALUE : r.condition) === cond);
+    const rs = rated.filter((r) => (r.condition ?? NO_VALUE) === cond);
     if (rs.length < 2) continue;
-    const under = rs[0].condition === "(all)" ? "the agent models" : `under ${cond}, the agent models`;
+    const under = rs[0].condition === null ? "the agent models" : `under ${cond}, the agent models`;
     mark(rs, `${under} ran ${kind} (${each(rs, (r) => r.agent_model, kind)}): per-model rates are not like for like; compare --common-tasks compares them on the tasks every model ran`);
   }
   const spelled = rated.filter((r) => unlike.spellings.has(r.agent_model));

@@ -12,7 +12,8 @@ import { referenceSubsetText } from "../format/reference-text.js";
 /** What the notes read of a row (`TableRow` of ./table.ts). */
 interface NoteRow {
   agent_model: string;
-  condition: string;
+  /** null: the run records no condition. */
+  condition: string | null;
   judge_asr_goal: RateCell;
   judge_asr_behaviour: RateCell;
   judge_exposure: Proportion;
@@ -96,7 +97,8 @@ export function dosNote(rows: Iterable<{ attacked?: boolean; attack?: string | n
 /** What {@link coverageLowNote} reads of a row: its attacked count and the two raters' asr_behaviour cells. */
 interface CoverageRow {
   agent_model: string;
-  condition: string;
+  /** null: the run records no condition. */
+  condition: string | null;
   n_attacked: number;
   judge_asr_behaviour: RateCell;
   heuristic_asr_behaviour: RateCell;

@@ -55,13 +55,14 @@ export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
 import { likeForLikePopulation, populationText, type TablePopulation } from "./table-population.js";
 import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
+import { groupsByRow, tableRowKey } from "./table-groups.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
 /** One (agent model, condition) row. */
 export interface TableRow extends RowLikeForLike {
   agent_model: string;
-  /** The condition (defense) of the row's runs; `(all)` when the run records no condition. */
-  condition: string;
+  /** The condition (defense) of the row's runs; null when the run records no condition (one row per model). */
+  condition: string | null;
   /** Attacked runs the rates are over (with `--like-for-like`, those on the cells its model's conditions share). */
   n_attacked: number;
   /** `--like-for-like`: the row's attacked runs left out (not on those cells); absent otherwise. */
@@ -160,7 +161,7 @@ export { blockedCellText } from "./table-blocked.js";
 
 /**
  * Build the table: one row per (agent model, condition) when the run's trajectories record a condition, else
- * one per agent model (condition `(all)`).
+ * one per agent model (condition null).
  * @param index the run's trajectory index; @param verdicts its verdicts.
  * @param source the judge (or committee) of the judge rates and refusal rate.
  * @param heuristic the heuristic judge's id (default `signature`); absent from the run -> its columns are left out
@@ -265,7 +266,7 @@ export interface TableInput {
  * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads that reason (`unattacked_outside_where`, or
  * `unattacked_outside_sample_population` for the human sample's recorded population), not "none"; false: not so.
  */
-export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => string | false; /** ./table-population.ts */ likeForLike?: boolean };
+export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string | null) => string | false; /** ./table-population.ts */ likeForLike?: boolean };
 
 /** {@link paperTable} from its input by row position (same rows, figures and notes). */
 export function paperTableFrom(
@@ -282,25 +283,25 @@ export function paperTableFrom(
   let withConditions = false;
   for (let i = 0; i < input.n && !withConditions; i++) withConditions = input.row(i).condition !== undefined;
   // --like-for-like: each model's attacked runs on the cells its conditions share (./table-population.ts)
-  const lfl = opts.likeForLike ? likeForLikePopulation(input, (r) => r.agent_model ?? "(none)", (r) => (withConditions ? (r.condition ?? "(none)") : "(all)")) : null;
-  const byRow = new Map<string, { model: string; condition: string; rows: number[] }>();
+  const lfl = opts.likeForLike ? likeForLikePopulation(input, (r) => r.agent_model ?? "(none)", (r) => (withConditions ? (r.condition ?? "(none)") : "")) : null; // one key for all: never printed
+  const byRow = new Map<string, { model: string; condition: string | null; rows: number[] }>();
   for (let i = 0; i < input.n; i++) {
     const r = input.row(i);
     const model = r.agent_model ?? "(none)";
-    const condition = withConditions ? (r.condition ?? "(none)") : "(all)";
-    const k = `${model}\u0000${condition}`;
+    const condition = withConditions ? (r.condition ?? "(none)") : null;
+    const k = `${model}\u0000${condition ?? ""}`;
     const g = byRow.get(k);
     if (g) g.rows.push(i);
     else byRow.set(k, { model, condition, rows: [i] });
   }
-  const cal = new Map((opts.calibrated?.groups ?? []).map((g) => [g.group, g]));
+  const cal = groupsByRow(opts.calibrated?.groups ?? [], withConditions);
   // the asr_goal estimate the calibrated report carries, or why there is none (e.g. three-way human labels)
   const goal = opts.calibrated?.asr_goal;
   const goalReport = goal && "groups" in goal ? goal : null;
   const goalReason = goal && !("groups" in goal) ? goal.reason : "no_asr_goal_estimate";
-  const goalCal = new Map((goalReport?.groups ?? []).map((g) => [g.group, g]));
+  const goalCal = groupsByRow(goalReport?.groups ?? [], withConditions);
   const rows: TableRow[] = [];
-  for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
+  for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || (a.condition ?? "").localeCompare(b.condition ?? ""))) {
     const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
     const { attacks, suites } = rowMix(att, (i) => input.row(i));
     const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
@@ -328,7 +329,7 @@ export function paperTableFrom(
       return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : none);
     };
     const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task");
-    const key = withConditions ? `${model} / ${condition}` : model;
+    const key = tableRowKey(model, condition);
     const c = cal.get(key);
     rows.push({
       agent_model: model,
@@ -437,8 +438,8 @@ export function coverageWithheld(p: CellValue, allowLow: boolean): boolean {
 }
 const withheld = (t: PaperTable, p: CellValue) => coverageWithheld(p, t.allow_low_coverage);
 const lowReason = (p: CellValue) => `coverage_low${p?.coverage_low_reason ? ` (most unusable: ${p.coverage_low_reason})` : ""}`;
-/** Rows keep the condition column only when the run records conditions. */
-const hasConditions = (t: PaperTable) => t.rows.some((r) => r.condition !== "(all)");
+/** Rows keep the condition column only when the run records conditions (a row's condition is null otherwise). */
+export const hasConditions = (t: Pick<PaperTable, "rows">) => t.rows.some((r) => r.condition !== null);
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -479,7 +480,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
   header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS);
   const rows = t.rows.map((r) => {
-    const out: Array<string | number> = [r.agent_model, r.condition, r.n_attacked, r.n_unattacked];
+    const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, r.n_unattacked]; // no condition recorded: empty
     for (const c of cols) {
       const p = c.get(r);
       const hide = withheld(t, p);
@@ -546,7 +547,7 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}$n$ & ${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)} & ${conds ? `${latexEscape(r.condition)}${marksLatex(r)} & ` : ""}${r.n_attacked} & ${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
+    L.push(`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)} & ${conds ? `${latexEscape(r.condition ?? "")}${marksLatex(r)} & ` : ""}${r.n_attacked} & ${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
   // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
   if (t.calibrated_all) L.push("\\midrule", allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population));
@@ -580,7 +581,7 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   // each row's n, and its like-for-like marks on its condition (its model without conditions): ./table-marks.ts
   const named = (r: TableRow, s: string) => [s, marksText(r)].filter(Boolean).join(" ");
   const head = ["model", ...(conds ? ["condition"] : []), "n", ...cols.map((c) => `${c.title} %`), "blocked"];
-  const body = t.rows.map((r) => [conds ? r.agent_model : named(r, r.agent_model), ...(conds ? [named(r, r.condition)] : []), r.n_attacked.toLocaleString("en-US"), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
+  const body = t.rows.map((r) => [conds ? r.agent_model : named(r, r.agent_model), ...(conds ? [named(r, r.condition ?? "")] : []), r.n_attacked.toLocaleString("en-US"), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
   const all = t.calibrated_all ? [allRowCells(t.calibrated_all, cols, conds, (p) => cellText(p))] : []; // estimate's (all) group
   for (const a of all) a.splice(conds ? 2 : 1, 0, t.calibrated_all!.n_population.toLocaleString("en-US")); // its n
   const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1); // utility's n; runs that ended in an error

@@ -21,7 +21,7 @@ import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportModel } from "./data.js";
 import { itemsSection } from "./items-html.js";
 import { sameRowsCommand } from "./same-rows.js";
-import { coverageWithheld, EXACT_MARK, heuristicShown, type TableRow } from "../estimate/table.js";
+import { coverageWithheld, EXACT_MARK, hasConditions, heuristicShown, type TableRow } from "../estimate/table.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
@@ -483,7 +483,7 @@ function paperTableSection(m: ReportModel): string {
 <p class="note warn">Not shown: ${escapeHtml(m.paper_table_reason ?? "no judge chosen")}. Choose with ipi-judge report --run ${escapeHtml(m.run)} --judge ID (or --committee).</p></section>`;
   const cal = t.rows.some((r) => r.calibrated_asr_behaviour);
   const all = cal ? t.calibrated_all : undefined; // the pooled estimate, as estimate prints (all) (./calibrated-all.ts)
-  const byCondition = t.rows.some((r) => r.condition !== "(all)");
+  const byCondition = hasConditions(t);
   // a low-coverage rate: no number unless the table was built with allow_low_coverage, flagged either way
   // (coverageWithheld: the one rule of the text, CSV and LaTeX tables; the refusal rate carries it too)
   const rateCell = (p: TableRow["judge_asr_goal"]) =>
@@ -499,7 +499,7 @@ function paperTableSection(m: ReportModel): string {
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition, r)}</td>` : ""}<td class="num">${int(r.n_attacked)}</td><td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition ?? "", r)}</td>` : ""}<td class="num">${int(r.n_attacked)}</td><td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));

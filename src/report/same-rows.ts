@@ -3,6 +3,7 @@
  * table's rows (judge or committee and quorum, `--human`, `--where`, `--allow-low-coverage`).
  */
 import type { ReportModel } from "./data.js";
+import { typedClauses } from "../store/where.js";
 
 /** A shell word: as is when it holds only safe characters, else single-quoted. */
 const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
@@ -20,7 +21,7 @@ export function sameRowsCommand(m: Pick<ReportModel, "run" | "paper_table" | "hu
   const out = (t.committee?.left_out ?? []).flatMap((j) => ["--exclude-judge", j]);
   const args = ["ipi-judge", "estimate", "--run", m.run, "--table", ...(quorum ? ["--committee", ...out, "--quorum", quorum] : t.judge.startsWith("committee") ? ["--committee"] : ["--judge", t.judge])];
   if (m.human) args.push("--human", m.human.file);
-  for (const [field, values] of Object.entries(m.where?.clauses ?? {})) args.push("--where", `${field}=${values.join(",")}`);
+  for (const c of m.where ? typedClauses(m.where) : []) args.push("--where", c); // fields as typed (out50)
   if (t.allow_low_coverage) args.push("--allow-low-coverage");
   args.push("--csv", "table.csv", "--latex", "table.tex");
   return args.map(shellWord).join(" ");

@@ -42,7 +42,7 @@ export function mixFootnotesHtml(t: MarkedTable): string {
  * The table's n and marks for `report --json`: `population`, each row's `{ agent_model, condition, n_attacked,
  * mix_marks }` and `mix_footnotes` (the full rows are `estimate --table --json`'s).
  */
-export function tableMarksJson(t: MarkedTable & { rows: { agent_model: string; condition: string; n_attacked: number; mix_marks?: string[] }[] }) {
+export function tableMarksJson(t: MarkedTable & { rows: { agent_model: string; condition: string | null; n_attacked: number; mix_marks?: string[] }[] }) {
   return {
     population: t.population ?? { kind: "all" as const },
     rows: t.rows.map((r) => ({ agent_model: r.agent_model, condition: r.condition, n_attacked: r.n_attacked, mix_marks: r.mix_marks ?? [] })),

@@ -215,6 +215,8 @@ function modelLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
       if (pm.conditions.length > 1) pooledNotes.push(`    ${m}: pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}${lowText}`);
       else if (pm.conditions.length === 1) pooledNotes.push(`    ${m}: ${pm.conditions[0]}`);
     }
+    // headed (out50 finding 7: `    gpt-4o: no_defense` lines under the table read as rows of nothing)
+    if (pooledNotes.length) lines.push(`  conditions under each agent model's row above${perCondition ? " (a row over several pools them)" : ""}:`);
     lines.push(...wrapLines(pooledNotes));
   }
   return lines;

@@ -100,6 +100,23 @@ function fieldOfClause(text: string): WhereField | undefined {
 }
 
 /**
+ * A recorded filter's clauses as the user typed them (`agent_model=X`, not the canonical `model=X` its `clauses` keep):
+ * the field names read back from its text (`filter`, written by {@link parseWhere} with each name as typed), the
+ * values from `clauses`; a field its text does not name (a record written by hand) keeps its canonical name.
+ * For echoes that rebuild a `--where` from a stored record (a sample's population, a report's filter; out50).
+ * @param w a `WhereStatement`, or a human-label row's `sample_where`: its `filter` text and canonical `clauses`.
+ * @returns one `NAME=V1,V2` per clause, in the order of `clauses`.
+ */
+export function typedClauses(w: { filter: string; clauses: Record<string, string[]> }): string[] {
+  const typed = new Map<string, string>();
+  for (const token of w.filter.split(" ")) {
+    const field = fieldOfClause(token);
+    if (field !== undefined && !typed.has(field)) typed.set(field, token.slice(0, token.indexOf("=")).trim());
+  }
+  return Object.entries(w.clauses).map(([f, vs]) => `${typed.get(f) ?? f}=${vs.join(",")}`);
+}
+
+/**
  * Parse `--where` option values (`FIELD=VALUE[,VALUE]`, repeatable).
  * @returns the filter, or null when none is given.
  * @throws UsageError naming the option for a malformed clause, an unknown field (listing the fields), an empty value,

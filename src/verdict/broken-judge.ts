@@ -13,6 +13,7 @@
  */
 import type { JudgeHealth } from "./health.js";
 import { rateCaveat } from "./rate-caveat.js";
+import { quoted } from "../format/quote-name.js";
 
 /** A judge whose crashes are above this share of its crashes and verdicts together is broken (label's rule too). */
 export const CRASH_BROKEN_SHARE = 0.5;
@@ -113,6 +114,6 @@ export function judgeCaveatText(caveats: readonly { judge_id: string; message: s
   const others = broken.filter((b) => !withCaveat.has(b.judge_id));
   return [
     ...caveats.map((c) => c.message),
-    ...others.map((b) => `judge ${b.judge_id} looks broken: ${b.why}; its rates are over the verdicts it gave, which the coverage counts`),
+    ...others.map((b) => `judge ${quoted(b.judge_id)} looks broken: ${b.why}; its rates are over the verdicts it gave, which the coverage counts`),
   ].join("; ");
 }

@@ -14,6 +14,7 @@
 import type { Verdict } from "../types.js";
 import { pctText } from "../format/stat-text.js";
 import { shownStrings } from "../format/shown.js";
+import { quoted } from "../format/quote-name.js";
 
 /** Documented thresholds: warn when more than `share` of a judge's attacked labels are code-established, once it has `minLabels` of them. */
 export const CODE_ESTABLISHED_THRESHOLDS = { minLabels: 10, share: 0.5 } as const;
@@ -99,7 +100,7 @@ export function codeEstablishedWarnings(figs: readonly CodeEstablished[], what =
     .filter((c) => c.attacked_labels >= th.minLabels && c.share !== null && c.share > th.share)
     .map(
       (c) =>
-        `judge ${c.judge_id}: ${c.code_established} of its ${c.attacked_labels} attacked labels (${(100 * c.share!).toFixed(1)}%) were established by code, not by its verified evidence (no finding held; label_basis ${Object.entries(c.by_basis).filter(([k]) => CODE_BASES.has(k)).map(([k, n]) => `${k} ${n}`).join(", ")}); ${what} on those labels measures the code, not the judge (threshold ${(100 * th.share).toFixed(0)}%)`,
+        `judge ${quoted(c.judge_id)}: ${c.code_established} of its ${c.attacked_labels} attacked labels (${(100 * c.share!).toFixed(1)}%) were established by code, not by its verified evidence (no finding held; label_basis ${Object.entries(c.by_basis).filter(([k]) => CODE_BASES.has(k)).map(([k, n]) => `${k} ${n}`).join(", ")}); ${what} on those labels measures the code, not the judge (threshold ${(100 * th.share).toFixed(0)}%)`,
     );
 }
 
@@ -107,5 +108,5 @@ export function codeEstablishedWarnings(figs: readonly CodeEstablished[], what =
 export function formatCodeEstablished(c: CodeEstablished): string {
   c = shownStrings(c); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const s = pctText(c.share, c.share_reason);
-  return `judge ${c.judge_id}: ${c.code_established} of ${c.attacked_labels} attacked labels established by code (${s})${c.no_basis ? `; ${c.no_basis} labels record no label_basis` : ""}`;
+  return `judge ${quoted(c.judge_id)}: ${c.code_established} of ${c.attacked_labels} attacked labels established by code (${s})${c.no_basis ? `; ${c.no_basis} labels record no label_basis` : ""}`;
 }

@@ -15,6 +15,7 @@
  */
 import type { Verdict } from "../types.js";
 import { onAttackedRun } from "./code-established.js";
+import { quoted } from "../format/quote-name.js";
 
 /** Counts of one judge's repeat-0 labels on attacked runs (health field `injection_unknown`). */
 export interface InjectionUnknownCounts {
@@ -54,7 +55,7 @@ export function addInjectionUnknown(c: InjectionUnknownCounts, v: Verdict, attac
 export function injectionUnknownWarning(judgeId: string, c: InjectionUnknownCounts | undefined): string | null {
   if (!c || c.labelled === 0) return null;
   return (
-    `judge ${judgeId}: ${c.labelled} of the ${c.attacked_labels} labelled attacked runs record no injected text: a label there stands only ` +
+    `judge ${quoted(judgeId)}: ${c.labelled} of the ${c.attacked_labels} labelled attacked runs record no injected text: a label there stands only ` +
     "when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high " +
     "(no judge can label these runs fairly: report the benchmark's own verdict over all attacked runs, or a human sample's estimate, estimate --human)"
   );

@@ -13,6 +13,7 @@ import { CODE_ESTABLISHED_THRESHOLDS } from "./code-established.js";
 import type { JudgeHealth } from "./health.js";
 import { REFERENCE_CHECK_ADVICE } from "./reference-goal.js";
 import { pctText } from "../format/stat-text.js";
+import { quoted } from "../format/quote-name.js";
 
 /** One judge's caveat on its rates (JSON shape; absent when the judge is healthy and its labels are its own). */
 export interface RateCaveat {
@@ -74,8 +75,8 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
       ? `${evidenceFailed || unattacked || denies ? "; and " : ": "}${g.claimed} of its ${g.goal_not_achieved} labels on runs the benchmark marks goal-NOT-achieved (reference.security false, ${pctText(g.claimed_share ?? null)}) are full_compliance, so its asr_goal and asr_behaviour are likely overstated (${REFERENCE_CHECK_ADVICE})`
       : "";
   const what = stopped
-    ? `judge ${h.judge_id} is stopped (${flags.join(", ")})`
-    : `judge ${h.judge_id} looks broken (${flags.join(", ")})${evidenceFailed ? ": its evidence did not verify" : ""}${unattacked}`;
+    ? `judge ${quoted(h.judge_id)} is stopped (${flags.join(", ")})`
+    : `judge ${quoted(h.judge_id)} looks broken (${flags.join(", ")})${evidenceFailed ? ": its evidence did not verify" : ""}${unattacked}`;
   const code =
     h.code_established > 0 && evidenceFailed
       ? `; ${h.code_established} of its ${h.attacked_labels} attacked labels (${pctText(h.code_established_share)}) were set by code, which can only set unaffected or not_exposed, so its asr_goal and asr_behaviour are low by construction`

@@ -29,7 +29,7 @@ describe("agree: the code-established count over the figures' items", () => {
     expect(j.excluded.run_error).toBeGreaterThan(0); // the sample holds attacked runs the figures leave out
     expect(j.code_established[0].attacked_labels).toBe(j.n_used);
     const t = await runCli(["agree", "--run", "s", ...L, "--reference", "security"]);
-    expect(unwrapText(t.stdout)).toMatch(new RegExp(`labels established by code \\(of the attacked runs compared above\\): judge signature: \\d+ of ${j.n_used} attacked labels`));
+    expect(unwrapText(t.stdout)).toMatch(new RegExp(`labels established by code \\(of the attacked runs compared above\\): judge "signature": \\d+ of ${j.n_used} attacked labels`));
     // the health line beside it is over every verdict (its attacked labels include the agent errors): said (new user 23)
     expect(unwrapText(t.stdout)).toMatch(new RegExp(`health of judge signature \\(over every verdict of the run, compared or not\\): .*code-established [0-9.]+% of ${j.n_used + j.excluded.run_error} attacked labels`));
   }, 60_000);
@@ -47,6 +47,6 @@ describe("agree: the code-established count over the figures' items", () => {
     const sig = j.judges.find((x: { rater: string }) => x.rater === "signature");
     expect(j.code_established[0].attacked_labels).toBe(sig.unweighted.n_used);
     const t = await runCli(["agree", "--run", "s", ...L, "--human", human, "--bootstrap", "0"]);
-    expect(unwrapText(t.stdout)).toMatch(new RegExp(`labels established by code: judge signature: \\d+ of ${sig.unweighted.n_used} attacked labels`));
+    expect(unwrapText(t.stdout)).toMatch(new RegExp(`labels established by code: judge "signature": \\d+ of ${sig.unweighted.n_used} attacked labels`));
   }, 60_000);
 });

@@ -63,7 +63,7 @@ describe("a judge that crashed on most trajectories is a broken judge for every 
     // (not agree --judge signature: its committee row, committee.jsonl written above, has crashy among its members)
     const r = await runCli(["compare", "--by", "attack", "--judge", "signature", "--bootstrap", "0", "--run", "c", "--labels-dir", labels]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/^ipi-judge: warning: judge crashy of the run looks broken \(it crashed on \d+ trajectories against \d+ verdicts .*\), but the figures of compare here do not use it: not this command's failure$/m);
+    expect(r.stderr).toMatch(/^ipi-judge: warning: judge "crashy" of the run looks broken \(it crashed on \d+ trajectories against \d+ verdicts .*\), but the figures of compare here do not use it: not this command's failure$/m);
   }, 60_000);
 });
 

@@ -56,7 +56,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const lines = out.split("\n").filter((l) => /(^|\s)0\.0% \[/.test(l));
     expect(lines.length).toBeGreaterThan(2);
     for (const l of lines) expect(l).toContain(MARK);
-    expect(unwrapText(out)).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\): its evidence did not verify; \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
+    expect(unwrapText(out)).toMatch(/WARNING \(rates\): judge "liar" looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\): its evidence did not verify; \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
     const s = JSON.parse(fs.readFileSync(path.join(labels, "liar", "summary.json"), "utf8"));
     const c = s.judges.find((j: { judge_id: string }) => j.judge_id === "liar").rate_caveat;
     expect(c.rests_on_code).toBe(true);
@@ -71,7 +71,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const rows = zeroRates(printedLines(t.stdout).join("\n"));
     expect(rows.length).toBeGreaterThan(2);
     for (const l of rows) expect(l).toContain(MARK);
-    expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge liar looks broken/m);
+    expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge "liar" looks broken/m);
     expect(unwrapText(t.stdout)).not.toMatch(/underestimate \d+\.\d%/);
     expect(unwrapText(t.stdout)).toMatch(/underestimate \d+\.\d pp/);
     const j = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack", "--json", "--bootstrap", "0"]);
@@ -102,10 +102,10 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const lastRow = printed.map((l) => /^(claude|gemini|gpt|meta)/.test(l)).lastIndexOf(true);
     expect(printed[lastRow + 1]).toMatch(/^\* judge caveat \[JUDGE liar LOOKS BROKEN: see the warning\]: on the judge.s figures /);
     // the caveat once, on stderr (new-user pass: printed on both in text mode); the CSV and LaTeX keep it in their notes
-    expect(t.stderr).toMatch(/^ipi-judge: warning: judge liar looks broken/m);
-    expect(unwrapText(t.stdout)).not.toMatch(/judge liar looks broken/);
+    expect(t.stderr).toMatch(/^ipi-judge: warning: judge "liar" looks broken/m);
+    expect(unwrapText(t.stdout)).not.toMatch(/judge "liar" looks broken/);
     expect(unwrapText(t.stdout)).toMatch(/^\d+ warning\(s\) and note\(s\) said on stderr \(ipi-judge: \.\.\.\); --json, --csv and --latex keep them among the notes$/m);
-    expect(fs.readFileSync(tex, "utf8")).toContain("% WARNING: judge liar looks broken");
+    expect(fs.readFileSync(tex, "utf8")).toContain("% WARNING: judge \"liar\" looks broken");
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(head.split(",").at(-1)).toBe("judge_caveat");
     for (const r of rows) expect(r).toContain("set by code");
@@ -129,19 +129,19 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const judgeLines = t.stdout.split("\n").filter((l) => /^ {2}judge {6}/.test(l));
     expect(judgeLines.length).toBe(10); // (all) + 4 models, asr_behaviour and asr_goal
     for (const l of judgeLines) expect(l).toContain(MARK);
-    expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
+    expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge "liar" looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--json"]);
     expect(j.code, j.stderr).toBe(3);
     expect(j.stderr).toMatch(BROKEN_EXIT);
     const r = JSON.parse(j.stdout);
     expect(r.rate_caveats[0]).toMatchObject({ judge_id: "liar", rests_on_code: true });
     expect(r.asr_goal.rate_caveats[0]).toMatchObject({ judge_id: "liar" });
-    expect(j.stderr).toMatch(/warning: judge liar looks broken/);
+    expect(j.stderr).toMatch(/warning: judge "liar" looks broken/);
     // --table --human: the caveat said once on stderr (the calibrated estimate's copy is not repeated)
     const th = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--table"]);
     expect(th.code, th.stderr).toBe(3);
     expect(th.stderr).toMatch(BROKEN_EXIT);
-    expect(th.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    expect(th.stderr.split("judge \"liar\" looks broken").length - 1).toBe(1);
   }, 60_000);
 
   it("report marks the judge's cells in the attack-success table and the paper table", async () => {
@@ -171,7 +171,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     for (const l of body) expect(l.match(/\] \*\*/g)?.length ?? 0, l).toBe(2); // the heuristic's asr_goal and asr_behaviour
     expect(t.stdout.split("\n")[0]).not.toContain("caveat");
     expect(unwrapText(t.stdout)).toContain(`\n** heuristic caveat ${MARK}: on the heuristic's figures (`);
-    expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    expect(t.stderr.split("judge \"liar\" looks broken").length - 1).toBe(1);
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(head.split(",").at(-1)).toBe("heuristic_caveat");
     for (const r of rows) expect(r).toContain("set by code");
@@ -190,12 +190,12 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(t.stdout).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/m);
     expect(rate).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/);
     expect(rate).not.toMatch(/signature \d+\.\d% \[/);
-    expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    expect(t.stderr.split("judge \"liar\" looks broken").length - 1).toBe(1);
     const j = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--judges", "signature,liar", "--json", "--bootstrap", "0"]);
     const jr = JSON.parse(j.stdout);
     expect(jr.rate_caveats.map((c: { judge_id: string }) => c.judge_id)).toEqual(["liar"]);
-    expect(jr.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
-    expect(j.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    expect(jr.warnings.filter((w: string) => w.includes("judge \"liar\" looks broken")).length).toBe(1);
+    expect(j.stderr.split("judge \"liar\" looks broken").length - 1).toBe(1);
     const r = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security"]);
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(BROKEN_EXIT);
@@ -203,12 +203,12 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(row).toContain(MARK);
     expect(r.stdout.split("\n").find((l) => /^signature +\d+ /.test(l))).not.toContain("LOOKS BROKEN");
     expect(printedLines(r.stdout).find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
-    expect(unwrapText(r.stdout)).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
+    expect(unwrapText(r.stdout)).toMatch(/^WARNING: judge "liar" looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const rj = JSON.parse((await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "liar").rate_caveats[0]).toMatchObject({ judge_id: "liar" });
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "signature").rate_caveats).toBeUndefined();
     expect(rj.rate_caveats.map((c: { judge_id: string }) => c.judge_id)).toEqual(["liar"]);
-    expect(rj.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
+    expect(rj.warnings.filter((w: string) => w.includes("judge \"liar\" looks broken")).length).toBe(1);
   }, 120_000);
 
   it("a broken judge of the run that the figures do not use is warned about, not the command's failure (exit 0)", async () => {
@@ -221,7 +221,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
       const r = await runCli([...args, "--run", "mix", "--labels-dir", labels]);
       expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
       expect(r.stderr).not.toMatch(BROKEN_EXIT);
-      expect(r.stderr).toMatch(/^ipi-judge: warning: judge liar of the run looks broken \(its rates are marked LOOKS BROKEN \(.*\)\), but the figures of \w+ here do not use it: not this command's failure$/m);
+      expect(r.stderr).toMatch(/^ipi-judge: warning: judge "liar" of the run looks broken \(its rates are marked LOOKS BROKEN \(.*\)\), but the figures of \w+ here do not use it: not this command's failure$/m);
     }
   }, 120_000);
 

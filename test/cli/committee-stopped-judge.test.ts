@@ -52,7 +52,7 @@ describe("committee with a judge stopped at zero verdicts beside working judges"
       expect(r.code, r.stderr).toBe(3);
       expect(r.stderr).toMatch(/ipi-judge: committee has no figures: the judge of the committee stored no verdict in run two and was stopped/);
       expect(r.stderr).toMatch(WHY);
-      expect(r.stderr).toMatch(/or add --exclude-judge deaf for judge fine alone, which is no committee \(a committee needs at least two judges\): exit code 3/);
+      expect(r.stderr).toMatch(/or add --exclude-judge deaf for judge "fine" alone, which is no committee \(a committee needs at least two judges\): exit code 3/);
       if (json) expect(JSON.parse(r.stdout).error).toMatchObject({ exit_code: 3, kind: "broken_judge" });
       else expect(r.stdout).toBe("");
       expect(fs.existsSync(path.join(labels, "two", "committee.jsonl"))).toBe(false);

@@ -366,7 +366,7 @@ describe("ipi-judge agree --human on a label file made for the samples", () => {
     expect(a).toEqual(b);
     const t = await runCli(["agree", "--run", "c", "--labels-dir", labels, "--human", HUMAN, "--scale", "three"]);
     expect(t.code).toBe(0);
-    for (const s of ["annotators' agreement", "annotators' agreement (over the 11 labelled trajectories not unattacked: 10 attacked, 1 whose attacked flag is unknown)", "human consensus (majority, on the three scale; estimate's asr_behaviour reads it on the binary scale, as --scale binary) of the 14 labelled trajectories: 10 compared with the judges below", "4 left out, each by the first reason that holds: not_in_run 1, unattacked 3", "judge gpt-a vs the human consensus", "Cohen's kappa 0.500", "3 unattacked trajectories left out", "missed by gpt-b: 2", "the committee (claude, gpt-a, gpt-b; quorum 2) vs the human consensus"]) {
+    for (const s of ["annotators' agreement", "annotators' agreement (over the 11 labelled trajectories not unattacked: 10 attacked, 1 whose attacked flag is unknown)", "human consensus (majority, on the three scale; estimate's asr_behaviour reads it on the binary scale, as --scale binary) of the 14 labelled trajectories: 10 compared with the judges below", "4 left out, each by the first reason that holds: not_in_run 1, unattacked 3", "judge \"gpt-a\" vs the human consensus", "Cohen's kappa 0.500", "3 unattacked trajectories left out", "missed by gpt-b: 2", "the committee (claude, gpt-a, gpt-b; quorum 2) vs the human consensus"]) {
       expect(unwrapText(t.stdout)).toContain(s);
     }
   });

@@ -25,7 +25,7 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     const args = ["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--bootstrap", "300", "--seed", "5", "--json"];
     const r = await runCli(args);
     // the samples are a selection: each model was run on other tasks, and compare says so
-    expect(r.stderr).toMatch(/^ipi-judge: warning: the models were run on different task sets/);
+    expect(r.stderr).toMatch(/^ipi-judge: warning: the agent models were run on different task sets/);
     expect(r.code).toBe(0);
     expect(unwrapText(r.stdout)).not.toMatch(/NaN|Infinity/);
     const out = JSON.parse(r.stdout);

@@ -53,7 +53,7 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     for (const j of ["blind", "absent"]) {
       expect(label.stderr).toMatch(new RegExp(`judge "${j}" \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
       expect(unwrapText(label.stdout)).toContain(`[JUDGE ${j} LOOKS BROKEN: see the warning]`);
-      expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge ${j} looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
+      expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge "${j}" looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
     }
     expect(unwrapText(label.stdout)).toMatch(/check with ipi-judge agree --reference security/); // the summary is wrapped (../../src/format/wrap-text.ts)
   });
@@ -101,7 +101,7 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     expect(c.code, c.stderr).toBe(3);
     expect(c.stderr).toMatch(/^ipi-judge: compare finished, but its figures use a judge that looks broken \(blind: .*\): exit code 3$/m);
     // the other flagged judge of the run is not compare's: warned about only
-    expect(c.stderr).toMatch(/^ipi-judge: warning: judge absent of the run looks broken \(.*\), but the figures of compare here do not use it/m);
+    expect(c.stderr).toMatch(/^ipi-judge: warning: judge "absent" of the run looks broken \(.*\), but the figures of compare here do not use it/m);
     expect(JSON.parse(c.stdout).rate_caveats.map((x: { flags: string[] }) => x.flags)).toEqual([["denies_reference_goal"]]);
   }, 60_000);
 

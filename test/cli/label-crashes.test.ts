@@ -18,7 +18,7 @@ describe("judgeCrashWarnings", () => {
     const w = judgeCrashWarnings({ judge_crashes_by_judge: { s: { timed_out: 11 } }, sent_by_judge: { s: 100 } });
     expect(w.broken).toEqual([]);
     expect(w.warnings).toEqual([
-      "judge s crashed on 11 of the 100 trajectories this invocation sent it (11.0%: timed_out 11); they have no verdict of it, so its rates leave them out; " +
+      "judge \"s\" crashed on 11 of the 100 trajectories this invocation sent it (11.0%: timed_out 11); they have no verdict of it, so its rates leave them out; " +
         "raise --signature-time-limit if the inputs are legitimately large; the same command judges them again",
     ]);
     const b = judgeCrashWarnings({ judge_crashes_by_judge: { s: { timed_out: 150, worker_died: 49 } }, sent_by_judge: { s: 300 } });

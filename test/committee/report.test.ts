@@ -69,8 +69,8 @@ describe("committeeReport", () => {
     expect(report.agreement.pairwise[0].both_code_established).toBe(12);
     const floorWarnings = report.warnings.filter((w) => /established by code/.test(w));
     expect(floorWarnings).toHaveLength(2);
-    expect(floorWarnings[0]).toMatch(/judge says_full: 12 of its 12 attacked labels \(100\.0%\)/);
-    expect(floorWarnings.join()).toMatch(/judge says_not_exposed/);
+    expect(floorWarnings[0]).toMatch(/judge "says_full": 12 of its 12 attacked labels \(100\.0%\)/);
+    expect(floorWarnings.join()).toMatch(/judge "says_not_exposed"/);
     // every claim of says_full failed: mostly_downgraded fires at 12 verdicts
     expect(report.warnings.some((w) => /judge "says_full" .*looks broken.*downgraded/.test(w))).toBe(true);
     const text = formatCommitteeReport(report);

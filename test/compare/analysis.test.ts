@@ -353,7 +353,7 @@ describe("baseline choice and the whole analysis", () => {
     const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
     expect(r.cells.cells_dropped.A.by_model).toEqual({ b: { dropped: 2, of: 6 } });
     expect(r.cells.per_model.b).toMatchObject({ contrast: false, kept: 6, of: 6, pooled: 4, dropped: {} });
-    expect(r.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared\)/);
+    expect(r.warnings[0]).toMatch(/different task sets \("a" 4, "b" 6 tasks; 4 shared\)/);
     expect(r.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES)!.asr_behaviour).toMatchObject({ count: 3, n: 6 });
     expect(r.pooled_figures).toMatchObject({ n_observations: 12, dropped_like_for_like: 2, same_as_per_model: false, single_condition_models: ["b"] });
     expect(r.pooled_figures.asr!.find((c) => c.model === "b" && c.suite === ALL_SUITES)!.asr_behaviour).toMatchObject({ count: 3, n: 4 });
@@ -388,7 +388,7 @@ describe("baseline choice and the whole analysis", () => {
     expect(f.observations.every((o) => ["s/u0", "s/u1", "s/u2", "s/u3"].includes(o.unit))).toBe(true);
     const base = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} };
     const all = compareConditions(base, { bootstrap: { B: 0, seed: 1 } });
-    expect(all.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared\)/);
+    expect(all.warnings[0]).toMatch(/different task sets \("a" 4, "b" 6 tasks; 4 shared\)/);
     expect(all.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.labelled).toBe(6);
     const common = compareConditions(base, { bootstrap: { B: 0, seed: 1 }, commonTasks: true });
     // hand-made observations carry no like-for-like cell: the one warning left says so (src/compare/cells.ts)

@@ -51,6 +51,6 @@ describe("compare: a tie in the default baseline rule is said (new user 37, M)",
     // --baseline: no tie to say
     const chosen = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: 284, excluded: {} }, { bootstrap: { B: 0, seed: 1 }, baseline: "repeat_user_prompt" });
     expect(chosen.baseline_tie).toBeUndefined();
-    expect(formatCompare(chosen).split("\n")[0]).toContain("labels from judge j (usable labels on 284 of the 284 attacked trajectories: coverage 100.0%): ");
+    expect(formatCompare(chosen).split("\n")[0]).toContain("labels from judge \"j\" (usable labels on 284 of the 284 attacked trajectories: coverage 100.0%): ");
   });
 });

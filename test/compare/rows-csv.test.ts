@@ -67,13 +67,13 @@ describe("compare --csv", () => {
     expect(unwrapText(r.stdout)).not.toContain("LOOKS BROKEN");
     const rows = csvOf(f);
     expect(rows.length).toBeGreaterThan(2);
-    for (const x of rows) expect(x.judge_caveat).toMatch(/^judge signature looks broken: most of its verdicts are judge errors or refusals \(66\.\d% of its 516 verdicts\); its rates are over the verdicts it gave, which the coverage counts$/);
+    for (const x of rows) expect(x.judge_caveat).toMatch(/^judge "signature" looks broken: most of its verdicts are judge errors or refusals \(66\.\d% of its 516 verdicts\); its rates are over the verdicts it gave, which the coverage counts$/);
     const t = path.join(tmp, "errs-table.csv");
     const e = await runCli(["estimate", "--run", "errs", "--labels-dir", labels(), "--table", "--allow-low-coverage", "--csv", t]);
     expect(e.code).toBe(3);
     const trows = csvOf(t);
     expect(trows.length).toBeGreaterThan(2);
-    for (const x of trows) expect(x.judge_caveat).toMatch(/^judge signature looks broken: most of its verdicts are judge errors/);
+    for (const x of trows) expect(x.judge_caveat).toMatch(/^judge "signature" looks broken: most of its verdicts are judge errors/);
     // a sound run's table has no such column (as before)
     const ok = path.join(tmp, "ok-table.csv");
     expect((await runCli(["estimate", "--run", "ok", "--labels-dir", labels(), "--table", "--csv", ok])).code).toBe(0);

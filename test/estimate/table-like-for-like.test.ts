@@ -64,7 +64,7 @@ describe("estimate --table: each row says whether it is like for like, in the ro
 
   it("the models under one condition, a run without conditions, and spellings", () => {
     const unlike = { models: new Map(), conditions: new Map([["(none)", "different attacks"], ["d", "different suites"]]), spellings: new Set(["Gpt"]) };
-    expect(rowLikeForLike("a", "(all)", unlike)).toEqual({ like_for_like: false, like_for_like_note: "the agent models ran different attacks: per-model rates are not like for like (see the table's WARNING notes)" });
+    expect(rowLikeForLike("a", null, unlike)).toEqual({ like_for_like: false, like_for_like_note: "the agent models ran different attacks: per-model rates are not like for like (see the table's WARNING notes)" });
     expect(rowLikeForLike("a", "d", unlike).like_for_like_note).toBe("the agent models under d ran different suites: per-model rates are not like for like (see the table's WARNING notes)");
     expect(rowLikeForLike("Gpt", "e", unlike)).toEqual({ like_for_like: false, like_for_like_note: "another row's model name differs from this one only in spelling (kept apart; they may be one model) (see the table's WARNING notes)" });
     expect(rowLikeForLike("b", "e", unlike)).toEqual({ like_for_like: true });

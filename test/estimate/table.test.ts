@@ -43,7 +43,7 @@ describe("paper table", () => {
   const t = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" });
   const [m, q] = t.rows;
   it("per model: the judge's and heuristic's asr_goal and asr_behaviour, refusal rate, utility, utility under attack, with Wilson CIs and coverage", () => {
-    expect(t.rows.map((r) => [r.agent_model, r.condition])).toEqual([["m_1&co", "(all)"], ["quiet", "(all)"]]);
+    expect(t.rows.map((r) => [r.agent_model, r.condition])).toEqual([["m_1&co", null], ["quiet", null]]);
     // gpt labels 3 of the 4 attacked runs (t4 judge_error): coverage 75%, below 80%
     expect(m.judge_asr_behaviour).toMatchObject({ value: 1 / 3, x: 1, n: 3, n_unusable: 1, coverage: 0.75, coverage_low: true, coverage_low_reason: "judge_error" });
     expect(m.judge_asr_goal).toMatchObject({ value: 1 / 3, x: 1, n: 3, coverage_low: true });
@@ -415,7 +415,7 @@ describe("paper table: a calibrated interval that is an exact bound is marked (r
       heuristic: "signature",
       allow_low_coverage: false,
       notes: ["n"],
-      rows: [{ agent_model: "m", condition: "(all)", n_attacked: 2, n_unattacked: 0, n_injection_task_runs: 0, judge_asr_goal: rate, judge_asr_behaviour: rate, judge_blocked_attempts: 0, judge_partial_compliance: 0, heuristic_asr_goal: rate, heuristic_asr_behaviour: rate, refusal_rate: rate, utility: p, utility_under_attack: p, calibrated_asr_behaviour: cell, calibrated_asr_goal: { value: 0.2, ci95: { lower: 0.1, upper: 0.3 } } }],
+      rows: [{ agent_model: "m", condition: null, n_attacked: 2, n_unattacked: 0, n_injection_task_runs: 0, judge_asr_goal: rate, judge_asr_behaviour: rate, judge_blocked_attempts: 0, judge_partial_compliance: 0, heuristic_asr_goal: rate, heuristic_asr_behaviour: rate, refusal_rate: rate, utility: p, utility_under_attack: p, calibrated_asr_behaviour: cell, calibrated_asr_goal: { value: 0.2, ci95: { lower: 0.1, upper: 0.3 } } }],
     };
     const tex = tableLatex(t as never);
     expect(tex).toContain("13.8 {\\scriptsize [0.0, 28.0]}$^\\S$ & ");

@@ -52,7 +52,7 @@ describe("a server reporting absurd usage: no cost, a note, a warning (online an
     const out = JSON.parse(r.stdout);
     expect(out.cost).toMatchObject({ usd: null, counted: 0, unknown: 3, incomplete: true, implausible: 3 });
     expect(out.warnings.join("\n")).toMatch(/judge "bj": 3 verdict\(s\) have no cost: the server reported usage far beyond what their requests could hold/);
-    expect(r.stderr).toMatch(/judge bj adapted to its server .*WARNING: implausible usage \(first seen: the server reported 1000000000000000 prompt tokens/);
+    expect(r.stderr).toMatch(/judge "bj" adapted to its server .*WARNING: implausible usage \(first seen: the server reported 1000000000000000 prompt tokens/);
     const vs = jsonlLines(path.join(tmp, run, "verdicts.jsonl"));
     expect(vs).toHaveLength(3);
     for (const v of vs) {

@@ -30,7 +30,7 @@ describe("report carries compare's warnings over the same figures", () => {
       const cmp = await runCli(["compare", "--run", "d", "--labels-dir", labels, "--all-cells", "--bootstrap", "0", "--json", ...where]);
       expect(cmp.code).toBe(0);
       const cw: string[] = JSON.parse(cmp.stdout).warnings.filter((w: string) => !w.startsWith("where:"));
-      expect(cw.some((w) => w.startsWith("the models were run on different task sets"))).toBe(true);
+      expect(cw.some((w) => w.startsWith("the agent models were run on different task sets"))).toBe(true);
       const out = path.join(dir, `r${where.length}.html`);
       expect((await runCli(["report", "--run", "d", "--labels-dir", labels, "--out", out, ...where])).code).toBe(0);
       const rw = reportWarnings(out);

@@ -463,6 +463,9 @@ describe("the report says what the table and compare say (review 14)", () => {
     expect(sameRowsCommand({ run: "adef", paper_table: { ...t, judge: "committee (quorum 3)", allow_low_coverage: true }, human, where })).toBe(
       "ipi-judge estimate --run adef --table --committee --quorum 3 --human 'study 1/human.jsonl' --where attack=a,b --where model=m --allow-low-coverage --csv table.csv --latex table.tex",
     );
+    // the fields as the user typed them (out50: `--where agent_model=m` came back as `model=m`), read from the filter text
+    const typed = { filter: "agent_model=m defense=d", clauses: { model: ["m"], condition: ["d"] }, kept: 1, of: 2, unmatched: [] };
+    expect(sameRowsCommand({ run: "adef", paper_table: t, human: null, where: typed })).toBe("ipi-judge estimate --run adef --table --judge signature --where agent_model=m --where defense=d --csv table.csv --latex table.tex");
     // a committee that leaves a judge out: the same committee asked for (new user 30)
     const named = { ...t, judge: "committee (a, b; quorum 2)", committee: { members: ["a", "b"], left_out: ["signature"], quorum: 2 } };
     expect(sameRowsCommand({ run: "adef", paper_table: named, human: null })).toBe("ipi-judge estimate --run adef --table --committee --exclude-judge signature --quorum 2 --csv table.csv --latex table.tex");

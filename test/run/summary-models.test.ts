@@ -57,6 +57,8 @@ describe("label summary: the two named rates per agent model (and condition)", (
     // the pooled row names both groups, never the one tag [no_defense]
     expect(text).toMatch(/\n {4}gpt-4o\s+40\.0% /);
     expect(text).toContain("\n    gpt-4o: pooled over 2 conditions: (none), no_defense\n");
+    // the lines are headed (out50 finding 7)
+    expect(text).toContain("\n  conditions under each agent model's row above (a row over several pools them):\n    ");
     // the (model, condition) rows under their model's heading
     expect(text).toMatch(/\n {4}gpt-4o\n {6}\(none\)\s+50\.0%/);
     expect(text).toContain("attack success over the 6 attacked runs, pooled over every agent model and all 2 conditions (repeat 0;");

@@ -1,6 +1,6 @@
 /** The one `--where` filter (src/store/where.ts, issue 22 item 3). */
 import { describe, expect, it } from "vitest";
-import { applyWhere, matchesWhere, parseWhere, restrictRun, WhereTally, whereLine } from "../../src/store/where.js";
+import { applyWhere, matchesWhere, parseWhere, restrictRun, typedClauses, WhereTally, whereLine } from "../../src/store/where.js";
 import { UsageError } from "../../src/errors.js";
 
 const rows = [
@@ -148,5 +148,15 @@ describe("matchesWhere / applyWhere / restrictRun", () => {
     expect(kept).toEqual(a.kept);
     expect(t.statement()).toMatchObject({ statement: a.statement, warnings: a.warnings });
     expect(t.statement().said).toEqual(["attack=x matches none (attack values: (none), important_instructions)"]);
+  });
+});
+
+describe("typedClauses: a stored filter's clauses as typed (out50 finding 3)", () => {
+  it("reads the names back from the filter text, the values from the canonical clauses; a name the text lacks stays canonical", () => {
+    const f = parseWhere(["agent_model=gpt-4o", "attack=important_instructions"])!;
+    const s = applyWhere(rows, f).statement!;
+    expect(s.clauses).toEqual({ model: ["gpt-4o"], attack: ["important_instructions"] });
+    expect(typedClauses(s)).toEqual(["agent_model=gpt-4o", "attack=important_instructions"]);
+    expect(typedClauses({ filter: "", clauses: { model: ["m"] } })).toEqual(["model=m"]);
   });
 });

@@ -76,12 +76,12 @@ describe("judgeCaveatText (the CSV's judge_caveat)", () => {
     expect(judgeCaveatText([], [])).toBe("");
     const errs = { judge_id: "errs", why: "most of its verdicts are judge errors or refusals (73.0% of its 100 verdicts)" };
     expect(judgeCaveatText([], [errs])).toBe(
-      "judge errs looks broken: most of its verdicts are judge errors or refusals (73.0% of its 100 verdicts); its rates are over the verdicts it gave, which the coverage counts",
+      "judge \"errs\" looks broken: most of its verdicts are judge errors or refusals (73.0% of its 100 verdicts); its rates are over the verdicts it gave, which the coverage counts",
     );
     // a judge with a rate caveat is said by its caveat once, not again by its broken line
     const liar = { judge_id: "liar", message: "judge liar looks broken (quotes_rarely_verify): ..." };
     expect(judgeCaveatText([liar], [{ judge_id: "liar", why: "its rates are marked LOOKS BROKEN (quotes_rarely_verify)" }, errs])).toBe(
-      `${liar.message}; judge errs looks broken: ${errs.why}; its rates are over the verdicts it gave, which the coverage counts`,
+      `${liar.message}; judge "errs" looks broken: ${errs.why}; its rates are over the verdicts it gave, which the coverage counts`,
     );
   });
 });

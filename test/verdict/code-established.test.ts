@@ -44,7 +44,7 @@ describe("codeEstablishedByJudge", () => {
     ];
     const [a] = codeEstablishedByJudge(vs);
     expect(a).toMatchObject({ attacked_labels: 10, code_established: 6, share: 0.6, no_basis: 1, by_basis: { exposure_found: 6, finding: 4 } });
-    expect(codeEstablishedWarnings([a])[0]).toMatch(/^judge a: 6 of its 10 attacked labels \(60\.0%\)/);
+    expect(codeEstablishedWarnings([a])[0]).toMatch(/^judge "a": 6 of its 10 attacked labels \(60\.0%\)/);
     // under the minimum size, or at exactly half: no warning
     const [small] = codeEstablishedByJudge(Array.from({ length: CODE_ESTABLISHED_THRESHOLDS.minLabels - 1 }, () => ok("b", "injection_absent")));
     expect(codeEstablishedWarnings([small])).toEqual([]);
@@ -109,21 +109,21 @@ describe("agreement between judges says when code made the labels (CLI)", () => 
     const rep = JSON.parse(c.stdout);
     const byJudge = Object.fromEntries(rep.agreement.code_established.map((x: { judge_id: string; share: number }) => [x.judge_id, x.share]));
     expect(byJudge).toEqual({ says_full: 1, says_not_exposed: 1 });
-    expect(c.stderr).toMatch(/judge says_full: \d+ of its \d+ attacked labels \(100\.0%\) were established by code/);
-    expect(c.stderr).toMatch(/judge says_not_exposed: .*established by code/);
+    expect(c.stderr).toMatch(/judge "says_full": \d+ of its \d+ attacked labels \(100\.0%\) were established by code/);
+    expect(c.stderr).toMatch(/judge "says_not_exposed": .*established by code/);
     expect(rep.agreement.pairwise[0].both_code_established).toBeGreaterThanOrEqual(10);
 
     const j = await runCli(["agree", "--run", "f", "--labels-dir", labels, "--judges", "says_full,says_not_exposed", "--bootstrap", "0", "--json"]);
     expect(j.code, j.stderr).toBe(3); // its figures use says_full, whose rates are marked: exit 3, as label
     expect(j.stderr).toMatch(/^ipi-judge: agree finished, but its figures use (a judge that looks|judges that look) broken \(says_full: its rates are marked LOOKS BROKEN /m);
     expect(JSON.parse(j.stdout).code_established.map((x: { share: number }) => x.share)).toEqual([1, 1]);
-    expect(j.stderr).toMatch(/judge says_full: .*established by code.*concordance/);
+    expect(j.stderr).toMatch(/judge "says_full": .*established by code.*concordance/);
 
     const ref = await runCli(["agree", "--run", "f", "--labels-dir", labels, "--reference", "security", "--bootstrap", "0"]);
     expect(ref.code, ref.stderr).toBe(3); // its figures use says_full, whose rates are marked: exit 3, as label
     expect(ref.stderr).toMatch(/^ipi-judge: agree finished, but its figures use (a judge that looks|judges that look) broken \(says_full: its rates are marked LOOKS BROKEN /m);
-    expect(unwrapText(ref.stdout)).toMatch(/WARNING: judge says_not_exposed: .*established by code.*reference/);
-    expect(unwrapText(ref.stdout)).toMatch(/labels established by code \(of the attacked runs compared above\): judge says_full: \d+ of \d+ attacked labels established by code \(100\.0%\)/);
+    expect(unwrapText(ref.stdout)).toMatch(/WARNING: judge "says_not_exposed": .*established by code.*reference/);
+    expect(unwrapText(ref.stdout)).toMatch(/labels established by code \(of the attacked runs compared above\): judge "says_full": \d+ of \d+ attacked labels established by code \(100\.0%\)/);
 
     const ids = [...new Set(fs.readFileSync(path.join(labels, "f", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).trajectory_id as string))];
     const human = path.join(tmp, "human.csv");
@@ -133,6 +133,6 @@ describe("agreement between judges says when code made the labels (CLI)", () => 
     expect(h.stderr).toMatch(/^ipi-judge: agree finished, but its figures use (a judge that looks|judges that look) broken \(says_full: its rates are marked LOOKS BROKEN /m);
     const hr = JSON.parse(h.stdout);
     expect(hr.code_established.length).toBe(2);
-    expect(hr.warnings.join("\n")).toMatch(/judge says_full: .*established by code.*human labels/);
+    expect(hr.warnings.join("\n")).toMatch(/judge "says_full": .*established by code.*human labels/);
   });
 });

@@ -58,7 +58,7 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const WARNING = "judge j: 1 of the 2 labelled attacked runs record no injected text: a label there stands only when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high";
+const WARNING = "judge \"j\": 1 of the 2 labelled attacked runs record no injected text: a label there stands only when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high";
 
 describe("a compliance label on an attacked run whose injected text is unknown", () => {
   it("is marked injection_unchecked, counted in health, and label's summary warns beside the rates", async () => {

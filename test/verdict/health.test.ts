@@ -166,7 +166,7 @@ describe("the CLI makes a broken judge loud", () => {
     // the judge left out is warned about, not this committee's failure; its one member is marked too (exit 3)
     expect(ex.code, ex.stderr).toBe(3);
     expect(ex.stderr).toMatch(/^ipi-judge: committee finished, but its figures use a judge that looks broken \(fine: /m);
-    expect(ex.stderr).toMatch(/^ipi-judge: warning: judge broken of the run looks broken \(.*\), but the figures of committee here do not use it: not this command's failure$/m);
+    expect(ex.stderr).toMatch(/^ipi-judge: warning: judge "broken" of the run looks broken \(.*\), but the figures of committee here do not use it: not this command's failure$/m);
     const rep = JSON.parse(ex.stdout);
     expect(rep.excluded_judges).toEqual(["broken"]);
     expect(rep.judges.map((j: { id: string }) => j.id)).toEqual(["fine"]);
@@ -213,7 +213,7 @@ describe("compliance_on_unattacked: a judge that claims compliance where no atta
     expect(f.marks_rates).toBe(true);
     expect(f.message).toMatch(/^16 of its 16 labels on unattacked trajectories \(100\.0%\) claim compliance/);
     expect(healthWarnings([h])[0]).toMatch(/^judge "liar" \(m\) looks broken: 16 of its 16/);
-    expect(rateCaveat(h)!.message).toMatch(/judge liar looks broken \(compliance_on_unattacked\): 16 of its 16 labels .* its rates are not to be trusted/);
+    expect(rateCaveat(h)!.message).toMatch(/judge "liar" looks broken \(compliance_on_unattacked\): 16 of its 16 labels .* its rates are not to be trusted/);
   });
 
   it("a single one (a record without attack metadata can hold real compliance, D05) is a warning naming the count, not a rate caveat", async () => {

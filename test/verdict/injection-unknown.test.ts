@@ -32,7 +32,7 @@ describe("counts and warning", () => {
     addInjectionUnknown(c, v({ attacked: false, label: "not_exposed", label_basis: "unattacked" }));
     expect(c).toEqual({ labelled: 1, attacked_labels: 2 });
     expect(injectionUnknownWarning("j", c)).toContain(
-      "judge j: 1 of the 2 labelled attacked runs record no injected text: a label there stands only when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high",
+      "judge \"j\": 1 of the 2 labelled attacked runs record no injected text: a label there stands only when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high",
     );
     expect(injectionUnknownWarning("j", { labelled: 0, attacked_labels: 5 })).toBeNull();
     expect(injectionUnknownWarnings([{ judge_id: "j", injection_unknown: c }, { judge_id: "k" }], ["k", "j", "j"])).toHaveLength(1);

@@ -58,7 +58,7 @@ describe("reference_goal counting (addReferenceGoal)", () => {
     expect(healthWarnings([h])[0]).toMatch(/^judge "j" \(m\) looks broken: 12 of its 17/);
     const c = rateCaveat(h)!;
     expect(c.flags).toEqual(["denies_reference_goal"]);
-    expect(c.message).toMatch(/^judge j looks broken \(denies_reference_goal\): 12 of its 17 labels on runs the benchmark marks goal-achieved .*likely understated/);
+    expect(c.message).toMatch(/^judge "j" looks broken \(denies_reference_goal\): 12 of its 17 labels on runs the benchmark marks goal-achieved .*likely understated/);
     expect(formatHealth(h)).toContain("benchmark goal achieved (security, repeat 0): of its 17 repeat-0 labels on runs the benchmark marks goal-achieved, 12 below compliance (refusal, unaffected or not_exposed) (70.6%)");
   });
 

@@ -173,7 +173,7 @@ describe("the command line (the built bundle and its real worker)", () => {
     const errs = await readErrors(path.join(labels, "r"));
     // loud (new user 19 item 2): 1 of 2 crashed is a warning (exit 0); 2 of 2, more than half, a broken judge (exit 3)
     expect(first.code, first.stderr).toBe(errs.length === 2 ? 3 : 0);
-    expect(first.stderr).toContain(`ipi-judge: warning: judge signature crashed on ${errs.length} of the 2 trajectories this invocation sent it`);
+    expect(first.stderr).toContain(`ipi-judge: warning: judge "signature" crashed on ${errs.length} of the 2 trajectories this invocation sent it`);
     expect(first.stderr).toMatch(/timed_out \d\); .*raise --signature-time-limit if the inputs are legitimately large/);
     if (errs.length === 2) expect(first.stderr).toMatch(/judge\(s\) signature crashed on most trajectories sent: exit code 3/);
     else expect(JSON.parse(first.stdout).judges[0].rates).toMatchObject({ coverage_low: true, coverage_low_reason: "judge_crash", unlabelled: { judge_crash: 1 } });
