@@ -66,7 +66,9 @@ function* utilityItems(input: TableRows & { weight(k: number): number }): Genera
  * The table's warnings, in this order: the rates' like-for-like warnings (`likeForLikeWarnings` over the attacked
  * rows), the denial-of-service note (`dosNote`), then the utility columns' (`utilityLikeForLikeWarnings` over every
  * row; a warning the rates gave is not repeated). Without the `WARNING: ` prefix the table's notes give them.
- * @param input the table's trajectories (after `--where`): each row read three times, none held.
+ * @param input the table's trajectories (after `--where`): with record codes each row's code read once, each distinct
+ *   record (held, one each) once per fold, and each row once more for the denial-of-service count; without codes each
+ *   row read three times, none held.
  */
 export function tableMixWarnings(input: TableRows): string[] {
   return tableMix(input).warnings;
