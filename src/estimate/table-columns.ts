@@ -66,6 +66,8 @@ export function paperTableColumns(
     {
       n: run.nRows,
       row: (i) => run.rows[run.rowCode[i]],
+      code: (i) => run.rowCode[i],
+      nCodes: run.rows.length,
       judgeB: flagsOf(run, judge, "asr_behaviour"),
       judgeG: flagsOf(run, judge, "asr_goal"),
       heurB: heur && flagsOf(run, heur, "asr_behaviour"),

@@ -259,6 +259,9 @@ export interface TableInput {
   detail(judgeId: string, i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */
   votesFor?(i: number): { goal: boolean; behaviour: boolean } | undefined;
+  /** A column run's row record code (`0 .. nCodes-1`; rows with one code share one record): the warnings read each record once. */
+  code?(i: number): number;
+  nCodes?: number;
 }
 
 /**
@@ -284,15 +287,18 @@ export function paperTableFrom(
   for (let i = 0; i < input.n && !withConditions; i++) withConditions = input.row(i).condition !== undefined;
   // --like-for-like: each model's attacked runs on the cells its conditions share (./table-population.ts)
   const lfl = opts.likeForLike ? likeForLikePopulation(input, (r) => r.agent_model ?? "(none)", (r) => (withConditions ? (r.condition ?? "(none)") : "")) : null; // one key for all: never printed
-  const byRow = new Map<string, { model: string; condition: string | null; rows: number[] }>();
+  // the rows of each (model, condition), by model then condition: no key string per row (issue 26 point 3: a million at 1M)
+  const groupsOf = new Map<string, Map<string, { model: string; condition: string | null; rows: number[] }>>();
+  const byRow: Array<{ model: string; condition: string | null; rows: number[] }> = [];
   for (let i = 0; i < input.n; i++) {
     const r = input.row(i);
     const model = r.agent_model ?? "(none)";
     const condition = withConditions ? (r.condition ?? "(none)") : null;
-    const k = `${model}\u0000${condition ?? ""}`;
-    const g = byRow.get(k);
+    let ofModel = groupsOf.get(model);
+    if (!ofModel) groupsOf.set(model, (ofModel = new Map()));
+    const g = ofModel.get(condition ?? "");
     if (g) g.rows.push(i);
-    else byRow.set(k, { model, condition, rows: [i] });
+    else byRow.push(ofModel.set(condition ?? "", { model, condition, rows: [i] }).get(condition ?? "")!);
   }
   const cal = groupsByRow(opts.calibrated?.groups ?? [], withConditions);
   // the asr_goal estimate the calibrated report carries, or why there is none (e.g. three-way human labels)
@@ -301,7 +307,7 @@ export function paperTableFrom(
   const goalReason = goal && !("groups" in goal) ? goal.reason : "no_asr_goal_estimate";
   const goalCal = groupsByRow(goalReport?.groups ?? [], withConditions);
   const rows: TableRow[] = [];
-  for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || (a.condition ?? "").localeCompare(b.condition ?? ""))) {
+  for (const { model, condition, rows: rs } of [...byRow].sort((a, b) => a.model.localeCompare(b.model) || (a.condition ?? "").localeCompare(b.condition ?? ""))) {
     const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
     const { attacks, suites } = rowMix(att, (i) => input.row(i));
     const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
@@ -385,7 +391,8 @@ export function paperTableFrom(
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
   // (with --like-for-like over the runs the rows are over); each row flagged and marked too (./table-marks.ts)
   const kept = lfl ? Int32Array.from({ length: input.n }, (_, i) => i).filter((i) => lfl.keep(i)) : null;
-  const mix = tableMix(kept ? { n: kept.length, row: (j) => input.row(kept[j]) } : input);
+  const code = input.code;
+  const mix = tableMix(kept ? { n: kept.length, row: (j) => input.row(kept[j]), ...(code ? { code: (j: number) => code.call(input, kept[j]), nCodes: input.nCodes } : {}) } : input);
   for (const w of mix.warnings) notes.push(`WARNING: ${w}`);
   for (const r of rows) Object.assign(r, rowLikeForLike(r.agent_model, r.condition, mix.unlike));
   const population: TablePopulation = lfl ? { kind: "like_for_like", per_model: lfl.per_model } : { kind: "all" };

@@ -41,6 +41,7 @@ import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.j
 import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
 import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
+import { lazyDisagreements } from "./lazy-disagreements.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { fillListed } from "./fill-listed.js";
 import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, type ConditionView, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
@@ -173,6 +174,9 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const human = hf.human();
 
   const reference = referenceFigures(colRun, judgeIds, cs, fileSlots && cf ? cf : null, step);
+  // with a committee its listed items are its own disagreements, and the id table is held to the end for its verdicts:
+  // the raters' disagreements with the benchmark (never on the page) wait there as slots, not through the peak steps
+  if (cs) for (const r of reference ?? []) lazyDisagreements(r, colRun.ids);
 
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");

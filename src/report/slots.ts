@@ -285,6 +285,8 @@ export function paperTableCommitteeColumns(
     {
       n: run.nRows,
       row: (i) => run.rows[run.rowCode[i]],
+      code: (i) => run.rowCode[i],
+      nCodes: run.rows.length,
       judgeB: committeeFlag("asr_behaviour"),
       judgeG: committeeFlag("asr_goal"),
       heurB: hasHeuristic ? heurFlag("asr_behaviour") : null,

@@ -36,6 +36,8 @@ export function unattackedWording(w: string): string {
 export interface UtilityRunItem extends LikeForLikeItem {
   kind: "attacked" | "user_task" | "injection_task";
   has_utility: boolean;
+  /** the number of runs this item stands for (runs with the same fields, read once; default 1) */
+  weight?: number;
 }
 
 /** Words every utility like-for-like warning starts with, per column. */
@@ -83,12 +85,12 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     if (!r.has_utility) {
       const m = kind === "attacked" ? noVerdict.under : noVerdict.without;
       const k = `${r.model}${condition === undefined ? "" : ` | ${condition}`}`;
-      m.set(k, (m.get(k) ?? 0) + 1);
+      m.set(k, (m.get(k) ?? 0) + (r.weight ?? 1));
     }
     if (!r.has_utility) continue;
     if (kind === "user_task") {
       const u = slot(r.model, condition).utility;
-      u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + 1);
+      u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + (r.weight ?? 1));
     }
     (kind === "attacked" ? under : without).add(every); // the same cell, read only: counted in both
   }
