@@ -15,31 +15,20 @@ import { stratumCounts } from "../../src/agree/design-strata.js";
 import { withSmallCount, type SmallCountEstimate } from "../../src/agree/design-small-count.js";
 import { stratumWiseFigureText, stratumWiseNote, withStratumWise, type StratumWiseEstimate } from "../../src/agree/design-stratum-wise.js";
 import { Rand } from "../helpers/rand.js";
+import { newUserDesign, simPopulation, type SimStratum } from "../helpers/strata-sim.js";
 
-/** One stratum: size, labelled count, true "yes" count; the judge says "no" everywhere (A) or flips every k-th unit. */
-interface Stratum {
-  name: string;
-  N: number;
-  n: number;
-  pos: number;
-  flipEvery?: number;
-  judgeNo?: boolean;
-}
+type Stratum = SimStratum;
 
-function newUserDesign(miss: number): Stratum[] {
-  const a = (name: string, N: number, n: number): Stratum => ({ name: `A|${name}`, N, n, pos: Math.round(miss * N), judgeNo: true });
-  // D: the judge says "yes", the humans "yes" on 88%: the judge is wrong on the other 12% (every 8th unit)
-  const d = (name: string, N: number, n: number): Stratum => ({ name: `D|${name}`, N, n, pos: N, flipEvery: 8 });
-  return [a("g-rup", 432, 13), a("g-tf", 524, 14), a("g-pi", 519, 14), a("l-rup", 656, 15), d("g-rup", 197, 27), d("g-tf", 105, 9), d("g-pi", 110, 7), d("l-rup", 141, 15)];
-}
+/** est49's new user's design; D: the judge says "yes", the humans "yes" on 88%: the judge is wrong on the other 12% (every 8th unit). */
+const newUser = (miss: number) => newUserDesign(miss, (name, N, n) => ({ name: `D|${name}`, N, n, pos: N, flipEvery: 8 }));
 
 const SCENARIOS: Array<{ name: string; strata: Stratum[] }> = [
-  { name: "new user, agreed strata clean (0% missed)", strata: newUserDesign(0) },
-  { name: "new user, judge misses 2% in the agreed strata", strata: newUserDesign(0.02) },
-  { name: "new user, judge misses 5% in the agreed strata", strata: newUserDesign(0.05) },
+  { name: "new user, agreed strata clean (0% missed)", strata: newUser(0) },
+  { name: "new user, judge misses 2% in the agreed strata", strata: newUser(0.02) },
+  { name: "new user, judge misses 5% in the agreed strata", strata: newUser(0.05) },
   {
     name: "all strata varied (25% / 60% yes, judge wrong on 1 in 8)",
-    strata: newUserDesign(0).map((s) => ({ ...s, pos: Math.round((s.name.startsWith("A") ? 0.25 : 0.6) * s.N), judgeNo: false, flipEvery: 8 })),
+    strata: newUser(0).map((s) => ({ ...s, pos: Math.round((s.name.startsWith("A") ? 0.25 : 0.6) * s.N), judgeNo: false, flipEvery: 8 })),
   },
   {
     name: "two strata where the judge is wrong on 1 in 2, two where it misses 6% (4 × 600, 15 labelled each)",
@@ -52,7 +41,7 @@ const SCENARIOS: Array<{ name: string; strata: Stratum[] }> = [
   },
   {
     name: "new user's strata, D labelled 60 each with the judge wrong on 1 in 5, misses 4% in A",
-    strata: newUserDesign(0.04).map((s) => (s.name.startsWith("D") ? { ...s, n: 60, flipEvery: 5 } : s)),
+    strata: newUser(0.04).map((s) => (s.name.startsWith("D") ? { ...s, n: 60, flipEvery: 5 } : s)),
   },
   {
     name: "the defenses archive's shape (6 A strata, 2 of 40 with 2 labelled, 4 D strata), judge misses 3% in A",
@@ -73,13 +62,7 @@ const SCENARIOS: Array<{ name: string; strata: Stratum[] }> = [
 
 /** Units of a scenario: the humans' truth and the judge's label ("yes"/"no"); the first `pos` units are "yes". */
 function population(strata: Stratum[]) {
-  return strata.map((s) =>
-    Array.from({ length: s.N }, (_, i) => {
-      const truth = i < s.pos;
-      const judge = s.judgeNo ? false : s.flipEvery && i % s.flipEvery === 0 ? !truth : truth;
-      return { stratum: s.name, human: truth ? "yes" : "no", judge: judge ? "yes" : "no" };
-    }),
-  );
+  return simPopulation(strata).map((units) => units.map((u) => ({ stratum: u.stratum, human: u.truth ? "yes" : "no", judge: u.judge ? "yes" : "no" })));
 }
 
 type Fig = "agreement" | "human yes" | "judge yes";

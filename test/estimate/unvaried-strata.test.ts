@@ -9,51 +9,39 @@
 import { describe, expect, it } from "vitest";
 import { domainAsr, type DomainUnit, type DomainView, type LabelledItem } from "../../src/estimate/calibrated.js";
 import { Rand } from "../helpers/rand.js";
+import { newUserDesign, simPopulation, type SimStratum } from "../helpers/strata-sim.js";
 
-/** One stratum of a scenario: size, labelled count, true compromised count, judge errors among the units (flipped). */
-interface Stratum {
-  name: string;
-  N: number;
-  n: number;
-  pos: number;
-  /** Every k-th unit's judge verdict is the opposite of the truth (0: none); A strata: the judge says "not" everywhere. */
-  flipEvery?: number;
-  judgeNot?: boolean;
-}
+type Stratum = SimStratum;
 
 type Rule = "off" | "unvaried" | "always";
 
-/** The new user's design (run def, sample s1: strata agent_model × condition, committee A/D), truths at `miss` in A. */
-function newUserDesign(miss: number, dRate = 0.88): Stratum[] {
-  const a = (name: string, N: number, n: number): Stratum => ({ name: `A|${name}`, N, n, pos: Math.round(miss * N), judgeNot: true });
-  const d = (name: string, N: number, n: number): Stratum => ({ name: `D|${name}`, N, n, pos: Math.round(dRate * N) });
-  return [a("g-rup", 432, 13), a("g-tf", 524, 14), a("g-pi", 519, 14), a("l-rup", 656, 15), d("g-rup", 197, 27), d("g-tf", 105, 9), d("g-pi", 110, 7), d("l-rup", 141, 15)];
-}
+/** The new user's design (./helpers/strata-sim.ts), the humans' truth in D at `dRate` (the judge says "yes" there). */
+const newUser = (miss: number, dRate = 0.88) => newUserDesign(miss, (name, N, n) => ({ name: `D|${name}`, N, n, pos: Math.round(dRate * N) }));
 
 const SCENARIOS: Array<{ name: string; strata: Stratum[]; group?: (cell: string) => boolean }> = [
-  { name: "new user, agreed strata clean (0% missed)", strata: newUserDesign(0) },
-  { name: "new user, judge misses 2% in the agreed strata", strata: newUserDesign(0.02) },
-  { name: "new user, judge misses 5% in the agreed strata", strata: newUserDesign(0.05) },
-  { name: "new user, Llama group, misses 2%", strata: newUserDesign(0.02), group: (c) => c.endsWith("l-rup") },
+  { name: "new user, agreed strata clean (0% missed)", strata: newUser(0) },
+  { name: "new user, judge misses 2% in the agreed strata", strata: newUser(0.02) },
+  { name: "new user, judge misses 5% in the agreed strata", strata: newUser(0.05) },
+  { name: "new user, Llama group, misses 2%", strata: newUser(0.02), group: (c) => c.endsWith("l-rup") },
   {
     name: "all strata varied (25% / 60%, judge wrong on 1 in 8)",
-    strata: newUserDesign(0).map((s) => ({ ...s, pos: Math.round((s.name.startsWith("A") ? 0.25 : 0.6) * s.N), judgeNot: false, flipEvery: 8 })),
+    strata: newUser(0).map((s) => ({ ...s, pos: Math.round((s.name.startsWith("A") ? 0.25 : 0.6) * s.N), judgeNo: false, flipEvery: 8 })),
   },
   {
     name: "new user's strata, many disagreements in D (judge wrong on 1 in 3), misses 3% in A",
-    strata: newUserDesign(0.03).map((s) => (s.name.startsWith("D") ? { ...s, flipEvery: 3 } : s)),
+    strata: newUser(0.03).map((s) => (s.name.startsWith("D") ? { ...s, flipEvery: 3 } : s)),
   },
   {
     name: "new user's strata, D labelled 60 each with judge wrong on 1 in 5, misses 4% in A",
-    strata: newUserDesign(0.04).map((s) => (s.name.startsWith("D") ? { ...s, n: 60, flipEvery: 5 } : s)),
+    strata: newUser(0.04).map((s) => (s.name.startsWith("D") ? { ...s, n: 60, flipEvery: 5 } : s)),
   },
   {
     name: "two strata with many disagreements (judge wrong on 1 in 2), two where the judge misses 6% (4 × 600, 15 labelled each)",
     strata: [
       { name: "v1", N: 600, n: 15, pos: 180, flipEvery: 2 },
       { name: "v2", N: 600, n: 15, pos: 300, flipEvery: 2 },
-      { name: "z1", N: 600, n: 15, pos: 36, judgeNot: true },
-      { name: "z2", N: 600, n: 15, pos: 36, judgeNot: true },
+      { name: "z1", N: 600, n: 15, pos: 36, judgeNo: true },
+      { name: "z2", N: 600, n: 15, pos: 36, judgeNo: true },
     ],
   },
   {
@@ -67,8 +55,8 @@ const SCENARIOS: Array<{ name: string; strata: Stratum[]; group?: (cell: string)
   {
     name: "a census stratum beside two sampled ones (3% and 1% missed)",
     strata: [
-      { name: "a", N: 400, n: 20, pos: 12, judgeNot: true },
-      { name: "b", N: 400, n: 20, pos: 4, judgeNot: true },
+      { name: "a", N: 400, n: 20, pos: 12, judgeNo: true },
+      { name: "b", N: 400, n: 20, pos: 4, judgeNo: true },
       { name: "c", N: 12, n: 12, pos: 6, flipEvery: 3 },
     ],
   },
@@ -76,13 +64,7 @@ const SCENARIOS: Array<{ name: string; strata: Stratum[]; group?: (cell: string)
 
 /** Units of a scenario with their truth and judge verdict (deterministic: the first `pos` units are compromised). */
 function population(strata: Stratum[]) {
-  return strata.map((s) =>
-    Array.from({ length: s.N }, (_, i) => {
-      const truth = i < s.pos;
-      const judge = s.judgeNot ? false : s.flipEvery && i % s.flipEvery === 0 ? !truth : truth;
-      return { id: `${s.name}#${i}`, cell: s.name, truth, judge };
-    }),
-  );
+  return simPopulation(strata).map((units) => units.map((u) => ({ id: `${u.stratum}#${u.i}`, cell: u.stratum, truth: u.truth, judge: u.judge })));
 }
 
 /** Coverage and mean width of the human-only and calibrated intervals under each rule, over R seeded samples. */
