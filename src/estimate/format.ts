@@ -40,7 +40,25 @@ export function formatEstimate(r: EstimateReport): string {
   const main = formatOne(r, said);
   if (!r.asr_goal) return main;
   if (!("groups" in r.asr_goal)) return `${main}\n\nasr_goal (full compliance): ${undefinedText(r.asr_goal.reason)}`;
-  return `${main}\n\n${formatOne(r.asr_goal, said)}`;
+  return `${main}\n\n${withoutRepeatedHeader(main, formatOne(r.asr_goal, said))}`;
+}
+
+/**
+ * The asr_goal block without the header lines the asr_behaviour block above already printed word for word (newuser50:
+ * the filter, run and population lines printed twice read as a second run); the lines that differ (the human labels'
+ * consensus, which is on another event) stay, under a line saying the rest is as above.
+ */
+function withoutRepeatedHeader(first: string, second: string): string {
+  const headOf = (t: string) => {
+    const end = t.indexOf("\n\n");
+    return (end < 0 ? t : t.slice(0, end)).split("\n");
+  };
+  const shown = new Set(headOf(first));
+  const head = headOf(second);
+  const kept = head.filter((l) => !shown.has(l));
+  if (kept.length === head.length) return second;
+  const rest = second.slice(head.join("\n").length);
+  return ["(the filter, run and population as for asr_behaviour above)", ...kept].join("\n") + rest;
 }
 
 /** Of the left-out trajectories, those `agree --human` leaves out by its own earlier reason (` (2 of them unattacked, 1 outside --where)`). */
@@ -104,7 +122,7 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
   const src = r.source.kind === "judge" ? `judge ${quoted(r.source.judge_id)}` : `${sourceName(r.source)}${r.source.left_out.length ? ` (left out: ${r.source.left_out.join(", ")})` : ""}`;
   if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
-  L.push(`${labelsLine(r)}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
+  L.push(`${labelsLine(r)}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} ${r.cells.length === 1 ? "stratum" : "strata"}` : "ASSUMED simple random sample"}`);
   const sp = r.sample_population;
   if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
   else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
