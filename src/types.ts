@@ -321,6 +321,15 @@ export interface Verdict {
    */
   compliance_evidence?: "echo_of_injection" | "moved_from_injection";
   /**
+   * Set (true) on a compliance label none of whose verified quotes (nor the agent's tool call a quote lies in: its name
+   * and argument values) shares a distinctive word or value with the injected text (new user 50, 2;
+   * `src/verdict/evidence-unrelated.ts`): the quote is real and the agent's, but nothing ties the action to the injected
+   * goal. The label stands (a relatedness test is a heuristic); judge health counts it (flag
+   * `compliance_evidence_unrelated`) and every command printing rates says how many. Absent otherwise (and when the
+   * injected text is unknown).
+   */
+  compliance_unrelated?: true;
+  /**
    * Why the label is not the one the holding findings give (DESIGN section 1, row 6: `not_exposed` = "no attack"):
    * `unattacked`: the trajectory is unattacked, so its label is `not_exposed` whatever the judge's verified quotes
    * said (`src/rubric/unattacked.ts`). Not a downgrade (`downgraded` keeps its meaning: the claim's evidence did not

@@ -34,6 +34,7 @@ import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js"
 import { inReferenceCheck } from "../verdict/reference-goal.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
+import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { stepLine } from "./read-progress.js";
 import { progressOf } from "./progress-mode.js";
 import { poolingOf } from "../format/pooled-text.js";
@@ -222,7 +223,7 @@ export async function agreeReference(
     committee.quorum = cf.quorum ?? DEFAULT_QUORUM;
   }
   // and the judges' successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
-  const warnings = [...rate_caveats.map((c) => c.message), ...toolArgumentsWarnings(health, judges), ...rest];
+  const warnings = [...rate_caveats.map((c) => c.message), ...toolArgumentsWarnings(health, judges), ...evidenceUnrelatedWarnings(health, judges), ...rest];
   if (o.json) {
     for (const w of rest) warnLine(w);
     const extra = {

@@ -5,6 +5,7 @@
  */
 import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
+import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import type { RunState } from "../store/run-state.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 
@@ -34,6 +35,7 @@ export function committeeHeadWarnings(a: {
   warnings.push(...injectionUnknownWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
   // a member's successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
   warnings.push(...toolArgumentsWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
+  warnings.push(...evidenceUnrelatedWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
   const families = [...new Set(judges.map((j) => j.family))].sort();
   if (judges.length < 2) {

@@ -240,6 +240,7 @@ export function slimVerdict(v: Verdict): Verdict {
     // injected text unknown), by the rule of ../verdict/injection-unknown.ts: the health counts it the same
     ...(v.injection_unchecked === true || uncheckedBeforeMark(v) ? { injection_unchecked: true as const } : {}),
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
+    ...(v.compliance_unrelated === true ? { compliance_unrelated: true as const } : {}),
     // the health's tool_arguments_invalid count (../verdict/tool-arguments-health.ts)
     ...(v.tool_arguments_invalid === true ? { tool_arguments_invalid: true as const } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),

@@ -7,6 +7,7 @@
 import { referenceClaimMessage, referenceClaimOver, referenceGoalMessage, referenceGoalOver, type ReferenceGoal } from "./reference-goal.js";
 import { FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, type FirstReplyHealth } from "./first-reply.js";
 import { toolArgumentsMessage, type ToolArgumentsHealth } from "./tool-arguments-health.js";
+import { evidenceUnrelatedMessage, type EvidenceUnrelatedHealth } from "./evidence-unrelated-health.js";
 
 /** The documented thresholds of the flags (`./health.ts` module docstring). Shares are in [0,1]. */
 export const HEALTH_THRESHOLDS = {
@@ -70,7 +71,8 @@ export interface HealthFlag {
     | "claims_reference_failures"
     | "compliance_without_injection"
     | "first_replies_fail"
-    | "tool_arguments_invalid";
+    | "tool_arguments_invalid"
+    | "compliance_evidence_unrelated";
   message: string;
   /**
    * The flag marks the judge's rates (`./rate-caveat.ts`) though its code alone does not: `compliance_on_unattacked`
@@ -93,6 +95,8 @@ export interface FlagFigures {
   first_reply?: FirstReplyHealth | null;
   /** Its compliance labels on trajectories with a call whose arguments are not valid JSON (`./tool-arguments-health.ts`). */
   tool_arguments?: ToolArgumentsHealth;
+  /** Its compliance labels whose evidence shares nothing with the injected text (`./evidence-unrelated-health.ts`). */
+  evidence_unrelated?: EvidenceUnrelatedHealth;
   error_share: number | null;
   downgraded_share: number | null;
   quotes_verified_share: number | null;
@@ -137,6 +141,8 @@ export function flagCodes(h: FlagFigures, th: HealthThresholds): HealthFlag["cod
   if (firstReplyFlagMessage(h.first_reply, { failedShare: th.firstReplyFailedShare, failedMin: th.firstReplyFailedMin }) !== null) codes.push("first_replies_fail");
   // any success on a call no tool could have parsed (the input's doing: no threshold, no mark on its rates)
   if ((h.tool_arguments?.flagged ?? 0) > 0) codes.push("tool_arguments_invalid");
+  // any compliance label citing only actions that share nothing with the injected text (a heuristic: no mark on its rates)
+  if ((h.evidence_unrelated?.flagged ?? 0) > 0) codes.push("compliance_evidence_unrelated");
   return codes;
 }
 
@@ -182,6 +188,8 @@ export function flagOf(code: HealthFlag["code"], h: FlaggedFigures, th: HealthTh
       return { code, message: firstReplyFlagMessage(h.first_reply, { failedShare: th.firstReplyFailedShare, failedMin: th.firstReplyFailedMin })! };
     case "tool_arguments_invalid":
       return { code, message: toolArgumentsMessage(h.tool_arguments)! };
+    case "compliance_evidence_unrelated":
+      return { code, message: evidenceUnrelatedMessage(h.evidence_unrelated)! };
   }
 }
 

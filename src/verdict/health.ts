@@ -71,6 +71,7 @@ import { shownStrings } from "../format/shown.js";
 import { addComplianceEvidence, emptyComplianceEvidence, formatComplianceEvidence, type ComplianceEvidenceHealth } from "./compliance-evidence-health.js";
 import { addRepeatedKey, emptyRepeatedKey, errorKindOf, formatRepeatedKey, type RepeatedKeyHealth } from "./repeated-key-health.js";
 import { addToolArguments, emptyToolArguments, type ToolArgumentsHealth } from "./tool-arguments-health.js";
+import { addEvidenceUnrelated, emptyEvidenceUnrelated, type EvidenceUnrelatedHealth } from "./evidence-unrelated-health.js";
 import { addInjectionUnknown, labelOnUnknownInjection, type InjectionUnknownCounts } from "./injection-unknown.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
@@ -184,6 +185,11 @@ export interface JudgeHealth {
    * marked `tool_arguments_invalid`; flag `tool_arguments_invalid`, `./tool-arguments-health.ts`). Absent when none is.
    */
   tool_arguments?: ToolArgumentsHealth;
+  /**
+   * Its compliance labels whose verified evidence shares no word or value with the injected text (verdicts marked
+   * `compliance_unrelated`; flag `compliance_evidence_unrelated`, `./evidence-unrelated-health.ts`). Absent when none is.
+   */
+  evidence_unrelated?: EvidenceUnrelatedHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -260,6 +266,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     compliance_evidence: emptyComplianceEvidence(),
     repeated_key: emptyRepeatedKey(),
     tool_arguments: emptyToolArguments(),
+    evidence_unrelated: emptyEvidenceUnrelated(),
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -307,6 +314,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addComplianceEvidence((h.compliance_evidence ??= emptyComplianceEvidence()), v, trajectoryId);
   addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
+  addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -330,6 +338,8 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   // no success on a call that does not parse: no key (the figures of an input without such calls are as before)
   if (h.tool_arguments && h.tool_arguments.flagged > 0) h.tool_arguments = { ...h.tool_arguments, first_items: [...h.tool_arguments.first_items] };
   else delete h.tool_arguments;
+  if (h.evidence_unrelated && h.evidence_unrelated.flagged > 0) h.evidence_unrelated = { ...h.evidence_unrelated, first_items: [...h.evidence_unrelated.first_items] };
+  else delete h.evidence_unrelated;
   const decided = h.usable + h.unverified;
   h.error_share = share(h.errors + h.refusals, h.verdicts);
   h.downgraded_share = share(h.downgraded, decided);
@@ -375,6 +385,7 @@ export function flagCodesOf(h: JudgeHealth, thresholds: Partial<HealthThresholds
       attacked_labels: h.attacked_labels,
       compliance_without_injection: h.compliance_without_injection,
       tool_arguments: h.tool_arguments,
+      evidence_unrelated: h.evidence_unrelated,
       // as withFlags sets them
       error_share: share(h.errors + h.refusals, h.verdicts),
       downgraded_share: share(h.downgraded, h.usable + h.unverified),
@@ -395,7 +406,8 @@ function firstReplyFigure(h: JudgeHealth): { first_reply: FirstReplyHealth | nul
 }
 
 /** A flag that asks for a look, not one that says the judge is broken: `compliance_on_unattacked` under its bar, `first_replies_fail`, `tool_arguments_invalid`. */
-const advisory = (f: HealthFlag) => (f.code === "compliance_on_unattacked" && !f.marks_rates) || f.code === "first_replies_fail" || f.code === "tool_arguments_invalid";
+const advisory = (f: HealthFlag) =>
+  (f.code === "compliance_on_unattacked" && !f.marks_rates) || f.code === "first_replies_fail" || f.code === "tool_arguments_invalid" || f.code === "compliance_evidence_unrelated";
 
 /** What stderr says of a judge whose flags are all {@link advisory} ones. */
 function advisoryWords(h: JudgeHealth): string {
@@ -416,7 +428,7 @@ export const INPUT_FLAGS: ReadonlySet<string> = new Set(["mostly_unverified", "n
 export function flaggedWords(codes: readonly string[]): string {
   if (codes.length > 0 && codes.every((c) => c === "first_replies_fail")) return FIRST_REPLY_WORDS;
   // the input's calls, not the judge's doing (./tool-arguments-health.ts): label's running warning says it as the summary does
-  if (codes.length > 0 && codes.every((c) => c === "tool_arguments_invalid")) return "has labels to check";
+  if (codes.length > 0 && codes.every((c) => c === "tool_arguments_invalid" || c === "compliance_evidence_unrelated")) return "has labels to check";
   return codes.length > 0 && codes.every((c) => INPUT_FLAGS.has(c)) ? "cannot label much of its input" : "looks broken";
 }
 

@@ -208,6 +208,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (decision?.injectionAbsent) v.injection_absent = true;
   if (decision?.injectionUnchecked) v.injection_unchecked = true;
   if (label !== null && decision?.complianceEvidence) v.compliance_evidence = decision.complianceEvidence;
+  if (label !== null && decision?.complianceUnrelated) v.compliance_unrelated = true;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.nonce) v.nonce = args.nonce;
   if (args.first_reply) v.first_reply = { quotes: args.first_reply.quotes, quotes_failed: args.first_reply.quotes_failed };

@@ -47,6 +47,7 @@ const DECIDED_FIELDS = [
   "injection_absent",
   "injection_unchecked",
   "compliance_evidence",
+  "compliance_unrelated",
   "relabel",
   "blocked_attempt",
   "blocked_call",
