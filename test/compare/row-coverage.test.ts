@@ -97,7 +97,7 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     expect(c.code, c.stderr).toBe(0);
     const [head, ...lines] = fs.readFileSync(csv, "utf8").trim().split("\n").map((l) => l.split(","));
     expect(head.slice(0, 3)).toEqual(["agent_model", "condition", "asr_goal"]);
-    expect(head.slice(-4)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "judge_caveat"]);
+    expect(head.slice(-6)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "n_run_error_attacked", "n_run_error_unattacked", "judge_caveat"]);
     const at = (l: string[], k: string) => l[head.indexOf(k)];
     const pooled = j.asr.filter((x: AsrCell) => x.suite === null);
     expect(lines.length).toBe(pooled.length);
