@@ -30,6 +30,8 @@ export interface RatingsTable {
    * rater with two different ratings) leave the item out.
    */
   duplicates?: Array<{ item: string; lines: number[]; resolution: "identical" | "merged" | "conflict_excluded"; conflicts?: string[] }>;
+  /** Item ids that are equal once white space at their ends is removed (`"t1"`, `"t1 "`): kept apart, named in a note. */
+  end_space_ids?: string[][];
 }
 
 /** Header names read as item ids, not raters: `id`, `item`, `item_id`, `trajectory_id`, `task-id`, `itemId`, ... */
@@ -186,12 +188,17 @@ export function readRatings(file: string, opts: { idColumn?: string | false } = 
   const out: RatingsTable = { raters, ratings: [], items: [], id_column: { name: names[idCol], how }, duplicates: [] };
   const groups = new Map<string, number[]>();
   table.rows.forEach((r, i) => {
-    const id = (r.fields[idCol] ?? "").trim();
-    if (id === "") throw new RatingsError(`${file} line ${r.line}: no item id in column "${names[idCol]}"`);
+    // compared exactly as stored, as label files' ids are (fix50a): "t1" and "t1 " were one item, their rows merged
+    const id = r.fields[idCol] ?? "";
+    if (id.trim() === "") throw new RatingsError(`${file} line ${r.line}: no item id in column "${names[idCol]}"`);
     const g = groups.get(id);
     if (g) g.push(i);
     else groups.set(id, [i]);
   });
+  const byTrimmed = new Map<string, string[]>();
+  for (const id of groups.keys()) byTrimmed.set(id.trim(), [...(byTrimmed.get(id.trim()) ?? []), id]);
+  const twins = [...byTrimmed.values()].filter((ids) => ids.length > 1);
+  if (twins.length) out.end_space_ids = twins;
   for (const [id, idx] of groups) {
     if (idx.length === 1) {
       out.items!.push(id);
@@ -336,6 +343,12 @@ export function ratingsAgreement(
           .join(", ")}`,
       );
   }
+  const twins = t.end_space_ids ?? [];
+  if (twins.length)
+    notes.push(
+      `${twins.length} item id(s) differ from another only by white space at the ends, kept apart (ids are compared exactly as stored): ` +
+        `${twins.slice(0, 5).map((ids) => ids.map((id) => JSON.stringify(id)).join(" / ")).join(", ")}${twins.length > 5 ? `, ... (${twins.length})` : ""}; if they are one item, correct the ids in the file`,
+    );
   if (t.raters.length === 2) {
     let weights: WeightSpec | undefined = opts.weights;
     if (weights && categories.length < 2) {

@@ -30,8 +30,9 @@ function tally(xs: Iterable<Counted>): Map<string, number> {
   const add = (k: string, w: number) => out.set(k, (out.get(k) ?? 0) + w);
   for (const x of xs) {
     const w = x.weight ?? 1;
-    add(`${x.model}\u0000${x.condition}\u0000${x.suite}`, w);
-    add(`${x.model}\u0000${x.condition}\u0000${ALL_SUITES}`, w);
+    // keyed by the values (JSON): the pooled suite is null, which no suite's name can print as (fix50b)
+    add(JSON.stringify([x.model, x.condition, x.suite]), w);
+    add(JSON.stringify([x.model, x.condition, ALL_SUITES]), w);
   }
   return out;
 }
@@ -45,7 +46,7 @@ export function setRowCoverage(cells: AsrCell[], all: Iterable<Counted>, used: I
   const a = tally(all);
   const u = tally(used);
   for (const c of cells) {
-    const k = `${c.model}\u0000${c.condition}\u0000${c.suite}`;
+    const k = JSON.stringify([c.model, c.condition, c.suite]);
     const available = a.get(k) ?? 0;
     const n = u.get(k) ?? 0;
     const share = available > 0 ? n / available : null;

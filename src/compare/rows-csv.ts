@@ -46,6 +46,9 @@ function diffCells(d: BaselineDifference | undefined, missing: string): (string 
   ];
 }
 
+/** A row's `n_run_error_attacked` and `n_run_error_unattacked` cells, from its utility figures (empty without). */
+const runErrorCells = (u: CompareResult["utility"][number] | undefined): (string | number)[] => (u ? [u.under_attack.run_errors, u.without_attack.run_errors] : ["", ""]);
+
 /** The header of {@link compareRowsCsv}, after `agent_model` and the compared field. */
 export const COMPARE_CSV_COLUMNS: readonly string[] = [
   ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [k, `${k}_lower`, `${k}_upper`, `${k}_count`, `${k}_n`, `${k}_reason`]),
@@ -60,6 +63,10 @@ export const COMPARE_CSV_COLUMNS: readonly string[] = [
   "attacked_available",
   "attacked_used_share",
   "attacked_used_low",
+  // runs that ended in an agent error (the benchmark log's error), as the text's rows say (fix50b): attacked ones
+  // (in the rates as labelled) and unattacked user-task runs (in utility without attack); empty without utility figures
+  "n_run_error_attacked",
+  "n_run_error_unattacked",
   "judge_caveat",
 ];
 
@@ -96,6 +103,7 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
       num(l?.available),
       num(l?.share),
       l ? String(l.low) : "",
+      ...runErrorCells(r.utility.find((x) => x.model === c.model && x.condition === c.condition)),
       caveat,
     ]);
   }

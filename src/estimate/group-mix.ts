@@ -10,6 +10,7 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { GROUP_MIX_MARK } from "../stats/like-for-like.js";
+import { groupNames } from "./groups.js";
 
 /** At most this many names of one list are written; the rest are counted. */
 const LIST_MAX = 8;
@@ -38,15 +39,19 @@ export function groupSetMix(
   groupValue: (r: TrajectoryIndexRow, f: string) => string,
   field: "agent_model" | "suite",
 ): string | null {
-  const counts = new Map<string, Map<string, number>>();
+  let counts = new Map<string, Map<string, number>>();
   for (const r of rows) {
-    const g = by.map((f) => groupValue(r, f)).join(" / ");
+    // keyed by the values (JSON), not the printed " / " name two groups can share (fix50b); named below
+    const g = JSON.stringify(by.map((f) => groupValue(r, f)));
     let s = counts.get(g);
     if (!s) counts.set(g, (s = new Map()));
     const v = groupValue(r, field);
     s.set(v, (s.get(v) ?? 0) + 1);
   }
   if (counts.size < 2) return null;
+  // each group under its printed name, unique as estimate's rows name them (`groupNames`)
+  const keyed = [...counts].map(([k, c]) => ({ fields: Object.fromEntries(by.map((f, i) => [f, (JSON.parse(k) as string[])[i]])), c }));
+  counts = new Map(groupNames(keyed, by).map(([name, g]) => [name, g.c]));
   const bySet = new Map<string, { values: string[]; groups: string[] }>();
   for (const [g, s] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const values = [...s.keys()].sort();

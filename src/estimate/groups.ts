@@ -107,6 +107,27 @@ export function groupCoverage(
 }
 
 /**
+ * The printed names of the groups, sorted: the `--by` values joined with " / "; a name that is literally `(all)` or
+ * that two groups would share (model `a / b` with condition `c`, model `a` with condition `b / c`) is written
+ * `field=value` per field (`condition=(all)`), with the values JSON-quoted when they hold " / " or "=", so every group
+ * keeps a name of its own and no group reads as the pooled one.
+ * @throws Error when two groups still share a name (not expected: a guard against a silent merge).
+ */
+export function groupNames<G extends { fields: Record<string, string> }>(gs: readonly G[], by: readonly string[]): Array<[string, G]> {
+  const plain = (g: G) => by.map((f) => g.fields[f]).join(" / ");
+  const count = new Map<string, number>();
+  for (const g of gs) count.set(plain(g), (count.get(plain(g)) ?? 0) + 1);
+  const named = gs.map((g): [string, G] => {
+    const p = plain(g);
+    if (p !== ALL_GROUP && count.get(p) === 1) return [p, g];
+    return [by.map((f) => `${f}=${/ \/ |=|"/.test(g.fields[f]) ? JSON.stringify(g.fields[f]) : g.fields[f]}`).join(" / "), g];
+  });
+  named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (let i = 1; i < named.length; i++) if (named[i][0] === named[i - 1][0]) throw new Error(`estimate --by: two groups are both named "${named[i][0]}"`);
+  return named;
+}
+
+/**
  * The groups of the domain (units of ./estimate-data.ts, in the domain's order): `(all)`, then one per value of the
  * `--by` fields (sorted); a group whose value is literally `(all)` is named `<field>=(all)`, apart from the pooled one.
  * @throws EstimateError (exit 2) when no trajectory of a non-empty domain has a value for one of the fields.
@@ -122,7 +143,9 @@ export function groupDomains(domain: Uint32Array, by: readonly string[], rowOf: 
     for (let i = 0; i < domain.length; i++) {
       const row = rowOf(domain[i]);
       const values = by.map((f) => groupValue(row, f));
-      const key = values.join(" / ");
+      // keyed by the values themselves (JSON of the array), not their printed name: model `a / b` with condition `c`
+      // and model `a` with condition `b / c` both print `a / b / c` and were pooled into one group (fix50b)
+      const key = JSON.stringify(values);
       let g = keyed.get(key);
       if (!g) keyed.set(key, (g = { fields: Object.fromEntries(by.map((f, j) => [f, values[j]])), at: keyed.size, n: 0, units: new Uint32Array(0) }));
       groupAt[i] = g.at;
@@ -137,7 +160,7 @@ export function groupDomains(domain: Uint32Array, by: readonly string[], rowOf: 
     }
     // a value literally `(all)` is named with its field (`condition=(all)`), apart from the pooled group, which it
     // replaced before (out50): its figures then stood as the pooled ones
-    for (const k of [...keyed.keys()].sort()) groupsOf.set(k === ALL_GROUP ? by.map((f) => `${f}=${keyed.get(k)!.fields[f]}`).join(" / ") : k, { fields: keyed.get(k)!.fields, units: keyed.get(k)!.units });
+    for (const [name, g] of groupNames([...keyed.values()], by)) groupsOf.set(name, { fields: g.fields, units: g.units });
     // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
     const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
     if (domain.length && empty.length) throw new EstimateError(

@@ -43,7 +43,8 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
   const other = by.filter((f) => f !== "agent_model" && f !== "model" && f !== "condition");
   const parts = new Map<string, TrajectoryIndexRow[]>();
   for (const r of rows) {
-    const k = other.map((f) => `${f}=${groupValue(r, f)}`).join(", ");
+    // keyed by the values (JSON), not the printed `f=v, f=v` text two parts could share (fix50b)
+    const k = JSON.stringify(other.map((f) => groupValue(r, f)));
     const p = parts.get(k);
     if (p) p.push(r);
     else parts.set(k, [r]);
@@ -51,7 +52,8 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
   const out: string[] = [];
   for (const k of [...parts.keys()].sort()) {
     const part = parts.get(k)!;
-    const prefix = k ? `within ${k}: ` : "";
+    const vs = JSON.parse(k) as string[];
+    const prefix = other.length ? `within ${other.map((f, i) => `${f}=${/[,="]/.test(vs[i]) ? JSON.stringify(vs[i]) : vs[i]}`).join(", ")}: ` : "";
     if (byModel && !byCondition) {
       const w = conditionMix(part, groupValue);
       if (w) out.push(prefix + w);

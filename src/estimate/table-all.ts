@@ -192,7 +192,7 @@ export function allRowLines(a: CalibratedAll | undefined): string[] {
 }
 
 /**
- * The `(all)` row of the CSV (`tableCsv`), cell by cell under `header`: `agent_model` and `condition` `(all)`,
+ * The `(all)` row of the CSV (`tableCsv`), cell by cell under `header`: `pooled` true, `agent_model` and `condition` empty,
  * `n_attacked` its N; the calibrated columns' value, bounds and reason as the rows'; the judge's columns its value,
  * `_n` its usable verdicts and `_coverage` its share of N (no interval: estimate gives the judge's none); every other
  * cell empty; `where` when the table has it.
@@ -209,7 +209,9 @@ export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: s
     return f === "" ? (j.asr ?? "") : f === "n" ? j.n_usable : f === "coverage" ? (a.n_population ? j.n_usable / a.n_population : "") : f === "reason" ? (j.asr === null ? (j.reason ?? "") : "") : "";
   };
   const out = header.map((h): string | number => {
-    if (h === "agent_model" || h === "condition") return "(all)";
+    // the pooled row says so in its own column, not by a model named "(all)" that a model could be (fix50b)
+    if (h === "agent_model" || h === "condition") return "";
+    if (h === "pooled") return "true";
     if (h === "n_attacked") return a.n_population;
     const m = /^(calibrated|judge)_(asr_goal|asr_behaviour)(?:_(lower|upper|n|coverage|reason))?$/.exec(h);
     if (!m) return "";

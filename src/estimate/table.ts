@@ -471,8 +471,8 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false): s
  * column the value, the CI bounds (as proportions in [0, 1]) and n, and for the judge's and heuristic's rates
  * `<col>_coverage` and `<col>_coverage_low`; empty cells for undefined or withheld (low-coverage) values, with the
  * reason in `<col>_reason`; `blocked_attempts` and `partial_compliance` of the judge, then the blocked attempts by
- * kind (`blocked_refused`, `blocked_unavailable`, `blocked_failed`; empty when not known).
- * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row; then `judge_caveat`
+ * kind (`blocked_refused`, `blocked_unavailable`, `blocked_failed`; empty when not known); `pooled`: false on a
+ * (model, condition) row, true on estimate's `(all)` row (its model and condition cells empty, fix50b). With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row; then `judge_caveat`
  * (`heuristic_caveat`) when a judge behind the figures is broken: its rate caveat, or `opts.broken`'s why.
  */
 export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge: readonly BrokenJudge[]; heuristic: readonly BrokenJudge[] } } = {}): string {
@@ -485,7 +485,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
     header.push(`${c.key}_reason`);
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
-  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS);
+  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, "pooled");
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, r.n_unattacked]; // no condition recorded: empty
     for (const c of cols) {
@@ -499,7 +499,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r));
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r), "false");
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;

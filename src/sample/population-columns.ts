@@ -25,8 +25,9 @@ import { whereRowFields } from "../store/where-columns.js";
 import { WhereTally, tallied, type WhereFilter, type WhereRecord, type WhereStatement } from "../store/where.js";
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { COMMITTEE_FILE } from "../committee/file.js";
-import { COMMITTEE_CODES, STRATUM_FIELDS, stratumKey, type ColumnPopulation, type StratumField } from "./population.js";
+import { COMMITTEE_CODES, STRATUM_FIELDS, type ColumnPopulation, type StratumField } from "./population.js";
 import { SampleError } from "./sample.js";
+import { uniqueStratumNamer } from "./stratum-names.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -147,8 +148,14 @@ export async function readColumnPopulation(
   // strata: one key per distinct row projection, one code per distinct key
   const strata: string[] = [];
   const codeOf = new Map<string, number>();
+  const stratumOf = uniqueStratumNamer(fields);
   const rowStratum = run.rows.map((r) => {
-    const key = stratumKey(r as TrajectoryIndexRow, fields);
+    let key: string;
+    try {
+      key = stratumOf(r as TrajectoryIndexRow);
+    } catch (e) {
+      throw new SampleError((e as Error).message);
+    }
     let c = codeOf.get(key);
     if (c === undefined) {
       codeOf.set(key, (c = strata.length));

@@ -8,11 +8,12 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { compareCodeUnits } from "./draw.js";
+import { uniqueStratumNamer } from "./stratum-names.js";
 
 // the stratum fields and keys live in ../store/stratum-key.ts (agree checks a label row's stratum against the run
 // with them, and agree is below sample); re-exported here for the sample's readers
 export { ALL_STRATUM, MISSING_VALUE, STRATUM_FIELDS, stratumKey, type StratumField } from "../store/stratum-key.js";
-import { ALL_STRATUM, STRATUM_FIELDS, stratumKey, type StratumField } from "../store/stratum-key.js";
+import { ALL_STRATUM, STRATUM_FIELDS, type StratumField } from "../store/stratum-key.js";
 
 export type CommitteeStratum = "A" | "D" | "U";
 
@@ -195,6 +196,7 @@ export function buildPopulation(
   }
   let missing = 0;
   let noQuorum = 0;
+  const stratumOf = uniqueStratumNamer(fields);
   const units = kept.map((r): PopulationUnit => {
     let cs: CommitteeStratum | null = null;
     if (status) {
@@ -203,7 +205,7 @@ export function buildPopulation(
       if (u === undefined) missing++;
       if (u === "no_quorum") noQuorum++;
     }
-    return { id: r.id, content_sha256: r.content_sha256, sampling_stratum: stratumKey(r, fields), committee_stratum: cs };
+    return { id: r.id, content_sha256: r.content_sha256, sampling_stratum: stratumOf(r), committee_stratum: cs };
   });
   let unmatched = 0;
   if (status) for (const id of status.keys()) if (!byId.has(id)) unmatched++;

@@ -33,6 +33,8 @@ export const ATTACK_MIX_MARK = "per-condition rates are not like for like";
 export const MODEL_MIX_MARK = "per-model rates are not like for like";
 /** The two marks above in the utility-without-attack column's words (./utility-like-for-like.ts `unattackedWording`). */
 export const UNATTACKED_MIX_MARKS = { model: "per-model utility figures (over unattacked runs) are not like for like", attack: "per-condition utility figures (over unattacked runs) are not like for like" } as const;
+/** The marks of {@link MODEL_MIX_MARK} and {@link ATTACK_MIX_MARK} reworded for the utility-under-attack column (fix50b). */
+export const UNDER_ATTACK_MIX_MARKS = { model: "per-model utility figures (under attack) are not like for like", attack: "per-condition utility figures (under attack) are not like for like" } as const;
 /**
  * Words every warning about model names that are one name once spelled alike holds (what differs is named before it:
  * case, whitespace, Unicode composition, full-width or other compatibility forms; {@link spellingDifferences}).
@@ -100,7 +102,7 @@ export function conditionMixOf(conditionsByModel: Map<string, Set<string>>): { s
 
 /** True for a warning {@link likeForLikeWarnings} wrote: how outputs find them among other warnings, to show them with the rates. */
 export function isLikeForLikeWarning(w: string): boolean {
-  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || Object.values(UNATTACKED_MIX_MARKS).some((m) => w.includes(m)) || w.includes(MODEL_SPELLING_MARK) || w.includes(POOLED_MIX_MARK) || w.includes(GROUP_MIX_MARK);
+  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || [...Object.values(UNATTACKED_MIX_MARKS), ...Object.values(UNDER_ATTACK_MIX_MARKS)].some((m) => w.includes(m)) || w.includes(MODEL_SPELLING_MARK) || w.includes(POOLED_MIX_MARK) || w.includes(GROUP_MIX_MARK);
 }
 
 /** What one group (a model's condition, or a model under a condition) was measured on; `cells` null when some item has no task ids. */

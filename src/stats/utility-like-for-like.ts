@@ -6,7 +6,7 @@
  * never ran, is as unlike as the rates: the same check (`likeForLikeWarnings`, src/stats/like-for-like.ts) runs on
  * each column's own runs, so its suite, attack and task sets are the ones its figures are over.
  */
-import { ATTACK_MIX_MARK, LikeForLikeGroups, MIX_KINDS, MODEL_MIX_MARK, UNATTACKED_MIX_MARKS, type LikeForLikeItem } from "./like-for-like.js";
+import { ATTACK_MIX_MARK, LikeForLikeGroups, MIX_KINDS, MODEL_MIX_MARK, UNATTACKED_MIX_MARKS, UNDER_ATTACK_MIX_MARKS, type LikeForLikeItem } from "./like-for-like.js";
 
 /**
  * A like-for-like warning reworded for the utility-without-attack column (session 50): its runs are unattacked runs of
@@ -24,6 +24,20 @@ export function unattackedWording(w: string): string {
     .join(UNATTACKED_MIX_MARKS.model)
     .split(ATTACK_MIX_MARK)
     .join(UNATTACKED_MIX_MARKS.attack)
+    .split("their rates measure different tasks")
+    .join("their utility figures measure different tasks");
+}
+
+/**
+ * A like-for-like warning reworded for the utility-under-attack column (fix50b): its runs are the rates' (the same
+ * cells), but the figure is a utility, so "per-model rates" and "their rates" are the column's utility figures.
+ */
+export function underAttackWording(w: string): string {
+  return w
+    .split(MODEL_MIX_MARK)
+    .join(UNDER_ATTACK_MIX_MARKS.model)
+    .split(ATTACK_MIX_MARK)
+    .join(UNDER_ATTACK_MIX_MARKS.attack)
     .split("their rates measure different tasks")
     .join("their utility figures measure different tasks");
 }
@@ -104,13 +118,13 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     if (found.length === 0) continue;
     const ranDiffer = all.warnings();
     if (ranDiffer.length > 0 || missing.size === 0) {
-      for (const w of found) if (!shown.includes(w)) out.push(`${col}: ${col === UTILITY_COLUMNS.without ? unattackedWording(w) : w}`);
+      for (const w of found) if (!shown.includes(w)) out.push(`${col}: ${col === UTILITY_COLUMNS.without ? unattackedWording(w) : underAttackWording(w)}`);
       continue;
     }
     // what was run is like for like: the difference is the runs the benchmark gave no utility verdict
     const lacking = [...missing].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${k} ${n}`).join(", ");
     const hint = `the runs were like for like, but some have no benchmark utility verdict (${lacking}), so this column leaves them out; no filter restores them`;
-    for (const w of items.warnings({ ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${col === UTILITY_COLUMNS.without ? unattackedWording(w) : w}`);
+    for (const w of items.warnings({ ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${col === UTILITY_COLUMNS.without ? unattackedWording(w) : underAttackWording(w)}`);
   }
   // one row's utility beside its own rates: read together (the trade-off) only when over the same suites
   for (const [k, s] of [...suites].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

@@ -41,7 +41,7 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(out.common_tasks.applied).toBe(false);
     // every pooled cell equals a direct count over the stored verdicts
     const [verdicts, index] = [await readVerdicts(path.join(labels, "s")), await readTrajectoryIndex(path.join(labels, "s"))];
-    for (const c of out.asr.filter((x: { suite: string }) => x.suite === "(all)")) {
+    for (const c of out.asr.filter((x: { suite: string | null }) => x.suite === null)) {
       const mine = verdicts.filter((v) => index.get(v.trajectory_id)?.attacked && v.agent_model === c.model && v.attack === c.condition);
       const labelled = mine.filter((v) => v.status === "ok" && v.label);
       expect(c.asr_behaviour.n).toBe(labelled.length);

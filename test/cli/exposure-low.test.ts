@@ -88,7 +88,7 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     expect(unwrapText(c.stdout)).toMatch(/tool_filter +asr_goal .*; exposure 0\.0% \(0\/5\) EXPOSURE LOW/);
     expect(unwrapText(c.stdout)).toMatch(/no_defense +asr_goal .*; exposure 100\.0% \(5\/5\);/);
     const j = JSON.parse((await runCli(["compare", "--run", "u", "--labels-dir", labels, "--bootstrap", "0", "--json"])).stdout);
-    const all = j.asr.filter((x: { suite: string }) => x.suite === "(all)");
+    const all = j.asr.filter((x: { suite: string | null }) => x.suite === null);
     expect(all.map((x: { condition: string; exposure_low: boolean; not_exposed: number }) => [x.condition, x.exposure_low, x.not_exposed])).toEqual([
       ["no_defense", false, 0],
       ["tool_filter", true, 5],

@@ -170,7 +170,7 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     expect(lines.filter((l) => l.includes(said))).toEqual([expect.stringMatching(/^WARNING: qwen3-max under no_defense: coverage 40\.0% \(4 labelled of 10 attacked\) LOW \(below 80%: .*: its asr_goal and asr_behaviour are flagged coverage_low$/)]);
     expect(r.stdout.split("LOW (below 80%").length - 1).toBe(1);
     const j = JSON.parse((await runCli(["compare", "--run", "v", "--labels-dir", labels, "--json"])).stdout);
-    const c = j.asr.find((x: { condition: string; suite: string }) => x.condition === "no_defense" && x.suite === "(all)");
+    const c = j.asr.find((x: { condition: string; suite: string | null }) => x.condition === "no_defense" && x.suite === null);
     expect(c.reference_security).toMatchObject({ labelled: { count: 4, n: 4 }, all: { count: 4, n: 8 }, attacked_without_verdict: { no_reference: 2 }, subset_differs: true });
   });
 

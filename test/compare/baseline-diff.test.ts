@@ -107,7 +107,7 @@ describe("baselineDifference", () => {
 describe("asr_behaviour's difference says the blocked attempts it counts (newuser48: Progent read -2.5 pp while 71 of its 81 compromised runs were refused calls)", () => {
   const ds = baselineDifferences({ asr_goal: [...runs("b", 10, (i) => i < 4), ...runs("d", 10, () => false)], asr_behaviour: [...runs("b", 10, (i) => i < 5), ...runs("d", 10, (i) => i < 4)] }, { m: ["b", "d"] }, "b");
   const cell = (condition: string, compromised: number, blocked: number | null) =>
-    ({ model: "m", suite: "(all)", condition, asr_behaviour: { count: compromised, n: 10 }, blocked_attempts: blocked }) as unknown as AsrCell;
+    ({ model: "m", suite: null, condition, asr_behaviour: { count: compromised, n: 10 }, blocked_attempts: blocked }) as unknown as AsrCell;
 
   it("on the asr_behaviour difference only, with both rows' counts", () => {
     const line = baselineDifferenceLines(ds, "b", "condition", 2, 2, { m: ["b", "d"] }, [cell("b", 5, 0), cell("d", 4, 3)])[2];

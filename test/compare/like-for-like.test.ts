@@ -128,7 +128,7 @@ describe("compare on the real slice", () => {
     for (const cond of ["no_defense", "tool_filter", "repeat_user_prompt"]) {
       const mine = runs.filter((x) => x.condition === cond && x.cell && common.includes(x.cell));
       const k = mine.filter((x) => ["full_compliance", "partial_compliance"].includes(label.get(x.id))).length;
-      const cell = j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === cond);
+      const cell = j.asr.find((c: { suite: string | null; condition: string }) => c.suite === null && c.condition === cond);
       expect(cell.asr_behaviour.n, cond).toBe(mine.length);
       expect(cell.asr_behaviour.count, cond).toBe(k);
     }
@@ -149,7 +149,7 @@ describe("compare on the real slice", () => {
     const j = JSON.parse(all.stdout);
     expect(j.cells).toMatchObject({ mode: "all", applied: false, mixes_differ: true, cells_dropped: {} });
     expect(j.warnings.join("\n")).toMatch(/--all-cells: the conditions cover different/);
-    expect(j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === "no_defense").asr_behaviour.n).toBe(4);
+    expect(j.asr.find((c: { suite: string | null; condition: string }) => c.suite === null && c.condition === "no_defense").asr_behaviour.n).toBe(4);
     const w = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0", "--where", "attack=important_instructions,(none)", "--json"]);
     expect(w.code, w.stderr).toBe(0);
     const jw = JSON.parse(w.stdout);

@@ -20,7 +20,7 @@ const P = ROW_COVERAGE_POPULATION;
 const SLICE = path.join(DATA, "like-for-like", "runs");
 
 describe("setRowCoverage / rowCoverageWarning (pure)", () => {
-  const cell = (model: string, condition: string, suite = "(all)") => ({ model, condition, suite }) as AsrCell;
+  const cell = (model: string, condition: string, suite: string | null = null) => ({ model, condition, suite }) as AsrCell;
   const runs = (model: string, condition: string, suite: string, n: number, weight?: number) =>
     Array.from({ length: n }, () => ({ model, condition, suite, ...(weight !== undefined ? { weight } : {}) }));
   it("counts used of available per (model, condition, suite) and pooled, weights included; low below half", () => {
@@ -79,7 +79,7 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     for (const [condition, cells] of per) {
-      const row = j.asr.find((c: AsrCell) => c.suite === "(all)" && c.condition === condition);
+      const row = j.asr.find((c: AsrCell) => c.suite === null && c.condition === condition);
       const used = cells.filter((k) => common.has(k)).length;
       expect(row.like_for_like, condition).toEqual({ used, available: cells.length, share: used / cells.length, low: used / cells.length < 0.5, population: P });
       expect(row.attacked).toBe(used);
@@ -97,9 +97,9 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     expect(c.code, c.stderr).toBe(0);
     const [head, ...lines] = fs.readFileSync(csv, "utf8").trim().split("\n").map((l) => l.split(","));
     expect(head.slice(0, 3)).toEqual(["agent_model", "condition", "asr_goal"]);
-    expect(head.slice(-4)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "judge_caveat"]);
+    expect(head.slice(-6)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "n_run_error_attacked", "n_run_error_unattacked", "judge_caveat"]);
     const at = (l: string[], k: string) => l[head.indexOf(k)];
-    const pooled = j.asr.filter((x: AsrCell) => x.suite === "(all)");
+    const pooled = j.asr.filter((x: AsrCell) => x.suite === null);
     expect(lines.length).toBe(pooled.length);
     for (const l of lines) {
       const row = pooled.find((x: AsrCell) => x.model === at(l, "agent_model") && x.condition === at(l, "condition"));

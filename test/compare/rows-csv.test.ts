@@ -44,7 +44,7 @@ describe("compare --csv", () => {
     expect(r.code, r.stderr).toBe(0);
     expect(parseCsv(fs.readFileSync(f, "utf8"))[0].fields).toEqual(["agent_model", "attack", ...COMPARE_CSV_COLUMNS]);
     expect(COMPARE_CSV_COLUMNS).not.toContain("attacked");
-    const pooled = JSON.parse(r.stdout).asr.filter((c: { suite: string }) => c.suite === "(all)");
+    const pooled = JSON.parse(r.stdout).asr.filter((c: { suite: string | null }) => c.suite === null);
     const rows = csvOf(f);
     expect(rows.length).toBe(pooled.length);
     // the slice's Llama-3.3 rows are over a few of its runs: used below available somewhere, so the two differ
@@ -55,6 +55,9 @@ describe("compare --csv", () => {
       expect(Number(x.attacked_used)).toBe(c.attacked);
       expect(Number(x.coverage)).toBeCloseTo(c.labelled / c.attacked, 12);
       expect(x.judge_caveat).toBe("");
+      // the runs that ended in an agent error, as the JSON's utility figures and the text's rows count them (fix50b)
+      const u = JSON.parse(r.stdout).utility.find((p: { model: string; condition: string }) => p.model === x.agent_model && p.condition === x.attack);
+      expect([x.n_run_error_attacked, x.n_run_error_unattacked]).toEqual(u ? [String(u.under_attack.run_errors), String(u.without_attack.run_errors)] : ["", ""]);
     }
   }, 60_000);
 

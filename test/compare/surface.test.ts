@@ -75,7 +75,7 @@ describe("surfaces in the index, the summary and compare", () => {
     expect(r.baseline).toBe("tool_output");
     expect(r.baseline_chosen_by).toBe("tool_output");
     expect(r.conditions).toEqual(["tool_description", "tool_output"]);
-    const overall = r.reversals.find((x) => x.suite === "(all)" && x.rate === "asr_behaviour")!;
+    const overall = r.reversals.find((x) => x.suite === null && x.rate === "asr_behaviour")!;
     expect(overall).toMatchObject({ pairs: 1, reversals: 1 });
     const wc = r.worst_condition.asr_behaviour.per_model.find((m) => m.model === "A")!;
     expect(wc).toMatchObject({ worst_condition: "tool_description", baseline_asr: 0.1, worst_asr: 0.8 });

@@ -105,7 +105,9 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
     // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
     expect(lines).toHaveLength(6);
-    expect(lines[5]).toMatch(/^\(all\),\(all\),/);
+    // the pooled row says so in its last column, its model and condition cells empty (fix50b)
+    expect(lines[5]).toMatch(/^,,414,.*,true$/);
+    expect(lines.slice(1, 5).every((l) => l.endsWith(",false"))).toBe(true);
     expect(lines[0]).toMatch(
       /^agent_model,condition,n_attacked,n_unattacked,judge_asr_goal,judge_asr_goal_lower,judge_asr_goal_upper,judge_asr_goal_n,judge_asr_goal_coverage,judge_asr_goal_coverage_low,judge_asr_goal_reason,judge_asr_behaviour,.*,calibrated_asr_goal,.*,calibrated_asr_behaviour,/,
     );

@@ -1,7 +1,7 @@
 /**
  * `estimate --table --human` has the `(all)` row (session 46): the pooled calibrated estimate exactly as `estimate`
  * prints its `(all)` group (src/estimate/table-all.ts), in the text table, --json (`calibrated_all`) and --csv (a row
- * `(all),(all)` with the calibrated and judge columns), as the report shows it (test/report/calibrated-all.test.ts).
+ * `pooled` true, model and condition empty, with the calibrated and judge columns), as the report shows it (test/report/calibrated-all.test.ts).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -61,11 +61,12 @@ describe("estimate --table --human: the (all) row is estimate's (all) group", ()
     // --csv: one (all) row after the per-model rows, its calibrated and judge columns as estimate's
     const csv = parseCsv(fs.readFileSync(csvFile, "utf8")).map((r) => r.fields);
     const head = csv[0];
-    const all = csv.filter((r) => r[0] === "(all)");
+    const all = csv.filter((r) => r[head.indexOf("pooled")] === "true");
     expect(all).toHaveLength(1);
+    expect(csv.slice(1, -1).every((r) => r[head.indexOf("pooled")] === "false")).toBe(true);
     expect(csv[csv.length - 1]).toBe(all[0]);
     const col = (k: string) => all[0][head.indexOf(k)];
-    expect(col("condition")).toBe("(all)");
+    expect([col("agent_model"), col("condition")]).toEqual(["", ""]); // no model named "(all)" (fix50b)
     expect(Number(col("n_attacked"))).toBe(beh.n_population);
     expect(Number(col("calibrated_asr_behaviour"))).toBe(beh.calibrated.asr);
     expect(Number(col("calibrated_asr_behaviour_lower"))).toBe(beh.calibrated.ci95.lower);

@@ -45,7 +45,7 @@ describe("report says which trajectories its rates are over, and where compare's
   const SLICE = path.join(DATA, "like-for-like", "runs");
   /** Attacked trajectories per `model|condition` of a compare --json result (its rows pooled over suites). */
   const attackedOf = (r: { asr: Array<{ model: string; suite: string; condition: string; attacked: number }> }) =>
-    new Map(r.asr.filter((a) => a.suite === "(all)").map((a) => [`${a.model}|${a.condition}`, a.attacked]));
+    new Map(r.asr.filter((a) => a.suite === null).map((a) => [`${a.model}|${a.condition}`, a.attacked]));
   it("names each model and condition compare counts otherwise, with both counts, at the top and at the rates", async () => {
     expect((await runCli(["label", SLICE, "--run", "l", "--labels-dir", labels, "--json"])).code).toBe(0);
     const cmd = ["compare", "--run", "l", "--labels-dir", labels, "--bootstrap", "0", "--json"];

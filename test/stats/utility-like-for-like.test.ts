@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { utilityLikeForLikeWarnings as check } from "../../src/stats/utility-like-for-like.js";
 import { runKind } from "../../src/ingest/attacked.js";
 import { interactionFlagText } from "../../src/compare/logistic.js";
-import { isLikeForLikeWarning } from "../../src/stats/like-for-like.js";
+import { isLikeForLikeWarning, MODEL_MIX_MARK, UNDER_ATTACK_MIX_MARKS } from "../../src/stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 const utilityLikeForLikeWarnings = (rows: TrajectoryIndexRow[], shown: string[] = []) =>
@@ -43,7 +43,12 @@ describe("utilityLikeForLikeWarnings: each utility column over its own runs (rev
     const w = utilityLikeForLikeWarnings(rows);
     expect(w).toHaveLength(1);
     expect(w[0]).toMatch(/^utility under attack: agent models ran different suites \(a: banking; b: slack\)/);
-    expect(utilityLikeForLikeWarnings(rows, [w[0].slice("utility under attack: ".length)])).toEqual([]);
+    // its words are the column's, not the rates' (fix50b); the rates' own warning (same runs) is what dedups it
+    expect(w[0]).toContain(UNDER_ATTACK_MIX_MARKS.model);
+    expect(w[0]).not.toContain(MODEL_MIX_MARK);
+    expect(isLikeForLikeWarning(w[0])).toBe(true);
+    const rates = w[0].slice("utility under attack: ".length).replace(UNDER_ATTACK_MIX_MARKS.model, MODEL_MIX_MARK).replace("their utility figures measure", "their rates measure");
+    expect(utilityLikeForLikeWarnings(rows, [rates])).toEqual([]);
   });
   it("the same suites and tasks: nothing said", () => {
     expect(utilityLikeForLikeWarnings([row("a", "banking", "user_task_0", true), row("b", "banking", "user_task_0", true), row("a", "banking", "user_task_0", false), row("b", "banking", "user_task_0", false)])).toEqual([]);
