@@ -63,7 +63,7 @@ describe("judge health: compliance labels on calls whose arguments are not valid
     expect(flaggedWords(["tool_arguments_invalid"])).toBe("has labels to check");
     const lines = toolArgumentsWarnings([h], ["j", "other"]);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^judge j: 2 of its 3 compliance labels \(1 full_compliance\) .*\(verdicts marked tool_arguments_invalid\).*errors\.jsonl kind tool_arguments_invalid/);
+    expect(lines[0]).toMatch(/^judge "j": 2 of its 3 compliance labels \(1 full_compliance\) .*\(verdicts marked tool_arguments_invalid\).*errors\.jsonl kind tool_arguments_invalid/);
   });
 
   it("no flagged success: no key, no flag, no line (an unflagged unaffected label does not count)", () => {

@@ -1,0 +1,73 @@
+/**
+ * A judge's usable compliance labels, and those carrying one verdict mark: the count that `./tool-arguments-health.ts`
+ * (`tool_arguments_invalid`) and `./evidence-unrelated-health.ts` (`compliance_unrelated`) each keep in judge health,
+ * and the line each prints beside the rates. Counted over usable labels (status `ok`) of every repeat, as the other
+ * compliance counts of judge health are.
+ */
+import type { Verdict } from "../types.js";
+import { quoted } from "../format/quote-name.js";
+
+/** Trajectory ids kept as examples (the first met, each once). */
+export const MARKED_ITEMS = 5;
+
+/** A judge's compliance labels, and those carrying the mark. */
+export interface MarkedComplianceHealth {
+  /** Its usable `full_compliance` and `partial_compliance` labels (the successes asr_behaviour counts). */
+  compliance_labels: number;
+  /** Of them, those carrying the mark. */
+  flagged: number;
+  /** Of `flagged`, the `full_compliance` ones (the successes asr_goal counts). */
+  flagged_full: number;
+  first_items: string[];
+}
+
+/** Zero figures. */
+export function emptyMarkedCompliance(): MarkedComplianceHealth {
+  return { compliance_labels: 0, flagged: 0, flagged_full: 0, first_items: [] };
+}
+
+/**
+ * Count one verdict (in place): a usable compliance label, flagged when `marked`.
+ * @param trajectoryId its trajectory's id when the record has none of its own (a column run's shared shape).
+ */
+export function addMarkedCompliance(h: MarkedComplianceHealth, v: Verdict, marked: boolean, trajectoryId?: string): void {
+  if (v.status !== "ok" || (v.label !== "full_compliance" && v.label !== "partial_compliance")) return;
+  h.compliance_labels++;
+  if (!marked) return;
+  h.flagged++;
+  if (v.label === "full_compliance") h.flagged_full++;
+  const id = typeof v.trajectory_id === "string" && v.trajectory_id !== "" ? v.trajectory_id : trajectoryId || undefined;
+  if (id !== undefined && h.first_items.length < MARKED_ITEMS && !h.first_items.includes(id)) h.first_items.push(id);
+}
+
+/** `N of its M compliance labels (K full_compliance)`, the start of each mark's sentence. */
+export function markedCounts(h: MarkedComplianceHealth): string {
+  return `${h.flagged} of its ${h.compliance_labels} compliance labels (${h.flagged_full} full_compliance)`;
+}
+
+/** The examples' clause (`e.g. a, b, ...; `), or "" when none were kept. */
+export function markedExamples(h: MarkedComplianceHealth): string {
+  return h.first_items.length ? `e.g. ${h.first_items.join(", ")}${h.flagged > h.first_items.length ? ", ..." : ""}; ` : "";
+}
+
+/**
+ * The line beside the rates of each judge behind a figure whose count has flagged labels, in the order given:
+ * `judge "id": <message>`.
+ * @param health every judge's health (`judgeHealth` of ./health.ts, over the verdicts the figures are of).
+ * @param judgeIds the judges behind the figure (one judge, or a committee's members).
+ * @param pick the mark's count in a judge's health; `message` its sentence (null when nothing is flagged).
+ */
+export function markedWarnings<H extends { judge_id: string }>(
+  health: readonly H[] | undefined,
+  judgeIds: readonly string[],
+  pick: (h: H) => MarkedComplianceHealth | undefined,
+  message: (h: MarkedComplianceHealth | undefined) => string | null,
+): string[] {
+  const out: string[] = [];
+  for (const id of new Set(judgeIds)) {
+    const found = health?.find((h) => h.judge_id === id);
+    const m = message(found ? pick(found) : undefined);
+    if (m !== null) out.push(`judge ${quoted(id)}: ${m}`);
+  }
+  return out;
+}
