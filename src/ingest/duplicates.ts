@@ -8,7 +8,7 @@
  * VIGIL, AgentDyn, shell) by the file alone. Two different items of one file are never "the same input" (red team
  * 30: two Inspect samples with one id and epoch were taken as the same file given twice, the second never judged).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { IngestError, TrajectorySource } from "../types.js";
 import { ingestError } from "./errors.js";
 
@@ -19,9 +19,10 @@ export function placeSuffix(source: Pick<TrajectorySource, "line" | "entry">): s
   return "";
 }
 
-/** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */
+/** True when two files hold the same bytes (a copy of a run is the same run; sizes compared first); false when either cannot be read. */
 export function sameBytes(a: string, b: string): boolean {
   try {
+    if (statSync(a).size !== statSync(b).size) return false;
     return readFileSync(a).equals(readFileSync(b));
   } catch {
     return false;

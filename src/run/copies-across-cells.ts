@@ -14,7 +14,7 @@
  * A chat-JSONL row's place (`<file>:<line>`) is not a whole file: such pairs are not compared (a copied JSONL file
  * given other ids is not byte-identical anyway); two items of one file are never a copy of each other here.
  */
-import fs from "node:fs";
+import { sameBytes } from "../ingest/duplicates.js";
 
 /** How many candidate pairs (equal content, different cells) are compared byte for byte at most. */
 export const CHECK_LIMIT = 2000;
@@ -43,19 +43,9 @@ export function copiesAcrossCells(pairs: Array<[number, number]>, fileOf: (pos: 
     found.checked++;
     const fa = fileOf(a);
     const fb = fileOf(b);
-    if (fa === undefined || fb === undefined || fa === fb || !identicalFiles(fa, fb)) continue;
+    if (fa === undefined || fb === undefined || fa === fb || !sameBytes(fa, fb)) continue;
     found.copies++;
     if (found.first.length < shown) found.first.push([a, b]);
   }
   return found;
-}
-
-/** True when two files hold the same bytes (sizes compared first); false when either cannot be read. */
-function identicalFiles(a: string, b: string): boolean {
-  try {
-    if (fs.statSync(a).size !== fs.statSync(b).size) return false;
-    return fs.readFileSync(a).equals(fs.readFileSync(b));
-  } catch {
-    return false;
-  }
 }
