@@ -4,7 +4,8 @@
  * `inputsFor`), side by side in one run with a bare read + `JSON.parse` of the same files:
  *
  * - **bare parse** (`bench/bare-parse.mjs`, a child process): the first N `*.json` files in `label`'s order, read
- *   and parsed, nothing kept: wall time from spawn to exit, peak RSS;
+ *   and parsed, nothing kept, after one untimed pass that warms the page cache (as label's own read is warm): wall
+ *   time from spawn to exit, peak RSS;
  * - **label**: `ipi-judge label <folders> --run s<N> --labels-dir <tmp> --limit N --json` (signature judge, the
  *   default), wall from spawn to exit, peak RSS (`bench/probe.mjs`), and its ratio to the bare parse (target <= 5x);
  * - **resume**: the same command again over the finished run (nothing to judge): wall (target < 2 min at 1M), RSS.
@@ -58,6 +59,12 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
     const load = () => os.loadavg().map((x) => x.toFixed(2)).join(" ");
     console.log(`N=${n}: ${inputs.length} input folders; load average ${load()}`);
     const pb = path.join(tmp, `probe-bare-${n}.json`);
+    // One untimed pass first: the first read of a folder comes from disk, every later one (label's, resume's) from the
+    // page cache, so a cold bare read would make label look up to 7x faster than it is (session 51: 2.30x "PASS" at
+    // 11,384 cold against 14-15x warm). The ratio compares two warm reads.
+    const warm = await runNode(path.join(HERE, "bare-parse.mjs"), [String(n), ...inputs], path.join(tmp, `probe-warm-${n}.json`));
+    if (warm.code !== 0) throw new Error(`bare parse failed: ${warm.stderr}`);
+    console.log(`  warm-up read (untimed in the ratio): ${warm.seconds.toFixed(1)} s`);
     const bare = await runNode(path.join(HERE, "bare-parse.mjs"), [String(n), ...inputs], pb);
     if (bare.code !== 0) throw new Error(`bare parse failed: ${bare.stderr}`);
     console.log(`  bare parse: ${bare.seconds.toFixed(1)} s, ${f1(readProbe(pb))} MB (${bare.stdout.trim()}); load ${load()}`);
