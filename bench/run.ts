@@ -404,6 +404,13 @@ async function realisticModes(
         const ok = f.perSec / prog.perSec >= 0.95 && f.peakRssMB! < 300;
         console.log(`  target 300 ms / 64, ${name}: ${(f.perSec / prog.perSec).toFixed(3)}x the bare loop program >= 0.95x and peak < 300 MB: ${ok ? "PASS" : "FAIL"}`);
         if (name === "label") pass &&= ok;
+        // issue 26 asks more than the 0.95x above: >= 0.97x, and with a busy neighbour (`--busy 1`); say which was run
+        const wallOk = f.perSec / prog.perSec >= 0.97;
+        console.log(
+          `  target (issue 26), ${name}: ${(f.perSec / prog.perSec).toFixed(3)}x the bare loop program >= 0.97x ` +
+            `${BUSY > 0 ? `with ${BUSY} busy neighbour(s)` : "(no busy neighbour: issue 26 asks for one, --busy 1)"}: ${wallOk ? "PASS" : "FAIL"}`,
+        );
+        if (name === "label") pass &&= wallOk;
         if (progCpu !== undefined) {
           const cpuOk = f.cpuMs! <= 1.5 * progCpu;
           console.log(`  target (issue 26), ${name}: CPU ${(f.cpuMs! / progCpu).toFixed(2)}x the bare loop program's <= 1.5x: ${cpuOk ? "PASS" : "FAIL"}`);
