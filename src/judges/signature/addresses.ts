@@ -170,12 +170,36 @@ export function writtenEmails(text: string): WrittenEmail[] {
   return out.sort((x, y) => x.at - y.at);
 }
 
+/** Whether the closing bracket at `i` of normalized text `s` ends a bracketed "at", "dot" or "." ("[at]", "( dot )", "[.]"). */
+function closesWrittenAtOrDot(s: string, i: number): boolean {
+  let j = i - 1;
+  if (s.charCodeAt(j) === 32) j--;
+  let k: number;
+  if (s[j] === ".") k = j;
+  else if (s[j] === "t" && s[j - 1] === "a") k = j - 1;
+  else if (s[j] === "t" && s[j - 1] === "o" && s[j - 2] === "d") k = j - 2;
+  else return false;
+  k--;
+  if (s.charCodeAt(k) === 32) k--;
+  return k >= 0 && (s[k] === "[" || s[k] === "(" || s[k] === "{");
+}
+
 /**
- * A quick test for what every written-out address of {@link writtenEmails} holds, in normalized (lowercase) text: a
- * bracketed "at" or dot ("[at]", "(dot)", "[.]") or a spelled " dot " (a spelled " at " alone is no address: "look at
- * example.com"). Tool results often hold " at " ("meeting at 10"), rarely these (sigfix51: results are cleaned too).
+ * A quick test for what every written-out address of {@link writtenEmails} holds, in normalized (lowercase, blanks
+ * collapsed) text: a spelled " dot ", or a bracketed "at", "dot" or "." ("[at]", "(dot)", "[.]"; a spelled " at " alone
+ * is no address: "look at example.com"). Tool results are cleaned too (sigfix51), and they often hold " at " ("meeting
+ * at 10") and many brackets (JSON): `includes` and `indexOf` over the closing brackets, not a regex (a regex with the
+ * bracket alternatives cost ~0.35 s over the 11,384 runs of the scale set). `./exposure.ts` keeps the answer per
+ * tool result text (`TextMemo.written`). Never a false "no": each written-out form holds one of these.
+ * @param s normalized text
  */
-const MAYBE_WRITTEN_RE = /[[({]\s*(?:at|dot|\.)\s*[\])}]|\sdot\s/;
+export function mayHoldWrittenEmail(s: string): boolean {
+  if (s.includes(" dot ")) return true;
+  for (const close of ["]", ")", "}"]) {
+    for (let i = s.indexOf(close, 1); i > 0; i = s.indexOf(close, i + 1)) if (closesWrittenAtOrDot(s, i)) return true;
+  }
+  return false;
+}
 
 /**
  * Normalized text with every e-mail address written out ("name at host dot com", "name[at]host[.]com") replaced by the
@@ -184,10 +208,11 @@ const MAYBE_WRITTEN_RE = /[[({]\s*(?:at|dot|\.)\s*[\])}]|\sdot\s/;
  * to "attacker at evil dot com" was not found; sigfix51: a result showing the user's contact "mark at x dot com" did
  * not make that address the environment's). Other text is unchanged.
  * @param normText text already passed through `norm` (lowercase, blanks collapsed)
- * @returns `normText` itself when it holds no bracketed at/dot and no spelled " dot " (the common case: one regex test)
+ * @param mayHold {@link mayHoldWrittenEmail} of `normText` when the caller knows it (false: `normText` is returned)
+ * @returns `normText` itself when it holds no bracketed at/dot and no spelled " dot " (the common case: a quick scan)
  */
-export function plainAddresses(normText: string): string {
-  if (!MAYBE_WRITTEN_RE.test(normText)) return normText;
+export function plainAddresses(normText: string, mayHold = mayHoldWrittenEmail(normText)): string {
+  if (!mayHold) return normText;
   const found = writtenEmails(normText);
   if (found.length === 0) return normText;
   let out = "";

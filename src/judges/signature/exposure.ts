@@ -7,7 +7,7 @@ import { looseFromNorm, norm, rawSpan, shareRun, type Chunk } from "./text.js";
 import { SAMPLE_GRAM, byLength, chunksUncapped, sampledChunks, sampledMask, sampledMaskRuns, sampledShare } from "./sampled.js";
 import { added, grew, grown, recordChars, textMemo, type InjectionInResult, type TextMemo } from "./memo.js";
 import { MASK_GRAM, injectionTables, type InjectionTables } from "./tables.js";
-import { plainAddresses } from "./addresses.js";
+import { mayHoldWrittenEmail, plainAddresses } from "./addresses.js";
 
 /** Where the injection reached the agent. */
 export interface Exposure {
@@ -136,7 +136,7 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
       else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = sampledMask(tb.normSample, pn, MASK_GRAM);
     });
     // a written-out address ("mark at x dot com") read as the address, as in the calls and the user's request (sigfix51)
-    pn = plainAddresses(pn);
+    pn = plainAddresses(pn, (memo.written ??= mayHoldWrittenEmail(pn0)));
     masked.set(p.message_index, pn);
     const r0 = tables.length > 0 ? memo.injections?.get(tables[0].text) : undefined;
     if (r0 !== undefined && r0.masked === pn) maskedMemo.set(p.message_index, r0);
