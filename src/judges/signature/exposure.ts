@@ -7,6 +7,7 @@ import { looseFromNorm, norm, rawSpan, shareRun, type Chunk } from "./text.js";
 import { SAMPLE_GRAM, byLength, chunksUncapped, sampledChunks, sampledMask, sampledMaskRuns, sampledShare } from "./sampled.js";
 import { added, grew, grown, recordChars, textMemo, type InjectionInResult, type TextMemo } from "./memo.js";
 import { MASK_GRAM, injectionTables, type InjectionTables } from "./tables.js";
+import { mayHoldWrittenEmail, plainAddresses } from "./addresses.js";
 
 /** Where the injection reached the agent. */
 export interface Exposure {
@@ -31,7 +32,7 @@ export const MAX_QUOTE = 240;
 
 export interface ExposureScan {
   exposure: Exposure | null;
-  /** Normalized tool results (by message index) with injected content blanked out. */
+  /** Normalized tool results (by message index) with injected content blanked out, written-out addresses as addresses (`plainAddresses`). */
   masked: Map<number, string>;
   /** Injected texts found in some tool result. */
   exposed: Set<string>;
@@ -134,6 +135,8 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
       if (k === 0) pn = r.masked;
       else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = sampledMask(tb.normSample, pn, MASK_GRAM);
     });
+    // a written-out address ("mark at x dot com") read as the address, as in the calls and the user's request (sigfix51)
+    pn = plainAddresses(pn, (memo.written ??= mayHoldWrittenEmail(pn0)));
     masked.set(p.message_index, pn);
     const r0 = tables.length > 0 ? memo.injections?.get(tables[0].text) : undefined;
     if (r0 !== undefined && r0.masked === pn) maskedMemo.set(p.message_index, r0);

@@ -36,6 +36,11 @@ export interface TextMemo {
   loose?: string;
   /** `PENDING_RE.test(norm)` (`./calls.ts`: the result says the action waits for a verification), once asked for. */
   pending?: boolean;
+  /**
+   * `mayHoldWrittenEmail(norm)` (`./addresses.ts`: a spelled or bracketed "at"/"dot" that may be part of a written-out
+   * address), once asked for. A masked copy holds one only if `norm` does (blanking writes U+0000 only).
+   */
+  written?: boolean;
   /** Per injected text (raw), once scanned. */
   injections?: Map<string, InjectionInResult>;
 }
