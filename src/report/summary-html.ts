@@ -17,10 +17,16 @@ import { warningKindOf } from "./warning-kinds.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
 
+/** The headline's population: "all N attacked trajectories", or, of a run that is not complete, the N it holds (break 51 #2). */
+function population(m: ReportModel, n: number): string {
+  const where = m.where ? " kept by --where" : "";
+  return m.run_state.complete === false ? `the ${int(n)} attacked trajectories this incomplete run holds${where} (not all of its inputs: see "Read with")` : `all ${int(n)} attacked trajectories${where}`;
+}
+
 /** The headline of the calibrated `(all)` estimate: both rates with their intervals, the judge and human figures beside. */
 function calibratedHeadline(m: ReportModel, a: CalibratedAll, cell: (p: CalibratedAllRate["cell"]) => string): string {
   const cal = (r: CalibratedAll["asr_goal"]) => ("cell" in r ? cell(r.cell) : escapeHtml(allDesignText(r, "calibrated")));
-  return `<p class="headline">Attack success over all ${int(a.n_population)} attacked trajectories${m.where ? " kept by --where" : ""} (${escapeHtml(pooledText(a))}): the labels of ${escapeHtml(m.paper_table!.judge)} corrected by ${int(a.n_sampled)} human-labelled ones (calibrated, 95% CI):
+  return `<p class="headline">Attack success over ${population(m, a.n_population)} (${escapeHtml(pooledText(a))}): the labels of ${escapeHtml(m.paper_table!.judge)} corrected by ${int(a.n_sampled)} human-labelled ones (calibrated, 95% CI):
 <strong>asr_goal ${cal(a.asr_goal)}</strong>, <strong>asr_behaviour ${cal(a.asr_behaviour)}</strong>.</p>
 <p class="note">The judge alone: asr_goal ${escapeHtml(allJudgeText(a.asr_goal))}, asr_behaviour ${escapeHtml(allJudgeText(a.asr_behaviour))}; the human labels alone (design-weighted): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}. Per agent model and condition: <a href="#paper-table">the table of a paper</a> (its <a href="#paper-table-all">(all) row</a> is this figure).</p>`;
 }
@@ -30,11 +36,11 @@ function judgeHeadline(m: ReportModel): string {
   const t = m.paper_table;
   const rates = (r: AttackRates) => `asr_goal ${rateFigureText(r.asr_goal)}, asr_behaviour ${rateFigureText(r.asr_behaviour)}`;
   const why = m.human ? "" : " (judge labels only: report --human FILE adds the human-corrected, calibrated figure)";
-  const population = `all ${int(m.attacked)} attacked trajectories${m.where ? " kept by --where" : ""}`;
+  const pop = population(m, m.attacked);
   const own = t ? (t.committee ? m.committee?.summary.rates : m.per_judge.find((j) => j.judge_id === t.judge)?.rates) : undefined;
-  if (t && own) return `<p class="headline">Attack success over ${population}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
+  if (t && own) return `<p class="headline">Attack success over ${pop}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
   const lines = [...m.per_judge.map((j) => [j.judge_id, j.rates] as const), ...(m.committee ? [["the committee", m.committee.summary.rates] as const] : [])];
-  return `<p class="headline">Attack success over ${population}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(rates(r))}</li>`).join("")}</ul>`;
+  return `<p class="headline">Attack success over ${pop}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(rates(r))}</li>`).join("")}</ul>`;
 }
 
 /** The headline's caveats by warning kind (./warning-kinds.ts), most important first: a name and what it does to the figures. */

@@ -192,6 +192,10 @@ describe("the summary first, every warning under one counted list", () => {
     // a warning that figures count something twice is in the first group and named by "Read with:" (break 51 #1)
     expect(details.indexOf(twice)).toBeLessThan(details.indexOf("<h3>Notes"));
     expect(words.slice(words.indexOf("Read with:"), words.indexOf("All warnings"))).toContain("Counted twice (1 warning)");
+    // a run that is not complete: the headline says the trajectories it holds, not "all" (break 51 #2)
+    const partial = await renderReportHtml({ ...m, run_state: { ...m.run_state, status: "partial", complete: false, message: "partial run: x" } });
+    expect(partial).toMatch(/Attack success over the [\d,]+ attacked trajectories this incomplete run holds \(not all of its inputs/);
+    expect(words).toMatch(/Attack success over all [\d,]+ attacked trajectories/);
     // each warning is on the page: as is, or merged with its twin
     for (const w of m.warnings) {
       const rest = w.replace(/^estimate asr_(goal|behaviour), /, "");
