@@ -36,6 +36,8 @@ const EXAMPLES: Record<string, string> = {
   stale: "the run's verdicts of judge j1 are stale: its prompt changed",
   strata_not_represented:
     "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 396 of the 414 trajectories of the run: the other 18 are in cells with no labelled item: the human and calibrated estimates do not represent them",
+  drawn_without_label:
+    "drawn_without_label: 11 of the 40 items drawn in the sample of label file s1/hpartial.jsonl (27.5%) have no label: the human and calibrated estimates treat them as missing at random within their strata",
   rates_over_every_cell:
     "Rates over every cell: this report's rates by attack (the charts by attack) are over every attacked trajectory, as compare --by attack --all-cells prints them",
   arbitrary_baseline:
