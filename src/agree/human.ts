@@ -4,6 +4,7 @@
  * annotators' own agreement, the human consensus, and each judge's and the committee's agreement with it,
  * unweighted and, when the rows carry design weights, design-weighted (Hájek).
  */
+import { drawnText, type DrawnItems } from "./drawn-items.js";
 import { countText } from "../format/count-text.js";
 import { splitAdjudicated } from "./adjudicated.js";
 import { showInvisibleExactly } from "../format/invisible.js";
@@ -81,6 +82,8 @@ export interface HumanAgreementReport {
   rows: { total: number; used: number; excluded: Record<string, number> };
   /** Items (trajectories) with at least one usable human label. */
   items: number;
+  /** The items drawn in the sample the file records and how many it labels (./drawn-items.ts), set by the commands that read the file; absent: not known. */
+  drawn?: DrawnItems;
   /**
    * Unattacked trajectories left out of every agreement figure (annotators' and judges'; `./attacked-only.ts`), with
    * each annotator's labels there other than not_exposed, and items kept with an unknown flag.
@@ -523,7 +526,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     orderedReasons(o)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ") || "none";
-  L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories, ${countText(r.annotators.length, "annotator")}; scale ${r.scale} (${r.categories.join(", ")})`);
+  L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories${drawnText(r.drawn) ? ` (${drawnText(r.drawn)})` : ""}, ${countText(r.annotators.length, "annotator")}; scale ${r.scale} (${r.categories.join(", ")})`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   const left = attackedOnlyHeading(r.unattacked_left_out, r.items);
   if (left) L.push(left);

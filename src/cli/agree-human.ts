@@ -8,6 +8,7 @@
  * compact objects of `readRunWhere` (test/agree/human-columns.test.ts, test/store/where-columns.test.ts, the CLI
  * outputs compared at 11,384 and 100k in README-bench.md).
  */
+import { drawnItems, drawnWarning } from "../agree/drawn-items.js";
 import { wrapText } from "../format/wrap-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
@@ -155,7 +156,9 @@ export async function agreeHuman(
   report.warnings.push(...codeWarnings);
   // the sample folder's adjudications the label file lacks (new-user report 38 F1)
   // and rows carrying another design than the manifest they name (session 41)
-  const fileNotes = [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human)].filter((w): w is string => w !== undefined);
+  const drawn = drawnItems(o.human); // drawn items without a label (break 51 #7)
+  if (drawn) report.drawn = drawn;
+  const fileNotes = [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human), drawnWarning(o.human, drawn)].filter((w): w is string => w !== undefined);
   report.warnings.unshift(...fileNotes);
   if (o.json) {
     // the run's journal notes (stale verdicts, skipped lines) join `warnings`, said on stderr here, not at exit

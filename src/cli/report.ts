@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { drawnText, drawnWarning } from "../agree/drawn-items.js";
 import { humanScope, humanScopeText } from "../report/human-scope.js";
 import { CommitteeChoiceError, committeeName } from "../committee/members.js";
 import { warnLine } from "./warn.js";
@@ -107,7 +108,7 @@ Example:
       const m = res.model;
       // the label file's own notes (adjudications its sample folder holds that it lacks; a recorded sample manifest not
       // found, the file having moved): on the page, and here on stderr and in --json too, as agree and estimate say them
-      const labelFileNote = o.human ? [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human)].filter(Boolean).join("; ") || undefined : undefined;
+      const labelFileNote = o.human ? [missingAdjudicationsWarning(o.human), labelDesignDriftWarning(o.human), drawnWarning(o.human, m.human?.drawn)].filter(Boolean).join("; ") || undefined : undefined;
       const summary = {
         out: res.out,
         bytes: res.bytes,
@@ -117,7 +118,7 @@ Example:
         judges: m.judges.map((j) => j.id),
         committee: m.committee ? m.committee.source : null,
         ...(m.committee ? { committee_members: m.committee.members, committee_quorum: m.committee.quorum } : {}),
-        human: m.human ? { file: m.human.file, items: m.human.items, ...(m.where ? { items_in_where: humanScope(m.human, true).in_where } : {}), consensus: m.human.consensus.n, scale: m.human.scale } : null,
+        human: m.human ? { file: m.human.file, items: m.human.items, drawn: m.human.drawn ?? null, ...(m.where ? { items_in_where: humanScope(m.human, true).in_where } : {}), consensus: m.human.consensus.n, scale: m.human.scale } : null,
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
         // with its (all) row: the pooled calibrated estimate, estimate's (all) group of each rate (../report/calibrated-all.ts)
@@ -152,7 +153,7 @@ Example:
           (m.where ? whereLine(m.where) + "\n" : "") +
           // absolute, as `out` in --json: a path relative to the working directory read "../../tmp/r.html" for a file outside it
           `report written to ${res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
-            `${m.judges.length} judge(s)${m.committee ? `, ${committeeName(m.committee)}` : ""}${m.human ? `, human labels on ${humanScopeText(m.human, !!m.where, path.basename(m.human.file))}` : ""}` +
+            `${m.judges.length} judge(s)${m.committee ? `, ${committeeName(m.committee)}` : ""}${m.human ? `, human labels on ${humanScopeText(m.human, !!m.where, path.basename(m.human.file))}${drawnText(m.human.drawn) ? ` (${drawnText(m.human.drawn)})` : ""}` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n` +

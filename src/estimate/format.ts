@@ -3,6 +3,7 @@
  * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
  * through the one formatter of every text output (src/format/stat-text.ts).
  */
+import { drawnText } from "../agree/drawn-items.js";
 import { adjudicatedText } from "../agree/adjudication-facts.js";
 import { countText } from "../format/count-text.js";
 import { sourceName } from "./source.js";
@@ -94,7 +95,8 @@ function labelsLine(r: EstimateReport): string {
   ];
   // adjudicated items are not one more annotator: said apart, with who settled them (red team 35b F2)
   const adj = l.adjudicated?.items ? ` and ${adjudicatedText(l.adjudicated)}` : "";
-  return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${countText(l.annotators, "annotator")}${adj}: ${parts.join("; ")}`;
+  const drawn = drawnText(l.drawn); // of the sample's drawn items (break 51 #7)
+  return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories${drawn ? ` (${drawn})` : ""}, ${countText(l.annotators, "annotator")}${adj}: ${parts.join("; ")}`;
 }
 
 /** Where a small-count interval note's counts end and its make-up (the union, the exact intervals) begins. */

@@ -6,6 +6,7 @@
  * Inputs: the run's trajectory index and verdicts, and a human-label file as `ipi-judge import-annotations`
  * writes it (rows `trajectory_id, annotator, label, stratum, stratum_size, inclusion_probability, weight, ...`).
  */
+import { drawnItems, drawnWarning, type DrawnItems } from "../agree/drawn-items.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { SPLIT_GOAL_WARNING, groupsBiasedBySplit } from "./split-goal.js";
@@ -79,6 +80,8 @@ export interface EstimateReport {
     annotators: number;
     /** Trajectories the file's adjudicated labels settle (annotator `adjudicated`), by adjudicator. */
     adjudicated?: { items: number; by: Record<string, number> };
+    /** The items drawn in the sample the file records (`sample_manifest`) and how many it labels (../agree/drawn-items.ts); absent: not known. */
+    drawn?: DrawnItems;
   };
   /** Every cell of the design found in the label file: N_c, labelled n_c, recorded π and the realised n_c/N_c. */
   cells: Array<{ stratum: string; N: number; n: number; inclusion_probability: number | null; realised_fraction: number }>;
@@ -201,7 +204,10 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   report.warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } }));
   // the sample folder's adjudications the label file lacks (new-user report 38 F1)
   // and rows carrying another design than the manifest they name (session 41)
-  for (const w of [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)]) if (w) report.warnings.push(w);
+  // and drawn items without a label, treated as missing at random (break 51 #7)
+  const drawn = drawnItems(o.humanFile);
+  if (drawn) for (const r of [report, report.asr_goal]) if (r && "labels" in r) r.labels.drawn = drawn;
+  for (const w of [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile), drawnWarning(o.humanFile, drawn)]) if (w) report.warnings.push(w);
   return report;
 }
 

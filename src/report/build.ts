@@ -2,6 +2,7 @@
  * `buildReportModel`: the report's data from a run, from columns (`./model-columns.ts`) where they serve, else from
  * objects (`buildReportModelObjects` of `./data.ts`: a committee file not one line per trajectory).
  */
+import { drawnItems, drawnWarning } from "../agree/drawn-items.js";
 import { buildReportModelObjects, type ReportModel, type ReportOptions } from "./data.js";
 import { buildReportModelColumns } from "./model-columns.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
@@ -22,7 +23,9 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     m = await buildReportModelObjects(o);
   }
   // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)
-  const missingAdj = o.humanFile ? [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile)].filter(Boolean).join("; ") || undefined : undefined;
+  const drawn = o.humanFile ? drawnItems(o.humanFile) : undefined; // drawn items without a label (break 51 #7)
+  if (drawn && m.human) m.human.drawn = drawn;
+  const missingAdj = o.humanFile ? [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile), drawnWarning(o.humanFile, drawn)].filter(Boolean).join("; ") || undefined : undefined;
   if (m.human) sayCoverageOnce(m.warnings, m.human.warnings); // the sample's coverage said once (./coverage-once.ts)
   if (missingAdj) (m.human?.warnings ?? m.warnings).unshift(missingAdj);
   return m;

@@ -6,6 +6,7 @@
  * compared items adjudication settled, and the items for adjudication by reason (ties apart from the items whose
  * annotators agree only on a coarser scale).
  */
+import { drawnText } from "../agree/drawn-items.js";
 import type { HumanAgreementReport } from "../agree/human.js";
 import { adjudicatorsText } from "../agree/adjudication-facts.js";
 import { countText } from "../format/count-text.js";
@@ -32,7 +33,7 @@ export function humanCountsText(h: HumanAgreementReport, inWhere?: string): stri
   const settled = h.consensus.adjudicated ? `, ${int(h.consensus.adjudicated)} of them settled by adjudication (${escapeHtml(adjudicatorsText({ by: h.consensus.adjudicated_by }))})` : "";
   const forAdj = [h.consensus.ties ? countText(h.consensus.ties, "tie") : "", h.consensus.coarser_than_scale ? `${int(h.consensus.coarser_than_scale)} with a consensus only on a coarser scale (split within compromised or within not compromised, e.g. full vs partial compliance or unaffected vs not_exposed: consensus_coarser_than_scale)` : ""].filter(Boolean);
   return (
-    `${labels} on ${int(h.items)} trajectories${inWhere !== undefined ? ` (${inWhere} of them inside --where)` : ""}, scale ${escapeHtml(h.scale)}; ` +
+    `${labels} on ${int(h.items)} trajectories${inWhere !== undefined ? ` (${inWhere} of them inside --where)` : ""}${drawnText(h.drawn) ? ` (${escapeHtml(drawnText(h.drawn)!)})` : ""}, scale ${escapeHtml(h.scale)}; ` +
     `of them, ${int(h.consensus.n)} with a consensus (${CONSENSUS_RULE}) compared with the judges${settled}; ` +
     `for adjudication: ${forAdj.length ? forAdj.join(", ") : "none"}`
   );

@@ -8,19 +8,25 @@
  */
 import { rateFigureText } from "../format/rate-figure-text.js";
 import type { AttackRates } from "../stats/rates.js";
-import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { escapeHtml } from "./escape.js";
 import type { ReportModel } from "./data.js";
 import { allDesignText, allJudgeText, pooledText } from "./calibrated-all-html.js";
 import type { CalibratedAll, CalibratedAllRate } from "./calibrated-all.js";
 import { groupedWarnings } from "./warning-groups.js";
+import { warningKindOf } from "./warning-kinds.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
+
+/** The headline's population: "all N attacked trajectories", or, of a run that is not complete, the N it holds (break 51 #2). */
+function population(m: ReportModel, n: number): string {
+  const where = m.where ? " kept by --where" : "";
+  return m.run_state.complete === false ? `the ${int(n)} attacked trajectories this incomplete run holds${where} (not all of its inputs: see "Read with")` : `all ${int(n)} attacked trajectories${where}`;
+}
 
 /** The headline of the calibrated `(all)` estimate: both rates with their intervals, the judge and human figures beside. */
 function calibratedHeadline(m: ReportModel, a: CalibratedAll, cell: (p: CalibratedAllRate["cell"]) => string): string {
   const cal = (r: CalibratedAll["asr_goal"]) => ("cell" in r ? cell(r.cell) : escapeHtml(allDesignText(r, "calibrated")));
-  return `<p class="headline">Attack success over all ${int(a.n_population)} attacked trajectories${m.where ? " kept by --where" : ""} (${escapeHtml(pooledText(a))}): the labels of ${escapeHtml(m.paper_table!.judge)} corrected by ${int(a.n_sampled)} human-labelled ones (calibrated, 95% CI):
+  return `<p class="headline">Attack success over ${population(m, a.n_population)} (${escapeHtml(pooledText(a))}): the labels of ${escapeHtml(m.paper_table!.judge)} corrected by ${int(a.n_sampled)} human-labelled ones (calibrated, 95% CI):
 <strong>asr_goal ${cal(a.asr_goal)}</strong>, <strong>asr_behaviour ${cal(a.asr_behaviour)}</strong>.</p>
 <p class="note">The judge alone: asr_goal ${escapeHtml(allJudgeText(a.asr_goal))}, asr_behaviour ${escapeHtml(allJudgeText(a.asr_behaviour))}; the human labels alone (design-weighted): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}. Per agent model and condition: <a href="#paper-table">the table of a paper</a> (its <a href="#paper-table-all">(all) row</a> is this figure).</p>`;
 }
@@ -30,33 +36,48 @@ function judgeHeadline(m: ReportModel): string {
   const t = m.paper_table;
   const rates = (r: AttackRates) => `asr_goal ${rateFigureText(r.asr_goal)}, asr_behaviour ${rateFigureText(r.asr_behaviour)}`;
   const why = m.human ? "" : " (judge labels only: report --human FILE adds the human-corrected, calibrated figure)";
-  const population = `all ${int(m.attacked)} attacked trajectories${m.where ? " kept by --where" : ""}`;
+  const pop = population(m, m.attacked);
   const own = t ? (t.committee ? m.committee?.summary.rates : m.per_judge.find((j) => j.judge_id === t.judge)?.rates) : undefined;
-  if (t && own) return `<p class="headline">Attack success over ${population}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
+  if (t && own) return `<p class="headline">Attack success over ${pop}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
   const lines = [...m.per_judge.map((j) => [j.judge_id, j.rates] as const), ...(m.committee ? [["the committee", m.committee.summary.rates] as const] : [])];
-  return `<p class="headline">Attack success over ${population}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(rates(r))}</li>`).join("")}</ul>`;
+  return `<p class="headline">Attack success over ${pop}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(rates(r))}</li>`).join("")}</ul>`;
 }
+
+/** The headline's caveats by warning kind (./warning-kinds.ts), most important first: a name and what it does to the figures. */
+const KIND_CAVEATS: readonly { kinds: readonly string[]; name: string; says: string }[] = [
+  { kinds: ["judge_broken"], name: "A judge looks broken", says: "its rates are not its judging." },
+  { kinds: ["same_content", "same_file_other_cell"], name: "Counted twice", says: "some trajectories are counted more than once (a copy under another id or in another cell), so counts and rates include them twice." },
+  { kinds: ["pooled_run_folders", "pooled_conditions"], name: "Pooled", says: "some figures pool runs of several run folders or conditions (defenses) under one model and condition or attack." },
+  { kinds: ["mixed_configurations"], name: "Mixed judge configurations", says: "a judge's figures mix verdicts made under different configurations." },
+  { kinds: ["not_like_for_like"], name: "Not like for like", says: "the agent models or conditions were run on different attacks or tasks, so rows side by side are not comparable and a pooled figure mixes them." },
+  { kinds: ["coverage_low", "exposure_low", "strata_not_represented"], name: "LOW coverage", says: "some groups' rates speak for a subset of their runs (labelled, exposed or represented by the sample)." },
+  { kinds: ["compliance_unrelated", "tool_arguments_invalid"], name: "Compliance labels to check", says: "some successes may count the user's own task or calls that never ran." },
+  { kinds: ["utility_collapse"], name: "Utility collapse", says: "a condition's low attack success goes with a low utility, so it is not resistance alone." },
+];
 
 /**
  * The caveats that change how to read the headline, most important first (a run incomplete, no calibrated estimate,
- * a judge that looks broken, an exact small-sample interval on the headline, comparisons not like for like, LOW
- * coverage), each named in a few words; at most `max`, the count of the others said.
+ * then each group of warning kinds of {@link KIND_CAVEATS}, an exact small-sample interval after the broken judges,
+ * then any other warning that changes how a figure reads), each named in a few words with its count of warnings; at
+ * most `max`, the others named in one line.
  */
 function keyCaveats(m: ReportModel, reading: readonly string[], max = 2): string[] {
   const a = m.paper_table?.calibrated_all;
   const exact = a && [a.asr_goal, a.asr_behaviour].some((r) => "cell" in r && r.cell.ci_method);
-  // every warning saying so: the like-for-like check's and compare's ("... are not like for like")
-  const mix = reading.filter((w) => isLikeForLikeWarning(w) || /not like for like/i.test(w)).length;
-  const low = reading.filter((w) => /coverage_low|\) LOW\b/.test(w)).length;
+  const kinds = reading.map((w) => warningKindOf(w).kind);
   const notShown = reading.find((w) => w.startsWith("calibrated estimate not shown"));
-  const broken = reading.filter((w) => /looks broken|is broken|broken judge/.test(w)).length;
+  const count = (ks: readonly string[]) => kinds.filter((k) => ks.includes(k)).length;
+  const warns = (n: number) => `${n} warning${n === 1 ? "" : "s"}`;
+  const byKind = KIND_CAVEATS.filter((c) => count(c.kinds)).map((c) => `${c.name} (${warns(count(c.kinds))}): ${c.says}`);
+  const said = new Set(["run_incomplete", "not_shown", ...KIND_CAVEATS.flatMap((c) => c.kinds)]);
+  const other = kinds.filter((k) => !said.has(k)).length;
   const all = [
     ...(m.run_state.complete === false ? [`Run incomplete: ${m.run_state.message ?? "not every trajectory has its verdicts"}.`] : []),
     ...(notShown ? [`No calibrated (human-corrected) estimate: ${notShown.replace(/^calibrated estimate not shown: /, "")}`] : []),
-    ...(broken ? [`A judge looks broken (${broken} warning${broken === 1 ? "" : "s"}): its rates are not its judging.`] : []),
+    ...byKind.slice(0, 1),
     ...(exact ? [`Small human sample: ${int(a!.n_sampled)} labelled trajectories with few human–judge disagreements, so the calibrated intervals are exact small-count ones (wide), not t intervals.`] : []),
-    ...(mix ? [`Not like for like (${mix} warning${mix === 1 ? "" : "s"}): the agent models or conditions were run on different attacks or tasks, so rows side by side are not comparable and a pooled figure mixes them.`] : []),
-    ...(low ? [`LOW coverage (${low} warning${low === 1 ? "" : "s"}): some groups' judge rates speak for a subset of their runs.`] : []),
+    ...byKind.slice(1),
+    ...(other ? [`Other (${warns(other)}): see the warnings below.`] : []),
   ];
   const shown = all.slice(0, max);
   if (all.length > max) shown.push(`${all.length - max} more caveat${all.length - max === 1 ? "" : "s"} of that kind (${all.slice(max).map((c) => c.split(" (")[0].split(":")[0]).join("; ")}): see the warnings below.`);

@@ -1,11 +1,11 @@
 /**
  * The report's warnings as its summary lists them (new user 45 #5: ~22 boxes opened the page before any figure): a
  * note the calibrated estimate gives alike for asr_goal and asr_behaviour said once, and each warning sorted into
- * "changes how a figure reads" (a comparison not like for like, a LOW coverage or exposure, a run incomplete, a judge
- * that looks broken, an estimate not shown) or "note" (how a figure was made: intervals, unusable verdicts counted).
+ * "changes how a figure reads" or "note" by its kind (./warning-kinds.ts: a warning of no known kind changes how a
+ * figure reads).
  * No warning is dropped: each appears once, in its group, in the order given.
  */
-import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+import { warningKindOf } from "./warning-kinds.js";
 
 const GOAL = "estimate asr_goal, ";
 const BEHAVIOUR = "estimate asr_behaviour, ";
@@ -33,22 +33,9 @@ export function mergeRateTwins(warnings: readonly string[]): string[] {
   return out;
 }
 
-/** Words that make a warning one that changes how a figure reads (besides a like-for-like warning). */
-const CHANGES_READING = [
-  /\bcoverage_low\b/,
-  /coverage [\d.]+% \([\d,]+\/[\d,]+\) LOW/,
-  /EXPOSURE LOW/,
-  /\bincomplete\b/,
-  /looks broken|is broken|broken judge/,
-  /not shown/,
-  /\bbiased\b/,
-  /\bstale\b/,
-  /NOT LIKE FOR LIKE|not like for like/,
-];
-
-/** Whether a warning changes how a figure of the report reads (module docstring), else it is a note. */
+/** Whether a warning changes how a figure of the report reads (its kind's group, ./warning-kinds.ts; an unknown kind does), else it is a note. */
 export function changesReading(w: string): boolean {
-  return isLikeForLikeWarning(w) || CHANGES_READING.some((re) => re.test(w));
+  return warningKindOf(w).group === "reading";
 }
 
 /** The warnings as the summary lists them: twins merged ({@link mergeRateTwins}), then split by {@link changesReading}. */

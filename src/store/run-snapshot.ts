@@ -56,6 +56,18 @@ export interface LabelState {
   limit?: number;
   /** Trajectories the run holds whose input file no longer exists, as that invocation found (`../run/removed-inputs.ts`). */
   inputs_removed?: { count: number; examples: string[] };
+  /** The passes with --limit or --where since the run's inputs were last covered (`./partial-passes.ts`); absent: covered. */
+  partial_passes?: PartialPass[];
+}
+
+/** A label pass that left the run short of its inputs: its `--limit` (it stopped the reading) and/or `--where` (it left some out). */
+export interface PartialPass {
+  started_at: string;
+  limit?: number;
+  /** the filter's text */
+  where?: string;
+  /** trajectories the filter read and left out */
+  left_out?: number;
 }
 
 export function validSnapshot(d: unknown): d is RunSnapshot {

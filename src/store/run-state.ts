@@ -11,11 +11,14 @@ import { readRunLock, type LockHolder } from "./lock.js";
 import type { LabelState } from "./run-store.js";
 import { removedStatement } from "./removed-ids.js";
 import { byJudgeName } from "../format/judge-order.js";
+import { passText } from "./partial-passes.js";
+import type { PartialPass } from "./run-snapshot.js";
 
 /** The labelling state of a run. */
 export interface RunState {
   /**
-   * `complete`; `limited` (complete, with `--limit N`); `running` (a label process holds the run now, here or on
+   * `complete`; `limited` (complete, with `--limit N`); `partial` (every pass since the run began, or since a pass
+   * without --limit/--where last covered its inputs, had --limit or --where: `./partial-passes.ts`); `running` (a label process holds the run now, here or on
    * another host); `killed` (the last label process ended without finishing and without closing the store:
    * killed, or the machine stopped); `interrupted` (Ctrl-C / SIGTERM); `stopped_judges` (judges stopped by a
    * fatal error: bad key, no quota); `cost_cap` (stopped by
@@ -23,7 +26,7 @@ export interface RunState {
    * `inputs_removed` (complete; trajectories whose input is gone are left out of the figures, `./removed-ids.ts`, or,
    * for a run recorded before that, still counted: {@link inputsRemovedText}).
    */
-  status: "inputs_removed" | "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
+  status: "inputs_removed" | "complete" | "limited" | "partial" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
   /** True when the last labelling finished; false when the figures cover only part of it; null when unknown. */
   complete: boolean | null;
   /** What to tell the user (null when there is nothing to say). */
@@ -214,6 +217,7 @@ function labelStateOf(
       return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
     case "complete":
       if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed));
+      if (st.partial_passes?.length) return out("partial", false, partialText(st.partial_passes, trajectories));
       return st.limit !== undefined ? out("limited", true, limitedText(st.limit, trajectories)) : out("complete", true, null);
   }
   return undefined;
@@ -230,5 +234,18 @@ export function limitedText(limit: number, trajectories?: number): string {
   return (
     `the last label run was limited to the first ${limit} trajectories of its inputs (--limit): these figures cover every verdict the run has stored${held}; ` +
     "input trajectories past the limit that no label run reached are not in them (run label again without --limit to label the rest)"
+  );
+}
+
+/**
+ * The message of a `partial` run (break 51 #2): which passes limited it, and that its figures cover an arbitrary slice
+ * of its inputs (the first files in walk order, one filter's trajectories) until a pass without them completes it.
+ * @param trajectories the run's trajectory count (`store.json` `counts`), when known.
+ */
+export function partialText(passes: readonly PartialPass[], trajectories?: number): string {
+  const held = trajectories === undefined ? "the trajectories" : `the ${trajectories.toLocaleString("en-US")} trajectories`;
+  return (
+    `partial run: every label run since its inputs were last read whole had --limit or --where (${passes.map(passText).join("; ")}), so these figures cover ${held} ` +
+    "those runs stored, a slice of the inputs (the first files read, or what a filter kept), not the inputs: run label again without --limit and --where to cover them"
   );
 }

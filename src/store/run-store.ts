@@ -10,10 +10,7 @@ import { readJsonl } from "../io/jsonl.js";
 import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
-import {
-  currentVerdictKey, errorKey, errorRecordCheck, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
-  referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow,
-} from "./records.js";
+import { currentVerdictKey, errorKey, errorRecordCheck, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT, referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
 import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
 import { FileNames, splitPath } from "./file-names.js";
@@ -24,6 +21,7 @@ import { FileStamps, stampOf, type FileStamp, type StampWarning } from "./file-s
 import { checkRunName, validSnapshot, type RunSnapshot } from "./run-snapshot.js";
 import { storedUsageImplausible } from "./stored-usage.js";
 export { checkRunName, RunNameError, type LabelState, type RunSnapshot } from "./run-snapshot.js";
+import { carriedPasses, recordPasses } from "./partial-passes.js";
 export type { StoredConfig } from "./resume-keys.js";
 
 /** Journal lines loaded between two calls of `RunStore.open`'s `onLoadCheck`. */
@@ -242,7 +240,8 @@ export class RunStore {
     // what an earlier complete read found of removed input files stands until a later complete read says again (a
     // --limit, interrupted or killed resume cannot tell: red team 14, the warning had vanished)
     const removed = this.db.data.label_state?.inputs_removed;
-    this.db.data.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}) };
+    const partial_passes = carriedPasses(this.db.data.label_state, this.trajectoryCount); // passes short of the inputs (break 51 #2): undefined is not written
+    this.db.data.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}), partial_passes };
     await this.writeSnapshot();
   }
 
@@ -257,6 +256,7 @@ export class RunStore {
     costCap?: { cap_usd: number; spent_usd: number };
     /** what is recorded now of trajectories whose input is gone (`./removed-ids.ts`); null: none; absent: as it was */
     inputsRemoved?: { count: number; examples: string[] } | null;
+    where?: { text: string; left_out: number }; // --where's text, the read trajectories it left out (./partial-passes.ts)
   }): void {
     const st = this.db.data.label_state;
     if (!st) return;
@@ -267,6 +267,7 @@ export class RunStore {
     if (outcome.limit !== undefined) st.limit = outcome.limit;
     if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples.slice(0, 3) };
     else if (outcome.inputsRemoved === null) delete st.inputs_removed;
+    recordPasses(st, outcome.limit, outcome.where);
   }
 
   /** Path of a file in the run folder. */

@@ -16,6 +16,7 @@ import { designAsrText } from "../../src/estimate/format.js";
 import { calibratedAllLine } from "../../src/report/calibrated-all-html.js";
 import { calibratedAllNotes } from "../../src/report/calibrated-all.js";
 import { groupedWarnings, mergeRateTwins } from "../../src/report/warning-groups.js";
+import { warningKindOf } from "../../src/report/warning-kinds.js";
 import { Rand } from "../helpers/rand.js";
 import { runCli } from "../helpers/cli.js";
 
@@ -120,7 +121,7 @@ describe("the report's (all) row: the pooled calibrated estimate as estimate pri
     expect(summary).toContain("report --human FILE adds");
     // the caveats that change how to read it, named briefly, counted over every warning that says so
     const g = groupedWarnings(m.warnings);
-    const mix = g.reading.filter((w) => /not like for like/i.test(w)).length;
+    const mix = g.reading.filter((w) => warningKindOf(w).kind === "not_like_for_like").length; // compare's "different task sets" too (break 51 #1)
     expect(mix).toBeGreaterThan(1);
     expect(summary).toContain(`Not like for like (${mix} warnings)`);
   });
@@ -147,9 +148,9 @@ describe("the summary first, every warning under one counted list", () => {
     const ws = [
       "agent models ran different attacks (a: x; b: y), so their per-model rates are not like for like",
       "estimate asr_behaviour, (all): 3 of 9 trajectories have no usable verdict",
-      "estimate asr_behaviour, (all): interval A",
+      "estimate asr_behaviour, (all): the calibrated interval is an exact bound A",
       "estimate asr_goal, (all): 3 of 9 trajectories have no usable verdict",
-      "estimate asr_goal, (all): interval B",
+      "estimate asr_goal, (all): the calibrated interval is an exact bound B",
       "estimate asr_goal, m / c: coverage_low: the judge labelled 70.0% of the group",
     ];
     expect(mergeRateTwins(ws)).toEqual([
@@ -167,7 +168,8 @@ describe("the summary first, every warning under one counted list", () => {
   it("the page: summary before the Judges section, the headline with its interval, the warnings in a <details> with their counts", async () => {
     const runDir = path.join(tmp, "conditions");
     const m: ReportModel = await buildReportModelObjects({ runDir, run: "conditions", humanFile: path.join(tmp, "conditions-human.jsonl"), bootstrap: { B: 0, seed: 1 }, now, maxItems: 0 });
-    const extra = ["estimate asr_behaviour, (all): the same note", "estimate asr_goal, (all): the same note"];
+    const twice = "/tmp/r: same_content: 3 trajectories are counted more than once in every figure of this run";
+    const extra = ["estimate asr_behaviour, (all): 3 of 9 trajectories have no usable verdict", "estimate asr_goal, (all): 3 of 9 trajectories have no usable verdict", twice];
     const html = await renderReportHtml({ ...m, warnings: [...m.warnings, ...extra] });
     const [s, o] = [html.indexOf('<section id="summary"'), html.indexOf('<section id="overview"')];
     expect(s).toBeGreaterThan(0);
@@ -186,7 +188,14 @@ describe("the summary first, every warning under one counted list", () => {
     const g = groupedWarnings([...m.warnings, ...extra]);
     expect(boxes).toBe(g.reading.length + g.notes.length);
     expect(details).toMatch(new RegExp(`<summary>All warnings of this report: ${boxes} \\(${g.reading.length} that change how a figure reads, ${g.notes.length} notes; \\d+ said alike for asr_goal and asr_behaviour given once\\)</summary>`));
-    expect(details).toContain("estimate asr_goal and asr_behaviour, (all): the same note");
+    expect(details).toContain("estimate asr_goal and asr_behaviour, (all): 3 of 9 trajectories have no usable verdict");
+    // a warning that figures count something twice is in the first group and named by "Read with:" (break 51 #1)
+    expect(details.indexOf(twice)).toBeLessThan(details.indexOf("<h3>Notes"));
+    expect(words.slice(words.indexOf("Read with:"), words.indexOf("All warnings"))).toContain("Counted twice (1 warning)");
+    // a run that is not complete: the headline says the trajectories it holds, not "all" (break 51 #2)
+    const partial = await renderReportHtml({ ...m, run_state: { ...m.run_state, status: "partial", complete: false, message: "partial run: x" } });
+    expect(partial).toMatch(/Attack success over the [\d,]+ attacked trajectories this incomplete run holds \(not all of its inputs/);
+    expect(words).toMatch(/Attack success over all [\d,]+ attacked trajectories/);
     // each warning is on the page: as is, or merged with its twin
     for (const w of m.warnings) {
       const rest = w.replace(/^estimate asr_(goal|behaviour), /, "");
