@@ -68,7 +68,7 @@ export function attacksCsv(attacks: Record<string, number>): string {
 /**
  * Set each row's `mix_marks` and return the footnotes (module docstring).
  * @param rows the table's rows (changed: `mix_marks` set on each, `[]` when like for like).
- * @param unlike the groups the rates' like-for-like warnings name. @param likeForLike the rows are `--like-for-like`.
+ * @param unlike the groups the rates' like-for-like warnings name. @param likeForLike the rows are like for like (not `--own-mix`).
  */
 export function markUnlikeRows(rows: MarkRow[], unlike: UnlikeGroups, likeForLike: boolean): MixFootnote[] {
   for (const r of rows) r.mix_marks = [];
@@ -88,7 +88,7 @@ export function markUnlikeRows(rows: MarkRow[], unlike: UnlikeGroups, likeForLik
     mark(
       rs,
       `${model}: its conditions ran ${kind} (${each(rs, (r) => r.condition, kind)}): its rows do not compare like with like` +
-        (likeForLike ? " (its conditions could not be put on shared cells: see the population line)" : "; --like-for-like builds them over the cells its conditions share, as compare --by condition does"),
+        (likeForLike ? " (its conditions could not be put on shared cells: see the population line)" : "; without --own-mix the table builds them over the cells its conditions share, as compare --by condition does"),
     );
   }
   for (const [cond, kind] of [...unlike.conditions].sort(([a], [b]) => (a < b ? -1 : 1))) {
