@@ -28,7 +28,7 @@ describe("estimate --table: like for like by default, each row's n and what it i
     ]);
     expect(t.mix_footnotes[0]).toEqual({
       mark: "a",
-      text: "M: its conditions ran different attacks (D n 3 over 1 attack (A); no_defense n 8 over 2 attacks (A 4, B 4)): its rows do not compare like with like; without --own-mix the table builds them over the cells its conditions share, as compare --by condition does",
+      text: '"M": its conditions ran different attacks ("D" n 3 over 1 attack (A); "no_defense" n 8 over 2 attacks (A 4, B 4)): its rows do not compare like with like; without --own-mix the table builds them over the cells its conditions share, as compare --by condition does',
     });
     // under no_defense, G and M ran the same cells: G's row is not marked, and no other footnote
     expect(t.mix_footnotes.map((f) => f.mark)).toEqual(["a"]);

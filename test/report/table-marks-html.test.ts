@@ -63,7 +63,7 @@ describe("report: the paper table gives each row's n and what it is over, like f
       expect(text).toContain(`[a] ${t.mix_footnotes[0].text}`);
       expect(est).toContain(`[a] ${t.mix_footnotes[0].text}`);
       expect(text).toContain(est[0]);
-      expect(t.mix_footnotes[0].text).toMatch(/^M: its conditions ran different attacks \(D n 3 over 1 attack \(A\); no_defense n 8 over 2 attacks \(A 4, B 4\)\)/);
+      expect(t.mix_footnotes[0].text).toMatch(/^"M": its conditions ran different attacks \("D" n 3 over 1 attack \(A\); "no_defense" n 8 over 2 attacks \(A 4, B 4\)\)/);
     });
   }
 
