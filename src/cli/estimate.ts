@@ -76,7 +76,8 @@ export function registerEstimate(program: Command): void {
     .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", String(DEFAULT_MIN_SAMPLED))
     .option("--table", "the paper table per agent model and condition: the judge's asr_goal and asr_behaviour with blocked attempts (refused, unavailable, failed), the heuristic's, refusal rate, utility, utility under attack (+ calibrated asr_goal and asr_behaviour with --human)")
     .option("--allow-low-coverage", "with --table: print the rates of rows whose coverage (labelled / attacked) is below 80%, marked LOW (by default no number is printed for them)")
-    .option("--like-for-like", "with --table: each agent model's rows over the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them (by default every attacked run of each row, its n printed and unlike rows marked)")
+    .option("--own-mix", "with --table: each row over every attacked run of its own (n printed, rows unlike the others of their model or condition marked [a], [b] ...), not the default like for like: each agent model's rows over the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them")
+    .option("--like-for-like", "with --table: the default (each agent model's rows over the cells all its conditions ran); accepted, changes nothing")
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
     .option("--csv <file>", "with --table: write the table as CSV")
     .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
@@ -108,10 +109,14 @@ the calibrated asr_goal (or why not) and asr_behaviour. A rate whose coverage (u
 reason instead) unless --allow-low-coverage. The exposure column is the share of those trajectories whose agent met
 the injected text (any label but not_exposed); below 10% it reads EXPOSURE LOW (LaTeX: the row's rates marked
 $^\\circ$; CSV: exposure_low): those rates say the attack did not arrive, not that the agent resisted it.
-Each row gives its n (the attacked runs its rates are over); a row whose runs differ from the other rows of its
-model (or condition) in attacks, suites or cells is marked [a], [b] ... with a footnote naming each row's n and
-attacks. --like-for-like builds each model's rows over the cells all its conditions share, as compare --by
-condition pairs them (the first line of the output says which population).
+Like for like by default: each agent model's rows are over the (suite, user task, injection task, attack) cells
+all its conditions ran, as compare --by condition pairs them (a model with one condition keeps all its runs; a
+model whose conditions share no cell, or whose runs lack task ids, gets no number, the reason naming its
+conditions). Each row gives its n and what it is over (column "over": "all runs", or the shared cells with the
+runs and cells it left out); the first line of the output says which population. --own-mix puts each row over
+every attacked run of its own instead, marking [a], [b] ... a row whose runs differ from the other rows of its
+model (or condition), with a footnote naming each row's n and attacks. The models under one condition can still
+differ (marked so): compare --common-tasks compares them on the tasks every model ran.
 Examples:
   ipi-judge estimate --run study --table --judge gpt --csv table.csv --latex table.tex
   ipi-judge estimate --run study --human human.jsonl --judge gpt --by agent_model
@@ -126,7 +131,8 @@ Examples:
       o.whereFrom = fromSample ? "sample" : "option";
       const choice = judgeChoice(o);
       const table = !!(o.table || o.csv || o.latex);
-      if (o.likeForLike && !table) throw new UsageError("--like-for-like is an option of --table (compare --by condition pairs the cells for a comparison)");
+      if ((o.likeForLike || o.ownMix) && !table) throw new UsageError(`${o.ownMix ? "--own-mix" : "--like-for-like"} is an option of --table (compare --by condition pairs the cells for a comparison)`);
+      if (o.likeForLike && o.ownMix) throw new UsageError("--like-for-like (the default) and --own-mix ask for two populations: give one");
       if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");
       const minSampled = intOption(o.minSampled, "--min-sampled", 2);
       const by = typeof o.by === "string" ? o.by.split(",").map((s: string) => s.trim()).filter(Boolean) : [];
@@ -187,8 +193,6 @@ async function writeTable(
   labels?: HumanLabelFile,
 ): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
-  // the calibrated estimate (and the (all) row) is over every attacked run of each group, the sample's design: not the cells
-  if (o.likeForLike && o.human) throw new UsageError("--like-for-like with --human: the calibrated estimate is over every attacked run of each row (the human sample's design), not the cells its model's conditions share; drop one, or narrow both with --where (e.g. --where attack=important_instructions)");
   let human: TableHuman | undefined;
   try {
     human = o.human ? { labels: labels ?? readHumanLabels(o.human as string), minSampled } : undefined;
@@ -312,7 +316,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const calibrated = human ? tableCalibrated(tc, o, req, human, []) : undefined;
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
   // estimate's pooled (all) group under the rows, as the report's table shows it (../estimate/table-all.ts)
-  const t = withCalibratedAll(paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, likeForLike: !!o.likeForLike, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated);
+  const t = withCalibratedAll(paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, ownMix: !!o.ownMix, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated);
   step.done();
   const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);
@@ -334,7 +338,7 @@ async function writeTableCommitteeColumns(runDir: string, o: Record<string, stri
   for (const w of said) warnLine(w);
   const calibrated = human ? tableCalibrated(tc, o, req, human, said) : undefined;
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
-  const t = withCalibratedAll(committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, likeForLike: !!o.likeForLike, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated);
+  const t = withCalibratedAll(committeeTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, ownMix: !!o.ownMix, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated);
   step.done();
   const leftOutNote = tableUnattackedNote(leftOut, whereOf(o as { where?: string[] }), t.rows);
   if (leftOutNote) t.notes.push(leftOutNote);

@@ -45,6 +45,7 @@ export function registerReport(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the kappa intervals against humans (0: none)", "2000")
     .option("--seed <s>", "bootstrap seed", "12345")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
+    .option("--own-mix", "the paper table's rows each over every attacked run of its own (unlike rows marked), not the default like for like (each agent model's rows over the cells all its conditions ran), as estimate --table --own-mix")
     .option("--json", "print a JSON summary of what was written");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
@@ -52,7 +53,10 @@ export function registerReport(program: Command): void {
       `
 The paper table uses the judge given by --judge ID, or the committee with --committee (as estimate does; default:
 the run's only judge). A run with several judges and no choice gets no paper table: its place in the page, and a
-warning on stderr, say why and how to choose; the other sections are written (exit 0, or 3 as below).
+warning on stderr, say why and how to choose; the other sections are written (exit 0, or 3 as below). Its rows
+are like for like, as estimate --table's: each agent model's rows over the cells all its conditions ran, each row
+saying what it is over ("all runs", or the shared cells and what it left out); --own-mix puts each row over all
+its own runs.
 Sections appear when their input exists: the committee needs two or more judges. One committee serves every
 section (its verdicts, rates, its members' agreement, its rows against humans and the benchmark, the disagreement
 list, the --committee paper table), named with its members: committee.jsonl's judges and quorum when the run has
@@ -98,6 +102,7 @@ Example:
         bootstrap: { B: intOption(o.bootstrap, "--bootstrap", 0), seed: intOption(o.seed, "--seed", 0) },
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
         where: whereOf(o),
+        ownMix: !!o.ownMix,
         progress,
         step: showStep,
       }).finally(() => step.done()))).catch((e) => {

@@ -8,6 +8,7 @@
  * notes.
  */
 import { NO_VALUE } from "../stats/no-value.js";
+import { quoted } from "../format/quote-name.js";
 import type { UnlikeGroups } from "../stats/like-for-like.js";
 
 /** A row's like-for-like flag: `like_for_like` false with `like_for_like_note` when a rate warning names it. */
@@ -29,9 +30,9 @@ export function rowLikeForLike(model: string, condition: string | null, unlike: 
   const cond = condition ?? NO_VALUE;
   const why: string[] = [];
   const m = unlike.models.get(model);
-  if (m) why.push(`${model}'s conditions ran ${m}: its per-condition rates are not like for like`);
+  if (m) why.push(`${quoted(model)}'s conditions ran ${m}: its per-condition rates are not like for like`);
   const c = unlike.conditions.get(cond);
-  if (c) why.push(`the agent models${condition === null ? "" : ` under ${condition}`} ran ${c}: per-model rates are not like for like`);
+  if (c) why.push(`the agent models${condition === null ? "" : ` under ${quoted(condition)}`} ran ${c}: per-model rates are not like for like`);
   if (unlike.spellings.has(model)) why.push("another row's model name differs from this one only in spelling (kept apart; they may be one model)");
   return why.length ? { like_for_like: false, like_for_like_note: `${why.join("; ")} (see the table's WARNING notes)` } : { like_for_like: true };
 }

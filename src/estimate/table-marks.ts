@@ -7,9 +7,11 @@
  *
  * One letter per group a like-for-like warning names (`UnlikeGroups` of src/stats/like-for-like.ts, as the rows'
  * `like_for_like` flag): a model whose conditions differ, a condition whose models differ, model names that differ
- * only in spelling.
+ * only in spelling. Model and condition names are quoted (JSON.stringify, `quoted` of ../format/quote-name.ts), as
+ * the other messages name them (session 51; the shared WARNING texts of ../stats/like-for-like.ts are still bare).
  */
 import { NO_VALUE } from "../stats/no-value.js";
+import { quoted } from "../format/quote-name.js";
 import type { UnlikeGroups } from "../stats/like-for-like.js";
 
 /** What the marks read of a row (`TableRow` of ./table.ts). */
@@ -68,14 +70,14 @@ export function attacksCsv(attacks: Record<string, number>): string {
 /**
  * Set each row's `mix_marks` and return the footnotes (module docstring).
  * @param rows the table's rows (changed: `mix_marks` set on each, `[]` when like for like).
- * @param unlike the groups the rates' like-for-like warnings name. @param likeForLike the rows are `--like-for-like`.
+ * @param unlike the groups the rates' like-for-like warnings name. @param likeForLike the rows are like for like (not `--own-mix`).
  */
 export function markUnlikeRows(rows: MarkRow[], unlike: UnlikeGroups, likeForLike: boolean): MixFootnote[] {
   for (const r of rows) r.mix_marks = [];
   const notes: MixFootnote[] = [];
   // each row's n and attacks, and its suites when they are what differs
   const each = (rs: MarkRow[], name: (r: MarkRow) => string | null, kind: string) =>
-    rs.map((r) => `${name(r) ?? NO_VALUE} n ${int(r.n_attacked)} over ${attacksText(r.attacks)}${kind.includes("suites") && r.suites ? ` on ${attacksText(r.suites, "suite")}` : ""}`).join("; ");
+    rs.map((r) => `${name(r) === null ? NO_VALUE : quoted(name(r)!)} n ${int(r.n_attacked)} over ${attacksText(r.attacks)}${kind.includes("suites") && r.suites ? ` on ${attacksText(r.suites, "suite")}` : ""}`).join("; ");
   const rated = rows.filter((r) => r.n_attacked > 0); // a row without attacked runs has no rate to compare
   const mark = (rs: MarkRow[], text: string) => {
     const m = letter(notes.length);
@@ -87,18 +89,18 @@ export function markUnlikeRows(rows: MarkRow[], unlike: UnlikeGroups, likeForLik
     if (rs.length < 2) continue;
     mark(
       rs,
-      `${model}: its conditions ran ${kind} (${each(rs, (r) => r.condition, kind)}): its rows do not compare like with like` +
-        (likeForLike ? " (its conditions could not be put on shared cells: see the population line)" : "; --like-for-like builds them over the cells its conditions share, as compare --by condition does"),
+      `${quoted(model)}: its conditions ran ${kind} (${each(rs, (r) => r.condition, kind)}): its rows do not compare like with like` +
+        (likeForLike ? " (its conditions could not be put on shared cells: see the population line)" : "; without --own-mix the table builds them over the cells its conditions share, as compare --by condition does"),
     );
   }
   for (const [cond, kind] of [...unlike.conditions].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const rs = rated.filter((r) => (r.condition ?? NO_VALUE) === cond);
     if (rs.length < 2) continue;
-    const under = rs[0].condition === null ? "the agent models" : `under ${cond}, the agent models`;
+    const under = rs[0].condition === null ? "the agent models" : `under ${quoted(cond)}, the agent models`;
     mark(rs, `${under} ran ${kind} (${each(rs, (r) => r.agent_model, kind)}): per-model rates are not like for like; compare --common-tasks compares them on the tasks every model ran`);
   }
   const spelled = rated.filter((r) => unlike.spellings.has(r.agent_model));
-  if (spelled.length) mark(spelled, `agent model names that differ only in spelling (${[...new Set(spelled.map((r) => r.agent_model))].join(", ")}): kept apart, one row each (see the WARNING note)`);
+  if (spelled.length) mark(spelled, `agent model names that differ only in spelling (${[...new Set(spelled.map((r) => quoted(r.agent_model)))].join(", ")}): kept apart, one row each (see the WARNING note)`);
   return notes;
 }
 

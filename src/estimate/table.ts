@@ -53,20 +53,19 @@ import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
-import { likeForLikePopulation, populationText, type TablePopulation } from "./table-population.js";
+import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, overLatexLines, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
+import { withheldRow } from "./table-withheld.js";
 import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
 import { groupsByRow, tableRowKey } from "./table-groups.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
 /** One (agent model, condition) row. */
-export interface TableRow extends RowLikeForLike {
+export interface TableRow extends RowLikeForLike, RowOver {
   agent_model: string;
   /** The condition (defense) of the row's runs; null when the run records no condition (one row per model). */
   condition: string | null;
-  /** Attacked runs the rates are over (with `--like-for-like`, those on the cells its model's conditions share). */
+  /** Attacked runs the rates are over (like for like: those on the cells its model's conditions share; `over` says which). */
   n_attacked: number;
-  /** `--like-for-like`: the row's attacked runs left out (not on those cells); absent otherwise. */
-  n_attacked_left_out?: number;
   /** The `n_attacked` runs by attack. */
   attacks: Record<string, number>;
   /** The `n_attacked` runs by suite. */
@@ -140,7 +139,7 @@ export interface PaperTable {
   /** The run has no verdict of the heuristic: its columns are left out as above, cells null `no_verdicts_of_<id>`. */
   heuristic_absent?: true;
   rows: TableRow[];
-  /** Which attacked runs the rates are over: every one, or `--like-for-like` (./table-population.ts). */
+  /** Which attacked runs the rates are over: like for like (default), or every one (`--own-mix`) (./table-population.ts). */
   population: TablePopulation;
   /** The footnotes of the rows' `mix_marks` (./table-marks.ts). */
   mix_footnotes: MixFootnote[];
@@ -269,7 +268,7 @@ export interface TableInput {
  * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads that reason (`unattacked_outside_where`, or
  * `unattacked_outside_sample_population` for the human sample's recorded population), not "none"; false: not so.
  */
-export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string | null) => string | false; /** ./table-population.ts */ likeForLike?: boolean };
+export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string | null) => string | false; /** `--own-mix`: every attacked run of each row, not like for like (./table-population.ts) */ ownMix?: boolean };
 
 /** {@link paperTable} from its input by row position (same rows, figures and notes). */
 export function paperTableFrom(
@@ -285,8 +284,8 @@ export function paperTableFrom(
   const absent = !sameRater && heurB === null; // never run: no columns, no coverage flags (new-user report 31, L2)
   let withConditions = false;
   for (let i = 0; i < input.n && !withConditions; i++) withConditions = input.row(i).condition !== undefined;
-  // --like-for-like: each model's attacked runs on the cells its conditions share (./table-population.ts)
-  const lfl = opts.likeForLike ? likeForLikePopulation(input, (r) => r.agent_model ?? "(none)", (r) => (withConditions ? (r.condition ?? "(none)") : "")) : null; // one key for all: never printed
+  // like for like (unless --own-mix): each model's attacked runs on the cells its conditions share (./table-population.ts)
+  const lfl = !opts.ownMix ? likeForLikePopulation(input, (r) => r.agent_model ?? "(none)", (r) => (withConditions ? (r.condition ?? "(none)") : "")) : null; // one key for all: never printed
   // the rows of each (model, condition), by model then condition: no key string per row (issue 26 point 3: a million at 1M)
   const groupsOf = new Map<string, Map<string, { model: string; condition: string | null; rows: number[] }>>();
   const byRow: Array<{ model: string; condition: string | null; rows: number[] }> = [];
@@ -311,6 +310,7 @@ export function paperTableFrom(
     const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
     const { attacks, suites } = rowMix(att, (i) => input.row(i));
     const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
+    const pop = lfl?.per_model[model];
     const un = rs.filter((i) => !input.row(i).attacked);
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
     const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean) =>
@@ -337,12 +337,12 @@ export function paperTableFrom(
     const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task");
     const key = tableRowKey(model, condition);
     const c = cal.get(key);
-    rows.push({
+    rows.push(withheldRow({
       agent_model: model,
       condition,
       like_for_like: true, // until the table's warnings are read, below
       n_attacked: att.length,
-      ...(lfl ? { n_attacked_left_out: leftOut } : {}),
+      ...rowOver(pop, condition ?? "", leftOut),
       attacks,
       suites,
       n_unattacked: un.length,
@@ -366,10 +366,10 @@ export function paperTableFrom(
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) || "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
-      // the calibrated estimate is over every attacked run of the group: not a row whose runs --like-for-like cut
+      // the calibrated estimate is over every attacked run of the group: not a row whose runs like for like cut
       calibrated_asr_behaviour: opts.calibrated ? (leftOut ? LFL_CALIBRATED : calibratedCell(c)) : null,
       calibrated_asr_goal: opts.calibrated ? (leftOut ? LFL_CALIBRATED : goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
-    });
+    }, pop && !pop.applied ? noSharedCellsReason(model, pop) : null));
   }
   const allow = !!opts.allowLowCoverage;
   const notes = [
@@ -389,19 +389,19 @@ export function paperTableFrom(
   if (disputed) notes.push(disputed);
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden;
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
-  // (with --like-for-like over the runs the rows are over); each row flagged and marked too (./table-marks.ts)
+  // (like for like: over the runs the rows are over); each row flagged and marked too (./table-marks.ts)
   const kept = lfl ? Int32Array.from({ length: input.n }, (_, i) => i).filter((i) => lfl.keep(i)) : null;
   const code = input.code;
   const mix = tableMix(kept ? { n: kept.length, row: (j) => input.row(kept[j]), ...(code ? { code: (j: number) => code.call(input, kept[j]), nCodes: input.nCodes } : {}) } : input);
   for (const w of mix.warnings) notes.push(`WARNING: ${w}`);
   for (const r of rows) Object.assign(r, rowLikeForLike(r.agent_model, r.condition, mix.unlike));
-  const population: TablePopulation = lfl ? { kind: "like_for_like", per_model: lfl.per_model } : { kind: "all" };
+  const population: TablePopulation = lfl ? { kind: "like_for_like", per_model: lfl.per_model } : OWN_MIX;
   const mix_footnotes = markUnlikeRows(rows, mix.unlike, !!lfl);
   if (opts.calibrated) notes.push(...calibratedNotes(opts.calibrated, goalReport, goalReason, rows, withConditions));
   return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, population, mix_footnotes, allow_low_coverage: allow, notes };
 }
 
-/** A calibrated cell of a row `--like-for-like` cut: the estimate is over all the group's attacked runs, not these. */
+/** A calibrated cell of a row like for like cut: the estimate is over all the group's attacked runs, not these. */
 const LFL_CALIBRATED: CalibratedCell = { value: null, reason: "calibrated_over_all_runs_not_like_for_like_cells", ci95: null };
 
 type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
@@ -485,7 +485,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
     header.push(`${c.key}_reason`);
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
-  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, "pooled");
+  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, ...RUN_ERROR_CSV_COLUMNS, "pooled");
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, r.n_unattacked]; // no condition recorded: empty
     for (const c of cols) {
@@ -499,7 +499,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r), "false");
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r), attacksCsv(r.attacks ?? {}), marksText(r), ...runErrorCsvCells(r), "false");
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;
@@ -514,9 +514,6 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   return writeCsv([[...header, ...extra], ...rows.map((r) => [...r, ...(cav ? [cav] : []), ...(hcav ? [hcav] : [])])], { rowEnd: "\n" });
 }
 
-/** The CSV's columns on which attacked runs each row's rates are over, and its like-for-like marks (footnotes in the LaTeX and text). */
-const POPULATION_CSV_COLUMNS = ["population", "n_attacked_left_out", "attacks", "mix_marks", ...RUN_ERROR_CSV_COLUMNS] as const;
-const populationCsvCells = (t: PaperTable, r: TableRow) => [t.population?.kind ?? "all", r.n_attacked_left_out ?? "", attacksCsv(r.attacks ?? {}), marksText(r), ...runErrorCsvCells(r)];
 
 /** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */
 export function latexEscape(s: string): string {
@@ -548,7 +545,7 @@ export function tableLatex(t: PaperTable): string {
   const L: string[] = [];
   for (const n of t.notes) L.push(`% ${n.replace(/[\r\n]/g, " ")}`);
   L[0] = `% ipi-judge estimate --table, run ${t.run.replace(/[\r\n]/g, " ")}: ${t.notes[0].replace(/[\r\n]/g, " ")}`;
-  L.splice(1, 0, `% ${populationText(t.population ?? { kind: "all" }).replace(/[\r\n]/g, " ").replace("[a], [b]", "$^{\\mathrm{a}}$, $^{\\mathrm{b}}$")}`);
+  L.splice(1, 0, `% ${populationText(t.population ?? OWN_MIX).replace(/[\r\n]/g, " ").replace("[a], [b]", "$^{\\mathrm{a}}$, $^{\\mathrm{b}}$")}`);
   L.push(`\\begin{tabular}{l${conds ? "l" : ""}${"r".repeat(cols.length + 2)}}`);
   L.push("\\toprule");
   L.push(`Model & ${conds ? "Condition & " : ""}$n$ & ${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
@@ -560,6 +557,7 @@ export function tableLatex(t: PaperTable): string {
   if (t.calibrated_all) L.push("\\midrule", allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population));
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
+  L.push(...overLatexLines(t.rows)); // what each row is over: all runs, or the shared cells (./table-population.ts)
   for (const f of t.mix_footnotes ?? []) L.push(`% $^{\\mathrm{${f.mark}}}$ ${f.text.replace(/[\r\n]/g, " ")}`);
   for (const l of allRowLines(t.calibrated_all)) L.push(`% ${l.trim().replace(/[\r\n]/g, " ")}`);
   if (t.rows.some((r) => (r.judge_blocked_attempts ?? 0) > 0)) L.push("% Blocked: blocked/partial compliance (refused/unavailable/failed): see the blocked note above");
@@ -592,8 +590,9 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   const all = t.calibrated_all ? [allRowCells(t.calibrated_all, cols, conds, (p) => cellText(p))] : []; // estimate's (all) group
   for (const a of all) a.splice(conds ? 2 : 1, 0, t.calibrated_all!.n_population.toLocaleString("en-US")); // its n
   const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1); // utility's n; runs that ended in an error
+  insertOverColumn(head, body, all, t.rows, conds ? 2 : 1); // what each row is over, right after its n
   const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 3 : 2 });
   const hint = wrapHint(w.blocks, opts.width, conds ? "its model, condition and n" : "its model and n");
-  const pop = populationText(t.population ?? { kind: "all" });
+  const pop = populationText(t.population ?? OWN_MIX);
   return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...(errors ? [RUN_ERROR_LEGEND] : []), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
 }

@@ -47,6 +47,10 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   // new user 28: the code said the committee had no refusal buckets, yet its votes hold refusals
   committee_refusal_rate_not_counted: "not counted for a committee (use --judge for one judge's refusal rate)",
   no_trajectories: "no trajectory",
+  // the paper table like for like (session 51): a model whose conditions cannot be put on shared cells; a row whose
+  // runs the shared cells cut, whose calibrated estimate (the human sample's design) is over all of them
+  no_like_for_like_cells: "no like-for-like rate: the model's conditions cannot be put on shared (suite, user task, injection task, attack) cells",
+  calibrated_over_all_runs_not_like_for_like_cells: "the calibrated estimate is over every attacked run of the row (the human sample's design), not the shared cells its rates are over; --own-mix gives it",
   no_utility_in_input: "the input records no utility",
   // why a verdict or a label is not used
   no_verdict: "no verdict",

@@ -194,6 +194,8 @@ export interface ReportOptions {
   source?: EstimateOptions["source"];
   /** `--where` (src/store/where.ts): the report is over the trajectories it keeps (stated in the page). */
   where?: WhereFilter | null;
+  /** `--own-mix`: the paper table's rows each over every attacked run of its own, not like for like (src/estimate/table-population.ts). */
+  ownMix?: boolean;
   /** Clock (tests). */
   now?: Date;
   /** Where the reading of the run's journals is (a progress display). */
@@ -398,7 +400,7 @@ function paperTableSection(
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
   const leftOut = unattackedLeftOut(d.fullIndex.values(), o.where);
   // with its `(all)` row: the pooled calibrated estimate as estimate prints it (./calibrated-all.ts)
-  const paper_table = tableSource ? withCalibratedAll(paperTable(run, d.index, d.verdicts, tableSource, { calibrated, unattackedOutside: unattackedOutsideRow(leftOut) }), calibrated) : null;
+  const paper_table = tableSource ? withCalibratedAll(paperTable(run, d.index, d.verdicts, tableSource, { calibrated, unattackedOutside: unattackedOutsideRow(leftOut), ownMix: !!o.ownMix }), calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(leftOut, o.where, paper_table.rows);
   if (leftOutNote) d.warnings.push(leftOutNote);
   return { paper_table, ...(paper_table_reason ? { paper_table_reason } : {}) };

@@ -187,7 +187,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const outside = rd.where ? { unattackedOutside: unattackedOutsideRow(rd.leftOut) } : {};
   const { calibrated, warnings: calibratedWarnings } = hf.calibrated();
   warnings.push(...calibratedWarnings); // the calibrated estimate's, where the object path gives them
-  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated }), calibrated) : null;
+  const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated, ownMix: !!o.ownMix }), calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
   const utility = utilityTable(rowRecords(colRun), "condition");
@@ -361,7 +361,7 @@ function hasReferenceColumns(colRun: ColumnRun): boolean {
 }
 
 /** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */
-function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>, opts: Pick<TableOptions, "unattackedOutside" | "calibrated">): PaperTable {
+function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>, opts: Pick<TableOptions, "unattackedOutside" | "calibrated" | "ownMix">): PaperTable {
   if (source.kind === "judge") return paperTableColumns(run, colRun, source, opts);
   const none = new Uint32Array(colRun.ids.size);
   const cc = committeeColumns(colRun, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);

@@ -1,6 +1,6 @@
 /**
  * The command line a report gives for "the same rows": `estimate --table` with every option that shaped the paper
- * table's rows (judge or committee and quorum, `--human`, `--where`, `--allow-low-coverage`).
+ * table's rows (judge or committee and quorum, `--human`, `--where`, `--allow-low-coverage`, `--own-mix`).
  */
 import type { ReportModel } from "./data.js";
 import { typedClauses } from "../store/where.js";
@@ -23,6 +23,7 @@ export function sameRowsCommand(m: Pick<ReportModel, "run" | "paper_table" | "hu
   if (m.human) args.push("--human", m.human.file);
   for (const c of m.where ? typedClauses(m.where) : []) args.push("--where", c); // fields as typed (out50)
   if (t.allow_low_coverage) args.push("--allow-low-coverage");
+  if (t.population && t.population.kind !== "like_for_like") args.push("--own-mix"); // own_mix (or "all", its name before)
   args.push("--csv", "table.csv", "--latex", "table.tex");
   return args.map(shellWord).join(" ");
 }

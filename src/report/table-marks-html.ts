@@ -6,7 +6,7 @@
  * src/estimate/table-marks.ts and table-population.ts, set when the table is built): this file only renders them.
  */
 import { marksText, type MixFootnote } from "../estimate/table-marks.js";
-import { populationText, type TablePopulation } from "../estimate/table-population.js";
+import { OWN_MIX, populationText, type RowOver, type TablePopulation } from "../estimate/table-population.js";
 import { escapeAttr, escapeHtml } from "./escape.js";
 
 /** What the marks read of a table (`PaperTable` of src/estimate/table.ts; older model files may lack both fields). */
@@ -28,7 +28,16 @@ export function markedNameHtml(name: string, r: { mix_marks?: readonly string[] 
 
 /** The line above the table naming which attacked runs the rates are over (n), as estimate's text table's first line. */
 export function populationHtml(t: MarkedTable): string {
-  return `<p class="note population">${escapeHtml(populationText(t.population ?? { kind: "all" }))} (--like-for-like is an option of the estimate command the note above names).</p>`;
+  return `<p class="note population">${escapeHtml(populationText(t.population ?? OWN_MIX))} (--own-mix is an option of report and of the estimate command the note above names).</p>`;
+}
+
+/**
+ * A row's n cell: its n and, under it, what its rates are over (`over` of src/estimate/table-population.ts: `all runs`,
+ * the shared cells with what it left out, or why it has no number); a row of a table stored before: its n alone.
+ */
+export function nCellHtml(r: { n_attacked: number } & Partial<RowOver>): string {
+  const n = r.n_attacked.toLocaleString("en-US");
+  return r.over === undefined ? n : `${n}<br><span class="over">${escapeHtml(r.over)}</span>`;
 }
 
 /** The footnotes under the table, one per mark: `[a] text` (estimate's text), each with the id its marks link to. */
@@ -40,12 +49,14 @@ export function mixFootnotesHtml(t: MarkedTable): string {
 
 /**
  * The table's n and marks for `report --json`: `population`, each row's `{ agent_model, condition, n_attacked,
- * mix_marks }` and `mix_footnotes` (the full rows are `estimate --table --json`'s).
+ * n_attacked_left_out, cells_left_out, over, mix_marks }` (what it is over: ../estimate/table-population.ts `RowOver`;
+ * absent from a row of a table stored before) and `mix_footnotes` (the full rows are `estimate --table --json`'s).
  */
-export function tableMarksJson(t: MarkedTable & { rows: { agent_model: string; condition: string | null; n_attacked: number; mix_marks?: string[] }[] }) {
+export function tableMarksJson(t: MarkedTable & { rows: Array<{ agent_model: string; condition: string | null; n_attacked: number; mix_marks?: string[] } & Partial<RowOver>> }) {
+  const over = (r: Partial<RowOver>) => (r.over === undefined ? {} : { n_attacked_left_out: r.n_attacked_left_out, cells_left_out: r.cells_left_out, over: r.over });
   return {
-    population: t.population ?? { kind: "all" as const },
-    rows: t.rows.map((r) => ({ agent_model: r.agent_model, condition: r.condition, n_attacked: r.n_attacked, mix_marks: r.mix_marks ?? [] })),
+    population: t.population ?? OWN_MIX,
+    rows: t.rows.map((r) => ({ agent_model: r.agent_model, condition: r.condition, n_attacked: r.n_attacked, ...over(r), mix_marks: r.mix_marks ?? [] })),
     mix_footnotes: t.mix_footnotes ?? [],
   };
 }

@@ -57,16 +57,16 @@ describe("ipi-judge report", () => {
     expect(r1.code).toBe(0);
     // with each row's n and marks (as estimate --table): the fields the page's table shows
     const t1 = JSON.parse(r1.stdout).paper_table;
-    expect(t1).toMatchObject({ source: "strict-b", population: { kind: "all" }, mix_footnotes: expect.any(Array) });
+    expect(t1).toMatchObject({ source: "strict-b", population: { kind: "like_for_like" }, mix_footnotes: expect.any(Array) });
     expect(t1.rows.length).toBeGreaterThan(0);
-    for (const r of t1.rows) expect(Object.keys(r)).toEqual(["agent_model", "condition", "n_attacked", "mix_marks"]);
+    for (const r of t1.rows) expect(Object.keys(r)).toEqual(["agent_model", "condition", "n_attacked", "n_attacked_left_out", "cells_left_out", "over", "mix_marks"]);
     const h1 = fs.readFileSync(one, "utf8");
     expect(h1).toContain("The table of a paper — <bdi>strict-b</bdi></h2>");
     expect(h1).toContain("judge: strict-b;");
     // --committee: the committee with its quorum
     const r2 = await runCli([...base, "--out", path.join(tmp, "c.html"), "--committee", "--quorum", "2"]);
     expect(r2.code).toBe(0);
-    expect(JSON.parse(r2.stdout).paper_table).toMatchObject({ source: "committee (lenient-a, signature, strict-b; quorum 2)", population: { kind: "all" } });
+    expect(JSON.parse(r2.stdout).paper_table).toMatchObject({ source: "committee (lenient-a, signature, strict-b; quorum 2)", population: { kind: "like_for_like" } });
     // explicit choices that do not fit refuse as estimate refuses (exit 2)
     const [bad, both] = await Promise.all([
       runCli([...base, "--out", path.join(tmp, "bad.html"), "--judge", "nosuch"]),

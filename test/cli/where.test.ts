@@ -47,7 +47,8 @@ describe("--where in every command", () => {
     const csv = fs.readFileSync(path.join(dir, "t.csv"), "utf8").trim().split("\n");
     expect(csv[0]).toMatch(/,where$/);
     expect(csv[1]).toMatch(/,"condition=tool_filter,no_defense user_task=user_task_0"$/);
-    expect(t.rows.reduce((s: number, r: { n_attacked: number; n_unattacked: number }) => s + r.n_attacked + r.n_unattacked, 0)).toBe(KEPT);
+    // like for like (the default): a kept attacked run is in a row's n or among the runs it left out (not on the shared cells)
+    expect(t.rows.reduce((s: number, r: { n_attacked: number; n_attacked_left_out: number; n_unattacked: number }) => s + r.n_attacked + r.n_attacked_left_out + r.n_unattacked, 0)).toBe(KEPT);
     const rep = await runCli(["report", "--run", "all", ...L(), ...WHERE, "--out", path.join(dir, "r.html"), "--bootstrap", "0", "--json"]);
     expect(rep.code, rep.stderr).toBe(0);
     expect(JSON.parse(rep.stdout)).toMatchObject({ where: expected, trajectories: KEPT });

@@ -98,10 +98,10 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const tex = path.join(tmp, "t.tex");
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
     expect(r.code, r.stderr).toBe(0);
-    expect(unwrapText(r.stdout)).toMatch(/^population: every attacked run of each row \(n\).*\nmodel +condition +n +ended in an error \(attacked \/ unattacked\) +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility n +utility under attack % +blocked/);
+    expect(unwrapText(r.stdout)).toMatch(/^population: like for like: each agent model's attacked runs on the .*\nmodel +condition +n +over +ended in an error \(attacked \/ unattacked\) +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility n +utility under attack % +blocked/);
     expect(unwrapText(r.stdout)).not.toMatch(/\bASR\b/);
     // gemini-1.5-pro-001's 3 attacked and 1 unattacked runs ended in an agent error (the logs' error): said on its row (session 50)
-    expect(unwrapText(r.stdout)).toMatch(/\ngemini-1\.5-pro-001 .*? 75 +3 \/ 1 +/);
+    expect(unwrapText(r.stdout)).toMatch(/\ngemini-1\.5-pro-001 .*? 75 +all runs +3 \/ 1 +/);
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
     // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
     expect(lines).toHaveLength(6);
@@ -137,7 +137,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     );
     // each proportion with its count over its own denominator (review, session 11); the row's n beside its names and
     // any like-for-like mark on its condition, as estimate --table (session 47)
-    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense(?: <sup class="mix-mark".*?<\/sup>)?<\/td><td class="num">[\d,]+<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\] \(\d+\/\d+\)<\/td>/);
+    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense(?: <sup class="mix-mark".*?<\/sup>)?<\/td><td class="num">[\d,]+<br><span class="over">all runs<\/span><\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\] \(\d+\/\d+\)<\/td>/);
   }, 120_000);
 
   it("usage errors exit 2 with a message naming what is wrong", async () => {

@@ -77,7 +77,7 @@ describe("estimate --table --human: the (all) row is estimate's (all) group", ()
     expect(col("judge_asr_goal_lower")).toBe(""); // estimate gives the judge's pooled rate no interval
     expect(all[0]).toHaveLength(head.length);
     // text: an (all) row in the table, then the line the report prints, with estimate's own figures
-    const text = await runCli([...base, "--table"], { env: { ...process.env, COLUMNS: "400" } });
+    const text = await runCli([...base, "--table"], { env: { ...process.env, COLUMNS: "600" } });
     expect(text.code, text.stderr).toBe(0);
     const pct = (x: number) => (100 * x).toFixed(1);
     const row = text.stdout.split("\n").find((l) => l.startsWith("(all) "))!;

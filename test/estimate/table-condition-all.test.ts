@@ -48,18 +48,19 @@ describe("a condition named (all) is a condition (out50 finding 1)", () => {
   it("its rows keep their condition in the text, the CSV and the like-for-like flags; object and column paths agree", async () => {
     const dir = writeRun("named", true);
     const { index, verdicts } = await readLeanRun(dir);
-    const t = paperTable("r", index, verdicts, src);
-    const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src);
+    // --own-mix: each row over its own runs, so A's rows are flagged and marked (like for like they would not be)
+    const t = paperTable("r", index, verdicts, src, { ownMix: true });
+    const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src, { ownMix: true });
     expect(JSON.stringify(cols)).toBe(JSON.stringify(t));
     expect(t.rows.map((r) => [r.agent_model, r.condition, r.n_attacked])).toEqual([["A", "(all)", 6], ["A", "no_defense", 3]]);
     // A's two conditions ran different suites: both rows flagged, the condition named
-    const note = "A's conditions ran different suites: its per-condition rates are not like for like (see the table's WARNING notes)";
+    const note = `"A"'s conditions ran different suites: its per-condition rates are not like for like (see the table's WARNING notes)`;
     expect(t.rows.map((r) => r.like_for_like_note)).toEqual([note, note]);
     const text = formatTable(t).split("\n");
     const head = text.find((l) => l.startsWith("model"))!;
     expect(head).toMatch(/^model\s+condition\s+n\s/); // the condition column is there
-    expect(text.some((l) => /^A\s+\(all\) \[a\]\s+6\s/.test(l))).toBe(true);
-    expect(text.some((l) => l.startsWith("[a] A: its conditions ran different suites ((all) n 6"))).toBe(true);
+    expect(text.some((l) => /^A\s+\(all\) \[a\]\s+6\s+all runs\s/.test(l))).toBe(true);
+    expect(text.some((l) => l.startsWith('[a] "A": its conditions ran different suites ("(all)" n 6'))).toBe(true);
     const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
     expect(csv.slice(1).map((r) => r[1])).toEqual(["(all)", "no_defense"]);
   });

@@ -36,14 +36,14 @@ function writeRun(): string {
 }
 
 describe("estimate --table: each row says whether it is like for like, in the rows and the CSV (new user 45)", () => {
-  it("object and column paths: L's two rows flagged with the reason, G's not; the CSV carries like_for_like and like_for_like_note", async () => {
+  it("--own-mix, object and column paths: L's two rows flagged with the reason, G's not; the CSV carries like_for_like and like_for_like_note", async () => {
     const dir = writeRun();
     const { index, verdicts } = await readLeanRun(dir);
     const src = { kind: "judge" as const, judge_id: "gpt" };
-    const t = paperTable("r", index, verdicts, src);
-    const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src);
+    const t = paperTable("r", index, verdicts, src, { ownMix: true });
+    const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src, { ownMix: true });
     expect(JSON.stringify(cols)).toBe(JSON.stringify(t));
-    const note = "L's conditions ran different suites: its per-condition rates are not like for like (see the table's WARNING notes)";
+    const note = `"L"'s conditions ran different suites: its per-condition rates are not like for like (see the table's WARNING notes)`;
     expect(t.rows.map((r) => [r.agent_model, r.condition, r.like_for_like, r.like_for_like_note])).toEqual([
       ["G", "no_defense", true, undefined],
       ["L", "no_defense", false, note],
@@ -60,12 +60,21 @@ describe("estimate --table: each row says whether it is like for like, in the ro
       ["L", "repeat", "false", note],
     ]);
     expect(csv[0][csv[0].length - 1]).toBe("where"); // the filter stays the last column
+    // by default (like for like) L's rows are over the cells both its conditions ran: not flagged for its conditions;
+    // under no_defense G's suites beside L's still are
+    const lfl = paperTable("r", index, verdicts, src);
+    const under = `the agent models under "no_defense" ran different suites: per-model rates are not like for like (see the table's WARNING notes)`;
+    expect(lfl.rows.map((r) => [r.agent_model, r.condition, r.like_for_like, r.like_for_like_note])).toEqual([
+      ["G", "no_defense", false, under],
+      ["L", "no_defense", false, under],
+      ["L", "repeat", true, undefined],
+    ]);
   });
 
   it("the models under one condition, a run without conditions, and spellings", () => {
     const unlike = { models: new Map(), conditions: new Map([["(none)", "different attacks"], ["d", "different suites"]]), spellings: new Set(["Gpt"]) };
     expect(rowLikeForLike("a", null, unlike)).toEqual({ like_for_like: false, like_for_like_note: "the agent models ran different attacks: per-model rates are not like for like (see the table's WARNING notes)" });
-    expect(rowLikeForLike("a", "d", unlike).like_for_like_note).toBe("the agent models under d ran different suites: per-model rates are not like for like (see the table's WARNING notes)");
+    expect(rowLikeForLike("a", "d", unlike).like_for_like_note).toBe(`the agent models under "d" ran different suites: per-model rates are not like for like (see the table's WARNING notes)`);
     expect(rowLikeForLike("Gpt", "e", unlike)).toEqual({ like_for_like: false, like_for_like_note: "another row's model name differs from this one only in spelling (kept apart; they may be one model) (see the table's WARNING notes)" });
     expect(rowLikeForLike("b", "e", unlike)).toEqual({ like_for_like: true });
   });

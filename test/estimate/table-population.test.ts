@@ -16,11 +16,11 @@ const writeRun = (name: string, runs: Run[]) => writeRunIn(tmp, name, runs);
 
 const src = { kind: "judge" as const, judge_id: "gpt" };
 
-describe("estimate --table: each row's n, marks on unlike rows, and --like-for-like (newuser47 #1)", () => {
-  it("by default: every attacked run, n on each row in text, CSV and LaTeX; M's two rows marked with a footnote naming their n and attacks", async () => {
+describe("estimate --table: like for like by default, each row's n and what it is over, --own-mix with marks on unlike rows (newuser47 #1, session 51)", () => {
+  it("--own-mix: every attacked run, n and 'all runs' on each row in text, CSV and LaTeX; M's two rows marked with a footnote naming their n and attacks", async () => {
     const { index, verdicts } = await readLeanRun(writeRun("all", RUNS));
-    const t = paperTable("r", index, verdicts, src);
-    expect(t.population).toEqual({ kind: "all" });
+    const t = paperTable("r", index, verdicts, src, { ownMix: true });
+    expect(t.population).toEqual({ kind: "own_mix" });
     const m = t.rows.filter((r) => r.agent_model === "M");
     expect(m.map((r) => [r.condition, r.n_attacked, r.judge_asr_goal.x, r.attacks, r.mix_marks])).toEqual([
       ["D", 3, 1, { A: 3 }, ["a"]],
@@ -28,22 +28,22 @@ describe("estimate --table: each row's n, marks on unlike rows, and --like-for-l
     ]);
     expect(t.mix_footnotes[0]).toEqual({
       mark: "a",
-      text: "M: its conditions ran different attacks (D n 3 over 1 attack (A); no_defense n 8 over 2 attacks (A 4, B 4)): its rows do not compare like with like; --like-for-like builds them over the cells its conditions share, as compare --by condition does",
+      text: '"M": its conditions ran different attacks ("D" n 3 over 1 attack (A); "no_defense" n 8 over 2 attacks (A 4, B 4)): its rows do not compare like with like; without --own-mix the table builds them over the cells its conditions share, as compare --by condition does',
     });
     // under no_defense, G and M ran the same cells: G's row is not marked, and no other footnote
     expect(t.mix_footnotes.map((f) => f.mark)).toEqual(["a"]);
     const text = formatTable(t).split("\n");
-    expect(text[0]).toMatch(/^population: every attacked run of each row \(n\)/);
-    expect(text[1]).toMatch(/^model +condition +n +asr_goal %/);
-    expect(text.find((l) => l.startsWith("M ") && l.includes("no_defense"))).toMatch(/^M +no_defense \[a\] +8 +25\.0 \[/);
-    expect(text.find((l) => l.startsWith("M ") && l.includes(" D"))).toMatch(/^M +D \[a\] +3 +33\.3 \[/);
+    expect(text[0]).toMatch(/^population: own mix \(--own-mix\): every attacked run of each row \(n\)/);
+    expect(text[1]).toMatch(/^model +condition +n +over +asr_goal %/);
+    expect(text.find((l) => l.startsWith("M ") && l.includes("no_defense"))).toMatch(/^M +no_defense \[a\] +8 +all runs +25\.0 \[/);
+    expect(text.find((l) => l.startsWith("M ") && l.includes(" D"))).toMatch(/^M +D \[a\] +3 +all runs +33\.3 \[/);
     expect(text).toContain(`[a] ${t.mix_footnotes[0].text}`);
     const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
     const at = (h: string) => csv[0].indexOf(h);
-    expect(csv.slice(1).map((r) => [r[0], r[1], r[at("n_attacked")], r[at("population")], r[at("n_attacked_left_out")], r[at("attacks")], r[at("mix_marks")]])).toEqual([
-      ["G", "no_defense", "8", "all", "", "A 4; B 4", ""],
-      ["M", "D", "3", "all", "", "A 3", "[a]"],
-      ["M", "no_defense", "8", "all", "", "A 4; B 4", "[a]"],
+    expect(csv.slice(1).map((r) => [r[0], r[1], r[at("n_attacked")], r[at("population")], r[at("n_attacked_left_out")], r[at("cells_left_out")], r[at("over")], r[at("attacks")], r[at("mix_marks")]])).toEqual([
+      ["G", "no_defense", "8", "own_mix", "0", "0", "all runs", "A 4; B 4", ""],
+      ["M", "D", "3", "own_mix", "0", "0", "all runs", "A 3", "[a]"],
+      ["M", "no_defense", "8", "own_mix", "0", "0", "all runs", "A 4; B 4", "[a]"],
     ]);
     const tex = tableLatex(t);
     expect(tex).toContain("Model & Condition & $n$ & ASR (goal)");
@@ -51,23 +51,23 @@ describe("estimate --table: each row's n, marks on unlike rows, and --like-for-l
     expect(tex).toContain(`% $^{\\mathrm{a}}$ ${t.mix_footnotes[0].text}`);
   });
 
-  it("--like-for-like: M's rows over the 3 cells both its conditions ran (66.7% against 33.3%), G kept whole; the same on the column path; the header says so", async () => {
+  it("by default (and --like-for-like, now the default): M's rows over the 3 cells both its conditions ran (66.7% against 33.3%), G kept whole; the same on the column path; the header and each row say so", async () => {
     const dir = writeRun("lfl", RUNS);
     const { index, verdicts } = await readLeanRun(dir);
-    const t = paperTable("r", index, verdicts, src, { likeForLike: true });
-    const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src, { likeForLike: true });
+    const t = paperTable("r", index, verdicts, src);
+    const cols = paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src);
     expect(JSON.stringify(cols)).toBe(JSON.stringify(t));
     expect(t.population).toEqual({
       kind: "like_for_like",
       per_model: {
-        G: { conditions: ["no_defense"], common_cells: 8, applied: true, kept: 8, of: 8 },
-        M: { conditions: ["D", "no_defense"], common_cells: 3, applied: true, kept: 6, of: 11 },
+        G: { conditions: ["no_defense"], common_cells: 8, applied: true, kept: 8, of: 8, cells_per_condition: { no_defense: 8 } },
+        M: { conditions: ["D", "no_defense"], common_cells: 3, applied: true, kept: 6, of: 11, cells_per_condition: { D: 3, no_defense: 8 } },
       },
     });
-    expect(t.rows.map((r) => [r.agent_model, r.condition, r.n_attacked, r.n_attacked_left_out, r.judge_asr_goal.x, r.attacks])).toEqual([
-      ["G", "no_defense", 8, 0, 0, { A: 4, B: 4 }],
-      ["M", "D", 3, 0, 1, { A: 3 }],
-      ["M", "no_defense", 3, 5, 2, { A: 3 }],
+    expect(t.rows.map((r) => [r.agent_model, r.condition, r.n_attacked, r.n_attacked_left_out, r.cells_left_out, r.over, r.judge_asr_goal.x, r.attacks])).toEqual([
+      ["G", "no_defense", 8, 0, 0, "all runs", 0, { A: 4, B: 4 }],
+      ["M", "D", 3, 0, 0, "all runs", 1, { A: 3 }],
+      ["M", "no_defense", 3, 5, 5, "3 shared cells (5 runs on 5 cells left out)", 2, { A: 3 }],
     ]);
     // recomputed from the raw runs in a few lines: the cells M ran under both conditions, each condition's share
     const cell = (r: Run) => `${r.attack}/${r.user}`;
@@ -82,57 +82,109 @@ describe("estimate --table: each row's n, marks on unlike rows, and --like-for-l
     expect(t.rows.map((r) => r.utility.n)).toEqual([1, 1, 1]);
     const text = formatTable(t).split("\n");
     expect(text[0]).toBe(
-      "population: like for like (--like-for-like): each agent model's attacked runs on the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them " +
-        "(G: one condition, all 8 attacked runs; M: 3 cells, 6 of 11 attacked runs); utility without attack over all unattacked runs (they have no cell)",
+      "population: like for like: each agent model's attacked runs on the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them " +
+        '("G": one condition, all 8 attacked runs; "M": 3 cells, 6 of 11 attacked runs); utility without attack over all unattacked runs (they have no cell); --own-mix gives each row over all its own runs',
     );
-    expect(text.find((l) => l.startsWith("M ") && l.includes("no_defense"))).toMatch(/^M +no_defense \[a\] +3 +66\.7 \[/);
+    expect(text.find((l) => l.startsWith("M ") && l.includes("no_defense"))).toMatch(/^M +no_defense \[a\] +3 +3 shared cells \(5 runs on 5 cells left out\) +66\.7 \[/);
     const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
     const at = (h: string) => csv[0].indexOf(h);
-    expect(csv.slice(1).map((r) => [r[1], r[at("n_attacked")], r[at("population")], r[at("n_attacked_left_out")]])).toEqual([
-      ["no_defense", "8", "like_for_like", "0"],
-      ["D", "3", "like_for_like", "0"],
-      ["no_defense", "3", "like_for_like", "5"],
+    expect(csv.slice(1).map((r) => [r[1], r[at("n_attacked")], r[at("population")], r[at("n_attacked_left_out")], r[at("cells_left_out")], r[at("over")]])).toEqual([
+      ["no_defense", "8", "like_for_like", "0", "0", "all runs"],
+      ["D", "3", "like_for_like", "0", "0", "all runs"],
+      ["no_defense", "3", "like_for_like", "5", "5", "3 shared cells (5 runs on 5 cells left out)"],
     ]);
-    expect(tableLatex(t).split("\n")[1]).toMatch(/^% population: like for like/);
+    const tex = tableLatex(t).split("\n");
+    expect(tex[1]).toMatch(/^% population: like for like/);
+    expect(tex).toContain("% over: M | no_defense: n 3, 3 shared cells (5 runs on 5 cells left out)");
+    expect(tex).toContain("% over: G | no_defense: n 8, all runs");
+    // --like-for-like (the default) and no option build the same table
+    expect(JSON.stringify(paperTable("r", index, verdicts, src, { ownMix: false }))).toBe(JSON.stringify(t));
   });
 
-  it("--like-for-like keeps whole, and names, a model whose conditions share no cell or whose runs lack task ids", async () => {
+  it("a model whose conditions share no cell gets no number, the reason naming its conditions, in every output (never its own mix in silence); --own-mix gives its own mix, marked", async () => {
     const apart: Run[] = [
       { model: "K", condition: "no_defense", attack: "A", user: "u0", full: true },
       { model: "K", condition: "D", attack: "B", user: "u1" },
+      ...RUNS.filter((r) => r.model === "G"),
     ];
-    const { index, verdicts } = await readLeanRun(writeRun("apart", apart));
-    const t = paperTable("r", index, verdicts, src, { likeForLike: true });
-    expect(t.population.per_model!.K).toMatchObject({ applied: false, common_cells: 0, kept: 2, of: 2 });
-    expect(t.population.per_model!.K.reason).toMatch(/^its conditions share no \(suite, user task, injection task, attack\) cell \(D 1, no_defense 1\)/);
-    expect(t.rows.map((r) => [r.condition, r.n_attacked, r.mix_marks])).toEqual([
-      ["D", 1, ["a"]],
-      ["no_defense", 1, ["a"]],
+    const dir = writeRun("apart", apart);
+    const { index, verdicts } = await readLeanRun(dir);
+    const t = paperTable("r", index, verdicts, src);
+    expect(JSON.stringify(paperTableColumns("r", await readColumnRun(dir, { rowFields: TABLE_ROW_FIELDS }), src))).toBe(JSON.stringify(t));
+    expect(t.population.per_model!.K).toMatchObject({ applied: false, common_cells: 0, kept: 0, of: 2 });
+    const why = 'its conditions "D", "no_defense" share no (suite, user task, injection task, attack) cell (cells: "D" 1, "no_defense" 1)';
+    expect(t.population.per_model!.K.reason).toBe(why);
+    const k = t.rows.filter((r) => r.agent_model === "K");
+    expect(k.map((r) => [r.condition, r.n_attacked, r.n_attacked_left_out, r.cells_left_out, r.over, r.mix_marks])).toEqual([
+      ["D", 0, 1, 1, `no number: ${why}`, []],
+      ["no_defense", 0, 1, 1, `no number: ${why}`, []],
     ]);
-    expect(t.mix_footnotes[0].text).toContain("its conditions could not be put on shared cells: see the population line");
-    // a run without task ids: its model cannot be checked, so kept whole and said
-    const dir = writeRun("noids", apart);
-    const lines = fs.readFileSync(path.join(dir, "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
-    delete lines[0].user_task_id;
-    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
-    const r = await readLeanRun(dir);
-    const u = paperTable("r", r.index, r.verdicts, src, { likeForLike: true });
-    expect(u.population.per_model!.K).toMatchObject({ applied: false, kept: 2, of: 2 });
-    expect(u.population.per_model!.K.reason).toMatch(/^1 of its attacked runs have no user task or injection task id/);
+    const reason = `no_like_for_like_cells ("K": ${why}; --own-mix gives each row over its own runs, marked where unlike)`;
+    for (const r of k) {
+      for (const c of [r.judge_asr_goal, r.judge_asr_behaviour, r.refusal_rate, r.judge_exposure, r.utility_under_attack]) expect(c).toMatchObject({ value: null, reason });
+      expect(r.judge_blocked_attempts_reason).toBe(reason);
+      expect(r.utility.n).toBe(1); // utility without attack stays over the unattacked runs (they have no cell)
+    }
+    expect(t.rows.find((r) => r.agent_model === "G")!.over).toBe("all runs");
+    const text = formatTable(t);
+    expect(text.split("\n")[0]).toContain(`"K": no number (${why}; 2 attacked runs)`);
+    expect(text).toMatch(/\nK +D +0 +no number: its conditions "D", "no_defense" share no .*undefined \(no like-for-like rate: the model's conditions cannot be put on shared \(suite, user task, injection task, attack\) cells; "K": its conditions/);
+    const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
+    const at = (h: string) => csv[0].indexOf(h);
+    expect(csv.slice(1).filter((r) => r[0] === "K").map((r) => [r[at("judge_asr_goal")], r[at("judge_asr_goal_reason")], r[at("over")]])).toEqual([
+      ["", reason, `no number: ${why}`],
+      ["", reason, `no number: ${why}`],
+    ]);
+    expect(tableLatex(t)).toContain(`% over: K | D: n 0, no number: ${why}`);
+    // --own-mix: each row over its own run, marked
+    const own = paperTable("r", index, verdicts, src, { ownMix: true });
+    expect(own.rows.filter((r) => r.agent_model === "K").map((r) => [r.condition, r.n_attacked, r.judge_asr_goal.value, r.mix_marks])).toEqual([
+      ["D", 1, 0, ["a"]],
+      ["no_defense", 1, 1, ["a", "b"]], // and under no_defense, K's cell beside G's 8
+    ]);
   });
-  it("--like-for-like says when a condition ran a shared cell more than once (break47b: the rows read as one run per cell)", async () => {
+
+  it("runs without task ids: compared on attacks and suites, as the check compares them; the same attacks and suites keep every run, said; different ones give no number", async () => {
+    const dropIds = (dir: string) => {
+      const lines = fs.readFileSync(path.join(dir, "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      for (const l of lines) delete l.user_task_id;
+      fs.writeFileSync(path.join(dir, "trajectories.jsonl"), lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+      return dir;
+    };
+    const alike: Run[] = [
+      { model: "K", condition: "no_defense", attack: "A", user: "u0", full: true },
+      { model: "K", condition: "no_defense", attack: "A", user: "u1" },
+      { model: "K", condition: "D", attack: "A", user: "u2" },
+    ];
+    const a = await readLeanRun(dropIds(writeRun("noids", alike)));
+    const t = paperTable("r", a.index, a.verdicts, src);
+    expect(t.population.per_model!.K).toEqual({ conditions: ["D", "no_defense"], common_cells: 0, applied: true, kept: 3, of: 3, cells_unknown: 3 });
+    expect(t.rows.map((r) => [r.condition, r.n_attacked, r.cells_left_out, r.over, r.judge_asr_goal.value])).toEqual([
+      ["D", 1, null, "all runs (cells not compared: 3 attacked runs of the model without task ids; its conditions ran the same attacks and suites)", 0],
+      ["no_defense", 2, null, "all runs (cells not compared: 3 attacked runs of the model without task ids; its conditions ran the same attacks and suites)", 0.5],
+    ]);
+    const unlike = await readLeanRun(dropIds(writeRun("noids2", [...alike, { model: "K", condition: "no_defense", attack: "B", user: "u3" }])));
+    const u = paperTable("r", unlike.index, unlike.verdicts, src);
+    expect(u.population.per_model!.K).toMatchObject({ applied: false, kept: 0, of: 4 });
+    expect(u.population.per_model!.K.reason).toBe('4 of its attacked runs have no user task or injection task id, so its cells are unknown, and its conditions "D", "no_defense" ran different attacks or suites');
+    expect(u.rows.map((r) => [r.n_attacked, r.judge_asr_goal.value, r.cells_left_out])).toEqual([
+      [0, null, null],
+      [0, null, null],
+    ]);
+  });
+  it("like for like says when a condition ran a shared cell more than once (break47b: the rows read as one run per cell)", async () => {
     // M's baseline ran (A, u0) twice (the second not full): 2/4 over the 3 shared cells beside D's 1/3
     const runs: Run[] = [...RUNS, { model: "M", condition: "no_defense", attack: "A", user: "u0" }];
     const { index, verdicts } = await readLeanRun(writeRun("repeat", runs));
-    const t = paperTable("r", index, verdicts, src, { likeForLike: true });
-    expect(t.population.per_model!.M).toEqual({ conditions: ["D", "no_defense"], common_cells: 3, applied: true, kept: 7, of: 12, runs_per_condition: { D: 3, no_defense: 4 } });
+    const t = paperTable("r", index, verdicts, src);
+    expect(t.population.per_model!.M).toEqual({ conditions: ["D", "no_defense"], common_cells: 3, applied: true, kept: 7, of: 12, cells_per_condition: { D: 3, no_defense: 8 }, runs_per_condition: { D: 3, no_defense: 4 } });
     expect(t.population.per_model!.G.runs_per_condition).toBeUndefined(); // one condition: nothing contrasted
     expect(t.rows.filter((r) => r.agent_model === "M").map((r) => [r.condition, r.n_attacked, r.judge_asr_goal.x])).toEqual([
       ["D", 3, 1],
       ["no_defense", 4, 2],
     ]);
     expect(formatTable(t).split("\n")[0]).toContain(
-      "M: 3 cells, 7 of 12 attacked runs (runs per condition: D 3, no_defense 4: some cells ran more than once under a condition, so that condition's rate weights them more than one run per cell; compare --by condition calls the difference unpaired)",
+      `"M": 3 cells, 7 of 12 attacked runs (runs per condition: "D" 3, "no_defense" 4: some cells ran more than once under a condition, so that condition's rate weights them more than one run per cell; compare --by condition calls the difference unpaired)`,
     );
   });
 });

@@ -78,9 +78,9 @@ describe("paper table", () => {
     expect(te.rows[0].n_attacked).toBe(4); // still counted in the row
     const lines = formatTable(te, { width: 1000 }).split("\n");
     const at = lines.findIndex((l) => l.startsWith("model"));
-    expect(lines[at]).toMatch(/^model +n +ended in an error \(attacked \/ unattacked\) +asr_goal %/);
-    expect(lines[at + 1]).toMatch(/^m_1&co +4 +1 \/ 1 +/);
-    expect(lines[at + 2]).toMatch(/^quiet +1 +0 \/ 0 +/);
+    expect(lines[at]).toMatch(/^model +n +over +ended in an error \(attacked \/ unattacked\) +asr_goal %/);
+    expect(lines[at + 1]).toMatch(/^m_1&co +4 +all runs +1 \/ 1 +/);
+    expect(lines[at + 2]).toMatch(/^quiet +1 +all runs +0 \/ 0 +/);
     expect(lines.some((l) => l.startsWith("ended in an error: the row's runs that ended in an agent error"))).toBe(true);
     const csv = parseCsv(tableCsv(te)).map((r) => r.fields);
     const col = (k: string) => csv[0].indexOf(k);
@@ -159,8 +159,8 @@ describe("paper table", () => {
     expect(same.rows[0].heuristic_asr_goal).toMatchObject({ value: null, reason: "heuristic_is_the_judge" });
     expect(same.notes[0]).toMatch(/^judge: signature; heuristic: signature \(the judge itself: its rates are the judge's columns, printed once\);/);
     const text = formatTable(same);
-    expect(text.split("\n")[0]).toMatch(/^population: every attacked run of each row \(n\)/);
-    expect(text.split("\n")[1]).toMatch(/^model +n +asr_goal % +asr_behaviour % +refusal rate %/);
+    expect(text.split("\n")[0]).toMatch(/^population: like for like: each agent model's attacked runs on the \(suite, user task, injection task, attack\) cells all its conditions ran/);
+    expect(text.split("\n")[1]).toMatch(/^model +n +over +asr_goal % +asr_behaviour % +refusal rate %/);
     expect(text).not.toMatch(/signature asr_goal/);
     const head = parseCsv(tableCsv(same))[0].fields;
     expect(head.filter((h) => h.startsWith("heuristic"))).toEqual([]);

@@ -469,6 +469,9 @@ describe("the report says what the table and compare say (review 14)", () => {
     // a committee that leaves a judge out: the same committee asked for (new user 30)
     const named = { ...t, judge: "committee (a, b; quorum 2)", committee: { members: ["a", "b"], left_out: ["signature"], quorum: 2 } };
     expect(sameRowsCommand({ run: "adef", paper_table: named, human: null })).toBe("ipi-judge estimate --run adef --table --committee --exclude-judge signature --quorum 2 --csv table.csv --latex table.tex");
+    // a table built with --own-mix (report --own-mix): the same rows need it; like for like (the default) does not
+    expect(sameRowsCommand({ run: "adef", paper_table: { ...t, population: { kind: "own_mix" } }, human: null })).toBe("ipi-judge estimate --run adef --table --judge signature --own-mix --csv table.csv --latex table.tex");
+    expect(sameRowsCommand({ run: "adef", paper_table: { ...t, population: { kind: "like_for_like", per_model: {} } }, human: null })).toBe("ipi-judge estimate --run adef --table --judge signature --csv table.csv --latex table.tex");
   });
   it("the page made with --human gives the command with --human", async () => {
     const t = { run: "adef", judge: "signature", heuristic: "signature", rows: [row], allow_low_coverage: false, notes: ["n."] };
