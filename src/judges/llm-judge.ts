@@ -47,7 +47,7 @@ export const REASONING_ONLY_STOP = 3;
  * one that then refuses every connection is stopped by the lost-endpoint rule (`./lost-endpoint.ts`).
  */
 export const UNREACHABLE_STOP = 3;
-const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error"]);
+const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error", "body_cut"]);
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -387,7 +387,9 @@ export class LlmJudge implements Judge {
         `judge "${this.cfg.id}": ${this.#unreachable} items in a row failed after every retry (${outcome.error.kind}: ${outcome.error.message}) and the ` +
           (outcome.error.kind === "decode_error"
             ? `server has not given a whole reply once (its compressed bodies arrive cut). Check a proxy between us and the server, the server and the network. `
-            : `server has not answered once. Check base_url, the server and the network. `) +
+            : outcome.error.kind === "body_cut"
+              ? `server has not given a whole reply once. Check a proxy or load balancer between us and the server (a body or size limit, an idle timeout) and the server's own logs. `
+              : `server has not answered once. Check base_url, the server and the network. `) +
           `Its remaining items stay un-judged; run again to resume.`,
       );
     const res = { outcome };
