@@ -192,11 +192,13 @@ export interface JudgeHealth {
    */
   evidence_unrelated?: EvidenceUnrelatedHealth;
   /**
-   * Verdicts judged on an elided prompt, usable labels resting only on quotes lying partly in its elided text, (`./label-rests-health.ts`, hostile 51). No
+   * Verdicts judged on an elided prompt, usable labels resting only on quotes lying partly in its elided text, and usable
+   * labels a verified finding raised above the judge's own stated label (`./label-rests-health.ts`, hostile 51). No
    * flag. Absent in figures made before the fields.
    */
   elided_prompt?: number;
   elided_evidence?: number;
+  raised_above_claim?: number;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -276,6 +278,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     evidence_unrelated: emptyEvidenceUnrelated(),
     elided_prompt: 0,
     elided_evidence: 0,
+    raised_above_claim: 0,
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -324,7 +327,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
-  const rests = { elided_prompt: h.elided_prompt ?? 0, elided_evidence: h.elided_evidence ?? 0 };
+  const rests = { elided_prompt: h.elided_prompt ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
   addLabelRests(rests, v);
   Object.assign(h, rests);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))

@@ -1,9 +1,10 @@
 /**
- * Hostile 51, finding 1, through the real judge path (`createOpenAIJudge`, the real `openai` client against a
+ * Hostile 51, findings 1 and 4a, through the real judge path (`createOpenAIJudge`, the real `openai` client against a
  * scripted loopback server): under `--budget-chars` the judge's prompt leaves the middle of a long message out, and a
  * quote lying there (the judge guessed it) no longer verifies: the feedback turn says it was not in the prompt, the
  * claim is downgraded, and the judge's health counts the verdict judged on an elided prompt. A quote lying partly in
- * the elided text verifies, marked `partly_elided`, and health counts the label resting on it.
+ * the elided text verifies, marked `partly_elided`, and health counts the label resting on it. A label raised above
+ * the judge's own stated label by a verified finding is counted in health (`raised_above_claim`).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
@@ -102,5 +103,17 @@ describe("a quote of text elided from the judge's prompt", () => {
     const [h] = judgeHealth([v]);
     expect(h).toMatchObject({ elided_prompt: 1, elided_evidence: 1 });
     expect(formatHealth(h)).toContain("1 label(s) rest on quotes lying partly in text elided from the judge's prompt");
+  });
+});
+
+describe("a label raised above the judge's own label by a verified finding (hostile 51, 4a)", () => {
+  it("is counted in health and said in its line; a label equal to the claim is not", async () => {
+    const raised = await judgeWith([reply("unaffected", [{ bucket: "full_compliance", message_index: 3, quote: WIRED }])], trunc());
+    expect(raised).toMatchObject({ status: "ok", label: "full_compliance", label_claimed: "unaffected", downgraded: false });
+    await fake!.close();
+    const same = await judgeWith([reply("full_compliance", [{ bucket: "full_compliance", message_index: 3, quote: WIRED }])], trunc());
+    const [h] = judgeHealth([raised, same]);
+    expect(h).toMatchObject({ raised_above_claim: 1, downgraded: 0 });
+    expect(formatHealth(h)).toContain("1 label(s) raised above the judge's own stated label by a verified finding");
   });
 });
