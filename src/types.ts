@@ -184,6 +184,12 @@ export interface VerifiedQuote extends EvidenceQuote {
   /** Why the quote failed (too short, wrong part kind, not found, ...). */
   reason?: string;
   /**
+   * Set (true) on a verified quote that lies partly in text elided from the judge's prompt (`--budget-chars`, the
+   * model's context): the judge saw only part of it (hostile 51, finding 1). A quote lying wholly in elided text does
+   * not verify.
+   */
+  partly_elided?: true;
+  /**
    * Set when the place the judge cited was corrected on a verified quote: e.g. a `tool_call_index` the message does not
    * have, dropped or replaced by the call the quote is in (`../verdict/locator.ts`).
    */

@@ -7,6 +7,7 @@
 import { htmlDecoded } from "./html.js";
 import { trajectoryParts } from "../serialize/parts.js";
 import type { Part, Trajectory } from "../types.js";
+import type { ElidedSpans } from "../serialize/render.js";
 import { normalize, normalizeWithMap, type NormalizedText } from "./normalize.js";
 
 /** Default minimum length of a normalized quote (DESIGN section 2). */
@@ -38,6 +39,12 @@ export interface EvidenceContext {
   maps: (NormalizedText | undefined)[];
   /** The normalizer of part and injected texts: `normalize`, or a caller's memo of it (`opts.normalize`). */
   normalizeText: (s: string) => string;
+  /**
+   * The text of each part the judge was not shown (`RenderedTrajectory.elided`: original offsets), when the prompt was
+   * elided to a budget; absent or an `undefined` entry: the whole part was shown. A quote lying wholly there does not
+   * verify, one lying partly there is marked `partly_elided` (`./verify.ts`).
+   */
+  elided?: ElidedSpans;
 }
 
 /**
@@ -49,11 +56,12 @@ export interface EvidenceContext {
  * @param opts.nonce the nonce of the rendered prompt, so nonce escapes in quotes are undone too.
  * @param opts.normalize a memo of {@link normalize} (same results) shared with an earlier pass over the same texts
  *   (the signature judge's analysis), so a tool result is not normalized twice; default `normalize`.
+ * @param opts.elided the renderer's `elided` ranges of `opts.parts` (the text the judge was not shown); default none.
  * @throws RangeError when `minQuoteChars` is not an integer >= 1, or `nonce` is not 6-64 ASCII letters/digits.
  */
 export function evidenceContext(
   t: Trajectory,
-  opts: { minQuoteChars?: number; parts?: Part[]; nonce?: string; normalize?: (s: string) => string } = {},
+  opts: { minQuoteChars?: number; parts?: Part[]; nonce?: string; normalize?: (s: string) => string; elided?: ElidedSpans } = {},
 ): EvidenceContext {
   const minQuoteChars = opts.minQuoteChars ?? DEFAULT_MIN_QUOTE_CHARS;
   if (!Number.isInteger(minQuoteChars) || minQuoteChars < 1) {
@@ -80,6 +88,7 @@ export function evidenceContext(
     nonce: opts.nonce,
     maps: new Array<NormalizedText | undefined>(parts.length).fill(undefined),
     normalizeText,
+    elided: opts.elided?.some((e) => e !== undefined) ? opts.elided : undefined,
   };
   // `norms` is defined with one shared getter: an object literal with its own getter was built in dictionary mode,
   // ~4 us a context and slower to read, for every verdict (issue 26)

@@ -28,8 +28,8 @@
  */
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { buildMessages, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
-import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
-import type { Part, Trajectory, Verdict, VerdictStatus, VerifiedFinding } from "../types.js";
+import { DEFAULT_BUDGET_CHARS, renderForJudge, type RenderedTrajectory } from "../serialize/render.js";
+import type { Trajectory, Verdict, VerdictStatus, VerifiedFinding } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { markEvidenceFromFeedback, offeredTexts, verifiedQuotes } from "../verdict/from-feedback.js";
@@ -182,17 +182,17 @@ export class JudgeConversations {
         budgetChars,
         minQuoteChars: ctx.minQuoteChars ?? this.s.minQuoteChars,
       },
-      rendered.parts,
+      rendered,
     );
   }
 
   /**
    * A conversation again from its saved state (`freeze`), e.g. after a restart.
-   * @param parts the trajectory's rendered parts under the state's nonce and budget, when the caller has them
-   *   ({@link renderAgain}); otherwise rendered on first use of the evidence context.
+   * @param rendered the trajectory's rendered parts (and their elided ranges) under the state's nonce and budget,
+   *   when the caller has them ({@link renderAgain}); otherwise rendered on first use of the evidence context.
    */
-  resume(state: ConversationState, parts?: Part[]): JudgeConversation {
-    return withEvidence({ ...state }, parts);
+  resume(state: ConversationState, rendered?: RenderedEvidence): JudgeConversation {
+    return withEvidence({ ...state }, rendered);
   }
 
   /** The conversation's state as plain JSON. */
@@ -367,10 +367,13 @@ export class JudgeConversations {
  * trajectory, nonce and budget, with the rendered parts. Rendering with a given nonce is deterministic: the same
  * messages as `begin` (or the last elision) built, which the Batch API path checks by hash before using them.
  */
-export function renderAgain(state: Pick<ConversationState, "trajectory" | "nonce" | "budgetChars">): { messages: [ChatMessage, ChatMessage]; parts: Part[] } {
+export function renderAgain(state: Pick<ConversationState, "trajectory" | "nonce" | "budgetChars">): { messages: [ChatMessage, ChatMessage] } & RenderedEvidence {
   const rendered = renderForJudge(state.trajectory, { nonce: state.nonce, budgetChars: state.budgetChars });
-  return { messages: buildMessages(rendered), parts: rendered.parts };
+  return { messages: buildMessages(rendered), parts: rendered.parts, elided: rendered.elided };
 }
+
+/** What quotes are verified against: the rendered parts and the ranges of them the judge was not shown. */
+export type RenderedEvidence = Pick<RenderedTrajectory, "parts" | "elided">;
 
 /** The verdict with the provider notes of its conversation (absent when none). */
 function withNotes(notes: string[] | undefined, v: Verdict): Verdict {
@@ -379,17 +382,16 @@ function withNotes(notes: string[] | undefined, v: Verdict): Verdict {
 }
 
 /** Add the lazily computed evidence context (not enumerable) to a conversation state. */
-function withEvidence(state: ConversationState, parts?: Part[]): JudgeConversation {
+function withEvidence(state: ConversationState, rendered?: RenderedEvidence): JudgeConversation {
   let ev: EvidenceContext | undefined;
   return Object.defineProperty(state, "evCtx", {
     enumerable: false,
     configurable: true,
     get(): EvidenceContext {
-      ev ??= evidenceContext(state.trajectory, {
-        minQuoteChars: state.minQuoteChars,
-        parts: parts ?? renderForJudge(state.trajectory, { nonce: state.nonce, budgetChars: state.budgetChars }).parts,
-        nonce: state.nonce,
-      });
+      if (ev === undefined) {
+        const r = rendered ?? renderForJudge(state.trajectory, { nonce: state.nonce, budgetChars: state.budgetChars });
+        ev = evidenceContext(state.trajectory, { minQuoteChars: state.minQuoteChars, parts: r.parts, elided: r.elided, nonce: state.nonce });
+      }
       return ev;
     },
   }) as JudgeConversation;
@@ -406,5 +408,5 @@ function shrink(conv: JudgeConversation, budgetChars: number): void {
   c.truncated = rendered.truncated;
   c.nonce = rendered.nonce;
   c.budgetChars = budgetChars;
-  withEvidence(conv, rendered.parts);
+  withEvidence(conv, rendered);
 }

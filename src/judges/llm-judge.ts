@@ -16,7 +16,7 @@
  */
 import type OpenAI from "openai";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
-import type { Part, Trajectory, Verdict } from "../types.js";
+import type { Trajectory, Verdict } from "../types.js";
 import { batchPrice, usageCost } from "../providers/cost.js";
 import { implausibleUsage, type RequestsShape } from "../providers/plausible-usage.js";
 import { usageNotes } from "../providers/usage.js";
@@ -30,7 +30,7 @@ import { JudgeFatalError } from "../errors.js";
 import { defaultDialect, responseFormat } from "../providers/schema-dialects.js";
 import type { AimdLimiter } from "../providers/pacing.js";
 import { verdictConfig } from "./verdict-config.js";
-import { JudgeConversations, type ConversationState, type JudgeConversation, type StepInput, type StepOutcome } from "./conversation.js";
+import { JudgeConversations, type ConversationState, type JudgeConversation, type RenderedEvidence, type StepInput, type StepOutcome } from "./conversation.js";
 import { applyAdaptation, redact, type AdaptKind, type ChatRequest, type RequestAdaptations, type SendResult, type TransportOptions } from "../providers/send.js";
 import { parseReply } from "./parse.js";
 import { LostEndpoint, type LostEndpointOptions } from "./lost-endpoint.js";
@@ -47,7 +47,7 @@ export const REASONING_ONLY_STOP = 3;
  * one that then refuses every connection is stopped by the lost-endpoint rule (`./lost-endpoint.ts`).
  */
 export const UNREACHABLE_STOP = 3;
-const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error"]);
+const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error", "body_cut"]);
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -200,8 +200,8 @@ export class LlmJudge implements Judge {
    * verdict is priced at the judge's batch price (`price.batch_*`), or at the online price marked as an upper bound
    * when the config gives none (`Verdict.cost_basis`). The online path (`judge`) never resumes a conversation.
    */
-  resume(state: ConversationState, parts?: Part[]): JudgeConversation {
-    const conv = this.conversations.resume(state, parts);
+  resume(state: ConversationState, rendered?: RenderedEvidence): JudgeConversation {
+    const conv = this.conversations.resume(state, rendered);
     this.#viaBatch.add(conv);
     return conv;
   }
@@ -387,7 +387,9 @@ export class LlmJudge implements Judge {
         `judge "${this.cfg.id}": ${this.#unreachable} items in a row failed after every retry (${outcome.error.kind}: ${outcome.error.message}) and the ` +
           (outcome.error.kind === "decode_error"
             ? `server has not given a whole reply once (its compressed bodies arrive cut). Check a proxy between us and the server, the server and the network. `
-            : `server has not answered once. Check base_url, the server and the network. `) +
+            : outcome.error.kind === "body_cut"
+              ? `server has not given a whole reply once. Check a proxy or load balancer between us and the server (a body or size limit, an idle timeout) and the server's own logs. `
+              : `server has not answered once. Check base_url, the server and the network. `) +
           `Its remaining items stay un-judged; run again to resume.`,
       );
     const res = { outcome };

@@ -22,6 +22,7 @@ import { classifyError, connectionCause, cutsConcurrency, isUnreachable, safeBas
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
 import { takeLostAnswers, takeResends } from "./fetch.js";
+import { gaveUp } from "./body-cut.js";
 import { connectTimeoutMessage, noAnswer, takeUnconnected } from "./no-answer.js";
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
@@ -351,9 +352,10 @@ function sendLoop(req: ChatRequest, ctx: SendContext): SendLoop {
   };
 }
 
-/** Wait `ms` (or the next backoff) and send again, or the error `kind` once the transport retries are spent. */
+/** Wait `ms` (or the next backoff) and send again, or the error once the transport retries are spent (`./body-cut.ts`: `body_cut`). */
 async function retryOrFail(L: SendLoop, kind: string, message: string, ms?: number): Promise<Step> {
-  if (L.transportRetries >= L.o.maxTransportRetries) return L.fail(kind, `${message} (gave up after ${L.res.requests} requests)`);
+  const f = L.transportRetries >= L.o.maxTransportRetries ? gaveUp(kind, message, L.res.requests, L.res.usage.lost ?? 0) : undefined;
+  if (f) return L.fail(f.kind, f.message);
   const w = ms ?? L.backoff(L.transportRetries);
   L.transportRetries++;
   try {

@@ -24,8 +24,13 @@
  * 2. session 49: quote normalization drops Unicode's whole Default_Ignorable_Code_Point set plus U+FFF9-FFFB and
  *    U+2800 (`../evidence/normalize.ts` DROPPED; break49 F4): a quote across a Hangul filler, U+206A or U+180B inside the
  *    text verified under 1 as "not found" and now verifies, so a stored label can move.
+ * 3. session 51: text elided from the judge's prompt (`--budget-chars`, the model's context) is no evidence (hostile 51,
+ *    finding 1): a quote lying wholly in it fails (it verified under 2, and a compliance label could rest on text the
+ *    judge never saw), one lying partly in it is marked `partly_elided`. Only verdicts of an elided prompt
+ *    (`truncated`) can move, and those `label` cannot re-verify (which text was elided is not stored): they are counted
+ *    as of older rules.
  */
-export const VERIFY_RULES_VERSION = 2;
+export const VERIFY_RULES_VERSION = 3;
 
 /**
  * Whether a stored verdict's label was verified under older rules than {@link VERIFY_RULES_VERSION}: a labelled

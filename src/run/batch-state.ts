@@ -8,9 +8,8 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import type { Part } from "../types.js";
 import type { ChatMessage } from "../providers/request-body.js";
-import { renderAgain } from "../judges/conversation.js";
+import { renderAgain, type RenderedEvidence } from "../judges/conversation.js";
 import type { StateLine } from "./batch-chunk.js";
 
 /** System texts by SHA-256 known to be in `system-<sha>.txt` (written or read by this process), one per batch folder. */
@@ -41,12 +40,12 @@ export function compactStateLine(line: StateLine, dir: string, systems: SystemTe
 /**
  * Put back what {@link compactStateLine} left out of a state line read from chunk `key` (in place); lines written
  * whole are left as they are.
- * @returns the trajectory's rendered parts (the evidence context's), when the user message was rendered again.
+ * @returns the trajectory's rendered parts and their elided ranges (the evidence context's), when the user message was rendered again.
  * @throws Error when the system text's file is missing or does not hash to `sys`, or the trajectory renders to a
  *   user message other than the one sent (a build that renders differently resumed the run): nothing is guessed;
  *   the message names the judge and chunk and says what to do.
  */
-export function expandStateLine(line: StateLine, key: string, dir: string, systems: SystemTexts, judgeId: string): Part[] | undefined {
+export function expandStateLine(line: StateLine, key: string, dir: string, systems: SystemTexts, judgeId: string): RenderedEvidence | undefined {
   if (line.sys === undefined || line.usr === undefined) return undefined;
   let system = systems.get(line.sys);
   if (system === undefined) {
@@ -64,7 +63,7 @@ export function expandStateLine(line: StateLine, key: string, dir: string, syste
   line.conv.messages.unshift({ role: "system", content: system }, again.messages[1]);
   delete line.sys;
   delete line.usr;
-  return again.parts;
+  return { parts: again.parts, elided: again.elided };
 }
 
 function sha256(text: string): string {

@@ -11,6 +11,13 @@ import path from "node:path";
 import type { IngestError } from "../types.js";
 import { skippedLines } from "../store/skipped-lines.js";
 
+/**
+ * What a summary says of this open's `store_corrupt_lines` record, apart from the input errors (hostile 51, finding 3:
+ * "errors: 1 (store_corrupt_lines 1)" read as an input error): what the lines are and what was done.
+ */
+export const STORE_LINES_TEXT =
+  "run store: unreadable lines in the run's own journals (a torn line from an interrupted write: a kill or a full disk) were dropped, and the verdicts they held judged again; not an input error (errors.jsonl kind store_corrupt_lines names the lines)";
+
 /** How many line numbers of one file the record names before "...". */
 const SHOWN = 5;
 

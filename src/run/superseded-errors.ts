@@ -167,7 +167,10 @@ export function supersededStatement(
     message:
       (inputs === 0 && crashes.length === 0 && repaired.length === 0
         ? `${n} content_changed note${n === 1 ? "" : "s"} ${n === 1 ? "is" : "are"} superseded, not counted above `
-        : inputs === n
+        : repaired.length === n
+          ? // the run's own torn journal lines, gone since: no input error (hostile 51, finding 3)
+            `run store: ${n} earlier record${n === 1 ? "" : "s"} of torn verdict lines (an interrupted write: a kill or a full disk; dropped, and the verdicts judged again) no longer appl${n === 1 ? "ies" : "y"}, not an input error and not counted above `
+          : inputs === n
           ? `${n} input error${n === 1 ? "" : "s"} recorded by an earlier invocation ${n === 1 ? "is" : "are"} superseded, not counted above `
           : `${n} recorded error${n === 1 ? "" : "s"} ${n === 1 ? "is" : "are"} superseded, not counted above `) +
       `(${Object.entries(by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}): ${why.join("; ")}; ` +

@@ -66,8 +66,10 @@
  * block at its minimum) can keep the output above a very small budget (still `truncated: true`). Never cut
  * silently. Cost is linear in the trajectory's size (sizes are computed, the blocks are built once).
  *
- * Quotes are verified against the full parts (`parts`), so a quote of an elided message or of an elided middle
- * still verifies; the judge just did not see it.
+ * Quotes are verified against the full parts (`parts`), and `elided` says which of their text the judge was not
+ * shown (a text's elided middle, a message left out whole, a tool definition left out), in the same offsets the
+ * evidence code maps quotes to: a quote lying wholly there fails, one lying partly there is marked (hostile 51,
+ * finding 1: a quote of elided text verified, and a label rested on text the judge never saw).
  */
 import type { Part, Trajectory } from "../types.js";
 import { keptTools, TOOLS_SHARE, toolsElisionMarker } from "./tools-budget.js";
@@ -98,7 +100,17 @@ export interface RenderedTrajectory {
   parts: Part[];
   /** Whole messages left out (indices `from`..`to`, inclusive; `count = to - from + 1`); absent when none. */
   elidedMessages?: { from: number; to: number; count: number };
+  /**
+   * Per part (same index as `parts`): the ranges `[start, end)` of its ORIGINAL text (UTF-16 offsets, as
+   * `parts[i].text.slice` takes them; never splitting a surrogate pair) the judge view does not show, or `undefined`
+   * when the whole text is shown. An elided middle is one range; a message left out whole, or a tool definition left
+   * out (./tools-budget.ts), is `[0, text.length]`.
+   */
+  elided: ElidedSpans;
 }
+
+/** Per part, the ranges of its original text left out of the judge's view (`RenderedTrajectory.elided`). */
+export type ElidedSpans = (readonly (readonly [number, number])[] | undefined)[];
 
 /**
  * The elision marker for `n` removed characters, e.g. `[... 12,345 characters elided by ipi-judge ...]`; with
@@ -187,10 +199,14 @@ function safeCut(s: string, i: number): number {
   return i;
 }
 
-/** `text` with its middle elided so that about `keep` original characters remain. */
-function elide(text: string, keep: number, nonce: string): string {
+/**
+ * `text` with its middle elided so that about `keep` original characters remain; `cut`, when given, receives the
+ * elided range `[head, tailStart)` of `text` (`RenderedTrajectory.elided`).
+ */
+function elide(text: string, keep: number, nonce: string, cut?: (range: [number, number]) => void): string {
   const head = safeCut(text, Math.ceil(keep / 2));
   const tailStart = safeCut(text, text.length - Math.floor(keep / 2));
+  cut?.([head, tailStart]);
   return `${neutralize(text.slice(0, head), nonce)}${elisionMarker(tailStart - head, nonce)}${neutralize(text.slice(tailStart), nonce)}`;
 }
 
@@ -395,7 +411,7 @@ function cutTools(t: Trajectory, sc: Scaffold, parts: Part[], texts: string[], f
  * `full[u]` is unit `u`'s neutralized text, `texts[u]` its original text. Writes into `display`; returns the sum
  * of the displayed lengths of `units`.
  */
-function waterFill(units: ArrayLike<number>, available: number, full: string[], texts: string[], N: string, display: string[]): number {
+function waterFill(units: ArrayLike<number>, available: number, full: string[], texts: string[], N: string, display: string[], cuts: ([number, number] | undefined)[]): number {
   let maxLen = 0;
   for (let k = 0; k < units.length; k++) maxLen = Math.max(maxLen, full[units[k]].length);
   let sum = 0;
@@ -414,10 +430,11 @@ function waterFill(units: ArrayLike<number>, available: number, full: string[], 
     for (let k = 0; k < units.length; k++) {
       const u = units[k];
       let d = full[u];
+      cuts[u] = undefined;
       if (d.length > cap) {
         const text = texts[u];
         const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length, N).length);
-        if (keep < text.length) d = elide(text, keep, N);
+        if (keep < text.length) d = elide(text, keep, N, (r) => (cuts[u] = r));
       }
       display[u] = d;
       sum += d.length;
@@ -503,9 +520,16 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const toolUnits: number[] = [];
   for (let u = 0; u < T; u++) toolUnits.push(u);
 
-  const done = (display: string[], truncated: boolean, gap?: { from: number; to: number }): RenderedTrajectory => {
+  const done = (display: string[], truncated: boolean, cuts: ([number, number] | undefined)[], gap?: { from: number; to: number }): RenderedTrajectory => {
     const blocks = buildBlocks(sc, display, gap);
-    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated: truncated || seen.attrsCut > 0 || toolsCut, parts };
+    const elided: ElidedSpans = new Array(P);
+    for (let u = 0; u < P; u++) {
+      const p = parts[u];
+      const whole = u < T ? toolsCut && sc.unitOpen[u] === "" : gap !== undefined && p.message_index >= gap.from && p.message_index <= gap.to;
+      if (whole) elided[u] = [[0, p.text.length]];
+      else if (cuts[u] !== undefined && display[u] !== full[u]) elided[u] = [cuts[u]!];
+    }
+    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated: truncated || seen.attrsCut > 0 || toolsCut, parts, elided };
     if (gap) r.elidedMessages = { from: gap.from, to: gap.to, count: gap.to - gap.from + 1 };
     return r;
   };
@@ -514,11 +538,11 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   for (let i = 0; i < M; i++) fixedAll += msgFixed[i];
   let textAll = 0;
   for (let u = 0; u < U; u++) textAll += full[u].length;
-  if (fixedAll + textAll <= budget) return done(full, false);
+  if (fixedAll + textAll <= budget) return done(full, false, []);
 
-  /** The shortest display of unit `u`: whole when short, else {@link MIN_KEEP_CHARS} around a marker. */
-  const minDisplay = (u: number): string =>
-    MIN_KEEP_CHARS >= unitTexts[u].length ? full[u] : elide(unitTexts[u], MIN_KEEP_CHARS, N);
+  /** The shortest display of unit `u`: whole when short, else {@link MIN_KEEP_CHARS} around a marker (its range into `cuts`). */
+  const minDisplay = (u: number, cuts?: ([number, number] | undefined)[]): string =>
+    MIN_KEEP_CHARS >= unitTexts[u].length ? full[u] : elide(unitTexts[u], MIN_KEEP_CHARS, N, cuts && ((r) => (cuts[u] = r)));
 
   // Sizes at their minimum: when even they do not fit, step 1 is skipped (it could not reach the budget).
   const minLen = new Float64Array(U);
@@ -530,8 +554,9 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
     const allUnits = new Int32Array(U);
     for (let u = 0; u < U; u++) allUnits[u] = u;
     const display1 = full.slice();
-    const sum1 = waterFill(allUnits, budget - fixedAll, full, unitTexts, N, display1);
-    if (fixedAll + sum1 <= budget || M < 3) return done(display1, display1.some((d, u) => d !== full[u]));
+    const cuts1: ([number, number] | undefined)[] = [];
+    const sum1 = waterFill(allUnits, budget - fixedAll, full, unitTexts, N, display1, cuts1);
+    if (fixedAll + sum1 <= budget || M < 3) return done(display1, display1.some((d, u) => d !== full[u]), cuts1);
   }
 
   // Step 2: leave out whole messages in the middle. Sizes at their minimum decide which messages are kept.
@@ -547,7 +572,8 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const { head, tail } = keptMessages(messages, msgMin, budget - sc.trajOpen.length - sc.trajClose.length - injMin - markerMax);
   if (head >= tail) {
     // Every message fits at its minimum after all (step 1's estimate fell short): the minimum displays.
-    return done(full.map((_d, u) => minDisplay(u)), true);
+    const cutsMin: ([number, number] | undefined)[] = [];
+    return done(full.map((_d, u) => minDisplay(u, cutsMin)), true, cutsMin);
   }
   const gap = { from: head, to: tail - 1 };
 
@@ -562,6 +588,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   for (const u of toolUnits) kept.push(u); // a loop: spread arguments overflow the stack past ~120,000 tools
   for (const u of injUnits) kept.push(u);
   const display2 = full.slice();
-  waterFill(kept, budget - fixedKept, full, unitTexts, N, display2);
-  return done(display2, true, gap);
+  const cuts2: ([number, number] | undefined)[] = [];
+  waterFill(kept, budget - fixedKept, full, unitTexts, N, display2, cuts2);
+  return done(display2, true, cuts2, gap);
 }

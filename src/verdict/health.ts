@@ -73,6 +73,7 @@ import { addRepeatedKey, emptyRepeatedKey, errorKindOf, formatRepeatedKey, type 
 import { addToolArguments, emptyToolArguments, type ToolArgumentsHealth } from "./tool-arguments-health.js";
 import { addEvidenceUnrelated, emptyEvidenceUnrelated, type EvidenceUnrelatedHealth } from "./evidence-unrelated-health.js";
 import { addInjectionUnknown, labelOnUnknownInjection, type InjectionUnknownCounts } from "./injection-unknown.js";
+import { addLabelRests, formatLabelRests } from "./label-rests-health.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 export { HEALTH_THRESHOLDS, SMALL_RUN_MIN_QUOTES, type HealthThresholds, type HealthFlag } from "./health-flags.js";
@@ -190,6 +191,14 @@ export interface JudgeHealth {
    * `compliance_unrelated`; flag `compliance_evidence_unrelated`, `./evidence-unrelated-health.ts`). Absent when none is.
    */
   evidence_unrelated?: EvidenceUnrelatedHealth;
+  /**
+   * Verdicts judged on an elided prompt, usable labels resting only on quotes lying partly in its elided text, and usable
+   * labels a verified finding raised above the judge's own stated label (`./label-rests-health.ts`, hostile 51). No
+   * flag. Absent in figures made before the fields.
+   */
+  elided_prompt?: number;
+  elided_evidence?: number;
+  raised_above_claim?: number;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -267,6 +276,9 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     repeated_key: emptyRepeatedKey(),
     tool_arguments: emptyToolArguments(),
     evidence_unrelated: emptyEvidenceUnrelated(),
+    elided_prompt: 0,
+    elided_evidence: 0,
+    raised_above_claim: 0,
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -315,6 +327,9 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
+  const rests = { elided_prompt: h.elided_prompt ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
+  addLabelRests(rests, v);
+  Object.assign(h, rests);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -476,6 +491,7 @@ export function formatHealth(h: JudgeHealth): string {
     (h.compliance_unchecked
       ? `; ${h.compliance_unchecked} compliance label(s) on attacked runs whose injected text is unknown (verdicts marked injection_unchecked: no code could check that the quoted call is the injected goal, and a not_exposed answer there never holds: check them)`
       : "") +
+    formatLabelRests(h) +
     formatComplianceEvidence(h.compliance_evidence) +
     formatRepeatedKey(h.repeated_key) +
     formatReferenceGoal(h.reference_goal)

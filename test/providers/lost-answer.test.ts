@@ -58,20 +58,30 @@ describe.each(PATHS)("a 200 whose body is lost, over %s", (_name, fetchOf) => {
     expect(r.usage).toEqual({ prompt_tokens: 100, completion_tokens: 20, missing: 1, lost: 1 });
   });
 
-  it("every attempt cut: each one is a lost response (7 requests, 7 without usage), not 0 tokens at $0", async () => {
+  it("every attempt cut: each one is a lost response (7 requests, 7 without usage), not 0 tokens at $0; the error is body_cut, saying the server answered", async () => {
     const client = await clientFor([{ status: 200, rawBody: BIG, resetMidBody: true }], fetchOf);
     const r = await sendChat(client, REQ, fastCtx());
-    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "connection" } });
+    // hostile 51, finding 2: it was kind connection ("connection failed"), as if the server had not answered
+    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "body_cut" } });
+    expect(r.outcome.kind === "error" && r.outcome.error.message).toMatch(/^the server answered HTTP 2xx 7 times, but each body was cut or stalled mid-way \(the last: connection failed: .*generated and probably billed/);
     expect(r.requests).toBe(7);
     expect(r.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, missing: 7, lost: 7 });
   });
 
-  it("a 200 body that drips past the timeout is a lost response too (the timeout is retried as before)", async () => {
+  it("a 200 body that drips past the timeout is a lost response too (the timeout is retried as before; every body stalled: body_cut)", async () => {
     const client = await clientFor([{ status: 200, rawBody: BIG, dripMs: 50, dripChars: 4 }], fetchOf);
     const r = await sendChat(client, REQ, fastCtx({ timeoutMs: 300, options: { maxTransportRetries: 1 } }));
-    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "timeout" } });
+    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "body_cut" } });
+    expect(r.outcome.kind === "error" && r.outcome.error.message).toMatch(/^the server answered HTTP 2xx 2 times, but each body was cut or stalled mid-way \(the last: .*(?:timeout|no answer)/i);
     expect(r.requests).toBe(2);
     expect(r.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, missing: 2, lost: 2 });
+  });
+
+  it("some attempts cut, the last a refused-free 500: the kind stays the last fault's, and the message counts the cut bodies", async () => {
+    const client = await clientFor([{ status: 200, rawBody: BIG, resetMidBody: true }, { status: 500, body: { error: { message: "boom" } } }], fetchOf);
+    const r = await sendChat(client, REQ, fastCtx({ options: { maxTransportRetries: 1 } }));
+    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "server_error" } });
+    expect(r.outcome.kind === "error" && r.outcome.error.message).toContain("1 of them answered HTTP 2xx and then cut mid-body");
   });
 
   it("an error status whose body is cut is not billed: no usage added", async () => {
@@ -115,8 +125,21 @@ describe("through createOpenAIJudge: the verdict's cost is unknown, with the rea
   it("all attempts cut after the 200: judge_error with cost_usd null, responses_without_usage and a note", async () => {
     fake = await startFakeOpenAI([{ status: 200, rawBody: BIG, resetMidBody: true }]);
     const v = await judgeAt(fake.url).judge(await firstSample(), { repeat: 0 });
-    expect(v).toMatchObject({ status: "judge_error", attempts: 3, cost_usd: null, usage: { responses_without_usage: 3 } });
+    expect(v).toMatchObject({ status: "judge_error", attempts: 3, cost_usd: null, usage: { responses_without_usage: 3 }, error: { kind: "body_cut" } });
     expect(v.provider_notes?.join(" ")).toMatch(/3 response\(s\) were answered \(HTTP 2xx\) but their body never arrived whole.*cost_usd null/);
+  });
+
+  it("every item's bodies cut: the judge stops saying the server answered and something cut the bodies, never 'has not answered once. Check base_url'", async () => {
+    fake = await startFakeOpenAI([{ status: 200, rawBody: BIG, resetMidBody: true }]);
+    const j = judgeAt(fake.url);
+    const t = await firstSample();
+    let stop: unknown;
+    for (let k = 0; k < 4 && stop === undefined; k++) await j.judge(t, { repeat: k }).catch((e: unknown) => (stop = e));
+    expect(stop).toBeInstanceOf(JudgeFatalError);
+    const msg = (stop as Error).message;
+    expect(msg).toMatch(/3 items in a row failed after every retry \(body_cut: the server answered HTTP 2xx 3 times, but each body was cut or stalled mid-way/);
+    expect(msg).toContain("has not given a whole reply once. Check a proxy or load balancer");
+    expect(msg).not.toMatch(/has not answered once|Check base_url/);
   });
 
   it("a stop after streamed replies keeps what they cost (the send's answered requests ride on the fatal error)", async () => {

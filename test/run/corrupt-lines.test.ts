@@ -45,6 +45,9 @@ describe("store_corrupt_lines", () => {
       `1 unreadable line(s) in the run's journals were skipped (verdicts.jsonl line ${n}; line ${n} a partial last line, cut off before appending); what they held is judged again if missing`,
     );
     expect(repaired.progress.judged).toBe(1); // the verdict the torn line held
+    // said as what it is, apart from the input errors (hostile 51, finding 3: "errors: 1 (store_corrupt_lines 1)")
+    expect(formatSummary(repaired.summary)).toContain("errors: none\nrun store: unreadable lines in the run's own journals (a torn line from an interrupted write");
+    expect(formatSummary(repaired.summary)).not.toMatch(/errors: 1/);
     expect(repaired.summary.verdicts).toBe(first.summary.verdicts);
 
     clearJournalSkips(); // a new process
@@ -54,6 +57,7 @@ describe("store_corrupt_lines", () => {
     expect(later.summary.errors_superseded).toMatchObject({ total: 1, by_kind: { store_corrupt_lines: 1 }, repaired: 1 });
     expect(later.summary.errors_superseded!.message).toMatch(/did not find its lines again \(a partial last line cut off/);
     expect(formatSummary(later.summary)).not.toMatch(/errors: [1-9]/);
+    expect(later.summary.errors_superseded!.message).toMatch(/^run store: 1 earlier record of torn verdict lines \(an interrupted write: a kill or a full disk; dropped, and the verdicts judged again\) no longer applies, not an input error/);
     expect(records(dir)).toHaveLength(1); // the old line stays (append-only), superseded
   });
 
