@@ -93,7 +93,7 @@ describe("judge health in the view (fix 39)", () => {
 
   it("a judge whose reply gave a JSON key twice has the report's note in its banner", async () => {
     const dup = ((await json("/api/meta")).judge_health as Banner[]).find((b) => b.judge_id === "dup")!;
-    expect(dup.lines).toEqual(["judge dup: 1 last reply gave a JSON key twice with different values (repeated_key: 1 judge error(s); e.g. t4)"]);
+    expect(dup.lines).toEqual(['judge "dup": 1 last reply gave a JSON key twice with different values (repeated_key: 1 judge error(s); e.g. t4)']); // the judge quoted (out51)
     expect(dup.health).toContain("repeated_key");
   });
 
