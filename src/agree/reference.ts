@@ -516,6 +516,15 @@ function referenceAllText(a: ReferenceAgreement): string {
   return ` over the ${a.n_used} runs the judge labelled (the benchmark's ${a.reference} rate over all ${all.n} attacked runs with a verdict: ${rateFigureText(all)})`;
 }
 
+/**
+ * What the `excluded:` counts are over (`referencePairs`): repeat 0, each trajectory once by the first reason that holds,
+ * so a judge error on an unattacked run, or on one without a usable benchmark verdict, is counted under that reason;
+ * label's `status:` line and the judge's health line count every verdict (out51: `judge_error 1` here beside label's
+ * `judge_error 2` on one run, the other on an unattacked run).
+ */
+const EXCLUDED_OVER =
+  "repeat 0, each trajectory once by the first reason that holds: judge_error counts the attacked runs with a benchmark verdict only; label's status line and the health line below count every verdict, unattacked runs included";
+
 /** Plain-text rendering of a reference comparison. */
 export function formatReferenceAgreement(a: ReferenceAgreement): string {
   a = shownStrings(a); // names from the run files cannot break or reorder a line (../format/shown.ts)
@@ -554,7 +563,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     // a judge's id quoted (out50); the committee's row by its name, as before (`committee (a, b; quorum 2)`)
     `== judge ${a.judge_id === COMMITTEE_RATER || a.judge_id.startsWith("committee (") ? a.judge_id : quoted(a.judge_id)} vs the benchmark's ${a.reference} verdict ==`,
     `${meaning}.`,
-    `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
+    // what the excluded counts are over, so they reconcile with label's status line (out51: judge_error 1 here, 2 there)
+    `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex} (${EXCLUDED_OVER})`,
     ...(a.rates
       ? [
           `rates over these ${a.n_used}: asr_goal ${rateFigureText(a.rates.asr_goal)} vs the benchmark's ${a.reference} rate ${rateFigureText(a.rates.reference)}` +

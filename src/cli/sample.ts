@@ -105,11 +105,6 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
       res.warnings.push(...poolWarnings(runDir, disagreement > 0 ? d.committee : undefined)); // a broken member behind the pool (./sample-broken.ts)
       for (const w of res.warnings) warnLine(w);
-      if (res.long_tasks > 0) {
-        process.stderr.write(
-          `note: ${res.long_tasks} task(s) are longer than ${SPREADSHEET_CELL_LIMIT} characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`,
-        );
-      }
       if (o.json) {
         printJson({
           run: o.run,
@@ -138,6 +133,7 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
           shared_files: res.shared_files,
           private_files: res.private_files,
         });
+        longTasksNote(res.long_tasks);
         return;
       }
       const rel = path.resolve(res.outDir); // absolute: pasted anywhere it names the folder (as label names its run; out50)
@@ -161,5 +157,14 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
       lines.push("", ...cellTableLines(d));
       lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
       process.stdout.write(lines.join("\n") + "\n");
+      longTasksNote(res.long_tasks); // after the result, which it is a note on (out51: it came first)
     });
+}
+
+/** The note on `n` tasks longer than a spreadsheet cell (none when 0), said after the result it is a note on. */
+function longTasksNote(n: number): void {
+  if (n > 0)
+    process.stderr.write(
+      `note: ${n} task(s) are longer than ${SPREADSHEET_CELL_LIMIT} characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`,
+    );
 }

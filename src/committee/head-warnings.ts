@@ -31,11 +31,16 @@ export function committeeHeadWarnings(a: {
   warnings.push(...(runState?.mixed_configurations ?? []));
   for (const h of a.judgeHealth.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
+  const members = judges.map((j) => j.id).filter((id) => !excluded.includes(id));
   // a member's labels on runs whose injected text is unknown: its votes there are only its yes answers (new user 48, 1)
-  warnings.push(...injectionUnknownWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
-  // a member's successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
-  warnings.push(...toolArgumentsWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
-  warnings.push(...evidenceUnrelatedWarnings(a.judgeHealth, judges.map((j) => j.id).filter((id) => !excluded.includes(id))));
+  warnings.push(...injectionUnknownWarnings(a.judgeHealth, members));
+  // a member's successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts), and its
+  // compliance labels citing nothing of the injected text (../verdict/evidence-unrelated-health.ts): each is a flag
+  // whose sentence its health line above already says, so only a member without that flag line gets it here (out51:
+  // committee printed both, twice per judge)
+  const unsaid = (code: string) => members.filter((id) => !a.judgeHealth.some((h) => h.judge_id === id && h.looks_broken && h.flags.some((f) => f.code === code)));
+  warnings.push(...toolArgumentsWarnings(a.judgeHealth, unsaid("tool_arguments_invalid")));
+  warnings.push(...evidenceUnrelatedWarnings(a.judgeHealth, unsaid("compliance_evidence_unrelated")));
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
   const families = [...new Set(judges.map((j) => j.family))].sort();
   if (judges.length < 2) {

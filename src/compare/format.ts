@@ -109,6 +109,39 @@ function runsUsedText(c: AsrCell, kind: "dropped" | "row" | "pooled"): string {
   return `; attacked runs in the compared cells ${rowCoverageCounts(l, "labelled or not")}${l.low ? ` LOW (${why})` : kind === "dropped" ? ` (${why})` : ""}`;
 }
 
+/** The key of a (model, condition) row. */
+const rowKey = (c: Pick<AsrCell, "model" | "condition">) => `${c.model}\u0000${c.condition}`;
+
+/**
+ * The (model, condition) rows whose figures in the pooled figures (the reversals, the interaction test: the cells every
+ * condition covers) are not the row's own, keyed by {@link rowKey}: the pooled cell, or null when it has none there.
+ * Empty when the pooled figures are the rows'.
+ */
+function pooledDiffering(r: CompareResult): Map<string, AsrCell | null> {
+  const out = new Map<string, AsrCell | null>();
+  const pa = r.pooled_figures.asr;
+  if (!pa) return out;
+  const theirs = new Map(pa.filter((c) => c.suite === ALL_SUITES).map((c) => [rowKey(c), c]));
+  for (const a of r.asr.filter((c) => c.suite === ALL_SUITES)) {
+    const b = theirs.get(rowKey(a));
+    if (!b) out.set(rowKey(a), null);
+    else if (b.attacked !== a.attacked || b.labelled !== a.labelled || b.asr_goal.count !== a.asr_goal.count || b.asr_behaviour.count !== a.asr_behaviour.count) out.set(rowKey(a), b);
+  }
+  return out;
+}
+
+/**
+ * A row's clause when the figures that set models side by side use other runs of it (out51: the two rates of one model
+ * and condition were printed ~90 lines apart, their populations said only at the second): which runs each is over.
+ */
+function otherFigureText(r: CompareResult, a: AsrCell, b: AsrCell | null | undefined): string {
+  if (b === undefined) return "";
+  const over = `the cells every ${fieldNoun(r.condition_field)} covers`;
+  if (b === null) return `; these rates are over the cells its own ${groupsNoun(r.condition_field)} share; ${pooledFiguresText(r.condition_field)} have none of its runs (none in ${over}: below)`;
+  const short = (x: AsrCell["asr_goal"]) => (x.rate === null ? "undefined" : `${pctText(x.rate)} (${x.count}/${x.n})`);
+  return `; these rates are over the cells its own ${groupsNoun(r.condition_field)} share (${a.attacked} attacked runs); ${pooledFiguresText(r.condition_field)} use ${b.attacked} of them, on ${over}: asr_goal ${short(b.asr_goal)}, asr_behaviour ${short(b.asr_behaviour)} (below)`;
+}
+
 /** The rows per model and condition (rates, utility), then the unattacked models' utility and its note. */
 function rowLines(r: CompareResult, w: number, cw: number, marker: string): string[] {
   const lines: string[] = [];
@@ -117,6 +150,7 @@ function rowLines(r: CompareResult, w: number, cw: number, marker: string): stri
       "(the injected goal carried out: the one to compare with a benchmark's checker), asr_behaviour = full or partial compliance " +
       `(INFUSE's ASR-L); blocked_attempts = ${BLOCKED_MEANS}:`,
   );
+  const other = pooledDiffering(r);
   for (const m of r.models) {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
@@ -133,7 +167,7 @@ function rowLines(r: CompareResult, w: number, cw: number, marker: string): stri
       lines.push(
         `  ${padCell(m, w)}  ${padCell(c, cw)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
-          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${errs}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${otherFigureText(r, cell, other.get(rowKey(cell)))}${errs}${util}`,
       );
     }
   }
@@ -161,18 +195,20 @@ function rowLines(r: CompareResult, w: number, cw: number, marker: string): stri
 function pooledRateLines(r: CompareResult, w: number, cw: number, marker: string): string[] {
   const pa = r.pooled_figures.asr;
   if (!pa) return [];
-  const key = (c: AsrCell) => `${c.model}\u0000${c.condition}`;
-  const mine = new Map(r.asr.filter((c) => c.suite === ALL_SUITES).map((c) => [key(c), c]));
-  const theirs = new Map(pa.filter((c) => c.suite === ALL_SUITES).map((c) => [key(c), c]));
-  const row = (c: AsrCell) =>
-    `  ${padCell(c.model, w)}  ${padCell(c.condition, cw)} asr_goal ${rateFigureText(c.asr_goal)}, asr_behaviour ${rateFigureText(c.asr_behaviour)}${marker}; ${coverageText(c)}; ${exposureFigureText(c)}${runsUsedText(c, "pooled")}`;
+  const mine = new Map(r.asr.filter((c) => c.suite === ALL_SUITES).map((c) => [rowKey(c), c]));
+  // each says its own runs beside the row's (out51): the row above is over the cells the model's own conditions share
+  const row = (c: AsrCell) => {
+    const a = mine.get(rowKey(c));
+    const not = a ? `, not the ${a.attacked} of its row above (the cells its own ${groupsNoun(r.condition_field)} share)` : "";
+    return `  ${padCell(c.model, w)}  ${padCell(c.condition, cw)} asr_goal ${rateFigureText(c.asr_goal)}, asr_behaviour ${rateFigureText(c.asr_behaviour)}${marker}; over its ${c.attacked} attacked runs on the cells every ${fieldNoun(r.condition_field)} covers${not}; ${coverageText(c)}; ${exposureFigureText(c)}${runsUsedText(c, "pooled")}`;
+  };
   const out: string[] = [];
-  for (const [k, a] of mine) {
-    const b = theirs.get(k);
+  for (const [k, b] of pooledDiffering(r)) {
+    const a = mine.get(k)!;
     if (!b) out.push(`  ${padCell(a.model, w)}  ${padCell(a.condition, cw)} none of its ${a.attacked} attacked runs here (none in a cell every ${fieldNoun(r.condition_field)} covers that its other ${groupsNoun(r.condition_field)} cover too)`);
-    else if (b.attacked !== a.attacked || b.labelled !== a.labelled || b.asr_goal.count !== a.asr_goal.count || b.asr_behaviour.count !== a.asr_behaviour.count) out.push(row(b));
+    else out.push(row(b));
   }
-  for (const [k, b] of theirs) if (!mine.has(k)) out.push(row(b));
+  for (const b of pa.filter((c) => c.suite === ALL_SUITES)) if (!mine.has(rowKey(b))) out.push(row(b));
   if (!out.length) return [];
   return [
     "",

@@ -36,6 +36,11 @@ export interface GroupEstimate extends DomainAsr {
    * attack did not arrive, not that the agent resisted it (a group warning says so; red team 24).
    */
   exposure: { exposed: number; n: number; low: boolean };
+  /**
+   * The group's labelled trajectories left out for want of a human consensus, by reason (`consensus_tie`, ...; not in
+   * `n_sampled`: counted as unlabelled in their strata); absent when none (./human-left-out.ts).
+   */
+  human_left_out?: Record<string, number>;
   warnings: string[];
 }
 

@@ -26,6 +26,7 @@ import { estimateLikeForLike } from "./like-for-like.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus, splitCounts } from "./human-consensus.js";
+import { groupHumanLeftOut } from "./human-left-out.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 
@@ -434,9 +435,13 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
   const models = new Set<unknown>();
   for (const u of domain) models.add(rowOf(u).agent_model);
   const domainModels = [...models].filter((m) => typeof m === "string").length;
+  // labelled trajectories without a human consensus (a tie, ...), by unit: each group counts its own (./human-left-out.ts)
+  const noConsensus = new Map<number, string>();
+  for (const [id, reason] of cons.excluded_ids) if (data.unitOf(id) >= 0) noConsensus.set(data.unitOf(id), reason);
   for (const [group, g] of groupDomains(domain, by, rowOf)) {
     const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels });
-    groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf) });
+    const left = groupHumanLeftOut(g.units, noConsensus);
+    groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf), ...(Object.keys(left).length ? { human_left_out: left } : {}) });
   }
   if (o.likeForLike) warnings.push(...estimateLikeForLike(Array.from(domain, rowOf), by, groupValue));
   return {

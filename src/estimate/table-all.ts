@@ -145,7 +145,7 @@ export function allRowCells(a: CalibratedAll, cols: ReadonlyArray<{ key: string 
 type NoValue = { value: null; reason: string; ci95: null };
 
 /**
- * The `(all)` row of the LaTeX table (`tableLatex`), as one tabular line: `(all)` in the model (and condition) cells,
+ * The `(all)` row of the LaTeX table (`tableLatex`), as the cells of one tabular line: `(all)` in the model (and condition) cells,
  * the calibrated cells drawn by the table's own `cell` (its interval, marks, and `undefined$^\dagger$` with the reason
  * in its comment line), the judge's pooled rates as `51.7 {\scriptsize (214/414)}` (estimate gives them no interval),
  * every other cell and Blocked empty (those columns are per row only).
@@ -159,7 +159,7 @@ export function allRowLatex(
   conds: boolean,
   cell: (p: CalibratedCell | NoValue, where: string) => string,
   n: number,
-): string {
+): string[] {
   const none = (reason: string): NoValue => ({ value: null, reason, ci95: null });
   const cal = (r: CalibratedAll["asr_goal"], where: string) => cell("cell" in r ? r.cell : none(r.reason), where);
   const judge = (r: CalibratedAll["asr_goal"], where: string) => {
@@ -173,7 +173,7 @@ export function allRowLatex(
     judge_asr_goal: (w) => judge(a.asr_goal, w),
     judge_asr_behaviour: (w) => judge(a.asr_behaviour, w),
   };
-  return [...(conds ? ["(all)", "(all)"] : ["(all)"]), String(n), ...cols.map((c) => of[c.key]?.(`(all) ${c.latex}`) ?? ""), ""].join(" & ") + " \\\\";
+  return [...(conds ? ["(all)", "(all)"] : ["(all)"]), String(n), ...cols.map((c) => of[c.key]?.(`(all) ${c.latex}`) ?? ""), ""];
 }
 
 /** The calibrated cells of a `(all)` row (none without one): the LaTeX footnotes of their marks are said for them too. */

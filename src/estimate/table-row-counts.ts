@@ -11,6 +11,9 @@
  * - utility (without attack) is over the unattacked runs of the user's own tasks with a benchmark utility verdict, a
  *   population other than the attacked runs of `n`: the text prints its n beside it (`utility n`); the CSV has
  *   `utility_n`.
+ *
+ * The LaTeX table (session 51) and the HTML report (src/report/row-counts-html.ts) carry the same two columns, so no
+ * output of the table shows a rate without the runs it is over.
  */
 
 /** Runs of a row that ended in an agent error: attacked ones (in `n_attacked`) and unattacked runs of the user's own tasks. */
@@ -36,9 +39,43 @@ export const RUN_ERROR_TITLE = "ended in an error (attacked / unattacked)";
 export const RUN_ERROR_LEGEND =
   "ended in an error: the row's runs that ended in an agent error (the benchmark log's error), attacked ones of its n and unattacked ones of utility's n; they are counted like any other: the judge labels each trajectory as it stands, and the utility columns take the benchmark's verdict, which records such a run as failed";
 
+/** The titles of the columns {@link insertCountColumns} looks for and adds, in one output's words. */
+export interface CountTitles {
+  /** The utility (without attack) column's title, after which `utilityN` goes. */
+  utility: string;
+  utilityN: string;
+  errors: string;
+  /** A count as the output writes it (the text: `1,234`; LaTeX: `1234`, as its `n`). */
+  int: (n: number) => string;
+}
+
+/** The text table's titles. */
+export const TEXT_COUNT_TITLES: CountTitles = { utility: "utility %", utilityN: "utility n", errors: RUN_ERROR_TITLE, int: (n) => n.toLocaleString("en-US") };
+
+/** The LaTeX table's titles (`tableLatex` of ./table.ts); its legend lines are {@link latexCountLegend}'s. */
+export const LATEX_COUNT_TITLES: CountTitles = { utility: "Utility", utilityN: "Utility $n$", errors: "Errors (att./unatt.)", int: String };
+
+/** Does some row have a run that ended in an error (the run-error column is shown only then)? */
+export const anyRunError = (rows: ReadonlyArray<{ run_errors?: RunErrors }>) => rows.some((r) => (r.run_errors?.attacked ?? 0) + (r.run_errors?.unattacked ?? 0) > 0);
+
+/** A row's run-error cell: `attacked / unattacked`. */
+export const runErrorCell = (r: { run_errors?: RunErrors }) => `${r.run_errors?.attacked ?? 0} / ${r.run_errors?.unattacked ?? 0}`;
+
 /**
- * Insert the row-count columns into the text table's header and rows (changed in place): `utility n` right after the
- * `utility %` column, and {@link RUN_ERROR_TITLE} right after `n` when some row has a run that ended in an error.
+ * The LaTeX table's comment lines on the two columns (under the table, as its other footnotes): what `Utility $n$`
+ * counts, and, when `errors` (the run-error column was added), the {@link RUN_ERROR_LEGEND}.
+ */
+export function latexCountLegend(errors: boolean): string[] {
+  return [
+    "% Utility $n$: the unattacked runs of the user's own tasks with a benchmark utility verdict that Utility is over (not the attacked runs of $n$)",
+    ...(errors ? [`% Errors (att./unatt.): ${RUN_ERROR_LEGEND.replace(/^ended in an error: /, "")}`] : []),
+  ];
+}
+
+/**
+ * Insert the row-count columns into a table's header and rows (changed in place): `titles.utilityN` (the text's
+ * `utility n`) right after the `titles.utility` column, and `titles.errors` ({@link RUN_ERROR_TITLE} in the text) right
+ * after `n` when some row has a run that ended in an error. The text and LaTeX tables use it.
  * @param nAt the index of the `n` column; @param rows the table's rows, in `body` order; `extra`: rows of other kinds
  * (estimate's `(all)` row), given empty cells.
  * @returns whether the run-error column was added (its legend then goes under the table).
@@ -49,17 +86,17 @@ export function insertCountColumns(
   extra: string[][],
   rows: ReadonlyArray<{ utility: { n: number; value: number | null }; run_errors?: RunErrors }>,
   nAt: number,
+  titles: CountTitles = TEXT_COUNT_TITLES,
 ): boolean {
-  const u = head.indexOf("utility %");
+  const u = head.indexOf(titles.utility);
   if (u >= 0) {
-    head.splice(u + 1, 0, "utility n");
-    body.forEach((b, k) => b.splice(u + 1, 0, rows[k].utility.n.toLocaleString("en-US")));
+    head.splice(u + 1, 0, titles.utilityN);
+    body.forEach((b, k) => b.splice(u + 1, 0, titles.int(rows[k].utility.n)));
     for (const b of extra) b.splice(u + 1, 0, "");
   }
-  const errors = rows.some((r) => (r.run_errors?.attacked ?? 0) + (r.run_errors?.unattacked ?? 0) > 0);
-  if (!errors) return false;
-  head.splice(nAt + 1, 0, RUN_ERROR_TITLE);
-  body.forEach((b, k) => b.splice(nAt + 1, 0, `${rows[k].run_errors?.attacked ?? 0} / ${rows[k].run_errors?.unattacked ?? 0}`));
+  if (!anyRunError(rows)) return false;
+  head.splice(nAt + 1, 0, titles.errors);
+  body.forEach((b, k) => b.splice(nAt + 1, 0, runErrorCell(rows[k])));
   for (const b of extra) b.splice(nAt + 1, 0, "");
   return true;
 }

@@ -55,7 +55,7 @@ export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
 import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, overLatexLines, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
 import { withheldRow } from "./table-withheld.js";
-import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
+import { insertCountColumns, latexCountLegend, LATEX_COUNT_TITLES, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
 import { groupsByRow, tableRowKey } from "./table-groups.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
@@ -546,18 +546,17 @@ export function tableLatex(t: PaperTable): string {
   for (const n of t.notes) L.push(`% ${n.replace(/[\r\n]/g, " ")}`);
   L[0] = `% ipi-judge estimate --table, run ${t.run.replace(/[\r\n]/g, " ")}: ${t.notes[0].replace(/[\r\n]/g, " ")}`;
   L.splice(1, 0, `% ${populationText(t.population ?? OWN_MIX).replace(/[\r\n]/g, " ").replace("[a], [b]", "$^{\\mathrm{a}}$, $^{\\mathrm{b}}$")}`);
-  L.push(`\\begin{tabular}{l${conds ? "l" : ""}${"r".repeat(cols.length + 2)}}`);
-  L.push("\\toprule");
-  L.push(`Model & ${conds ? "Condition & " : ""}$n$ & ${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
-  L.push("\\midrule");
-  for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)} & ${conds ? `${latexEscape(r.condition ?? "")}${marksLatex(r)} & ` : ""}${r.n_attacked} & ${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
-  }
+  const head = ["Model", ...(conds ? ["Condition"] : []), "$n$", ...cols.map((c) => c.latex), "Blocked"];
+  const body = t.rows.map((r) => [`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)}`, ...(conds ? [`${latexEscape(r.condition ?? "")}${marksLatex(r)}`] : []), String(r.n_attacked), ...cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")), blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")]);
   // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
-  if (t.calibrated_all) L.push("\\midrule", allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population));
+  const all = t.calibrated_all ? [allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population)] : [];
+  const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1, LATEX_COUNT_TITLES); // utility's n; runs that ended in an error
+  const line = (cells: string[]) => `${cells.join(" & ")} \\\\`;
+  L.push(`\\begin{tabular}{l${conds ? "l" : ""}${"r".repeat(head.length - (conds ? 2 : 1))}}`, "\\toprule", line(head), "\\midrule", ...body.map(line), ...all.flatMap((a) => ["\\midrule", line(a)]));
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   L.push(...overLatexLines(t.rows)); // what each row is over: all runs, or the shared cells (./table-population.ts)
+  L.push(...latexCountLegend(errors));
   for (const f of t.mix_footnotes ?? []) L.push(`% $^{\\mathrm{${f.mark}}}$ ${f.text.replace(/[\r\n]/g, " ")}`);
   for (const l of allRowLines(t.calibrated_all)) L.push(`% ${l.trim().replace(/[\r\n]/g, " ")}`);
   if (t.rows.some((r) => (r.judge_blocked_attempts ?? 0) > 0)) L.push("% Blocked: blocked/partial compliance (refused/unavailable/failed): see the blocked note above");

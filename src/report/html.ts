@@ -39,6 +39,7 @@ import { leniencyRetestHtml } from "./leniency-retest-html.js";
 import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
 import { calibratedAllNoteHtml, calibratedAllRowHtml } from "./calibrated-all-html.js";
 import { summarySection } from "./summary-html.js";
+import { rowCountCellsHtml, rowCountHeadsHtml, rowCountLegendHtml } from "./row-counts-html.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -495,11 +496,13 @@ function paperTableSection(m: ReportModel): string {
   // the table's judge, or a committee's members: never a bare rate when one looks broken (new user 36 #1)
   const mark = t.committee ? committeeCaveatHtml(m.judge_health, t.committee.members) : rateCaveatHtml(m.judge_health, t.judge);
   const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
-  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th class="num" title="attacked runs the rates are over">n</th><th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">unattacked</th></tr>`;
+  const counts = rowCountHeadsHtml(t.rows); // utility's n; runs that ended in an error (./row-counts-html.ts)
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th class="num" title="attacked runs the rates are over">n</th>${counts.errors}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th>${counts.utilityN}<th>utility under attack</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
+    .map((r) => [r, rowCountCellsHtml(t.rows, r)] as const)
     .map(
-      (r) =>
-        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition ?? "", r)}</td>` : ""}<td class="num">${nCellHtml(r)}</td><td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+      ([r, c]) =>
+        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition ?? "", r)}</td>` : ""}<td class="num">${nCellHtml(r)}</td>${c.errors}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td>${c.utilityN}<td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
@@ -514,7 +517,7 @@ function paperTableSection(m: ReportModel): string {
       : "";
   return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
 <p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>${populationHtml(t)}
-<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t) }, propCell) : ""}</table>${mixFootnotesHtml(t)}${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
+<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t), errors: !!counts.errors }, propCell) : ""}</table>${rowCountLegendHtml(t.rows)}${mixFootnotesHtml(t)}${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
 }
 
 /**

@@ -98,8 +98,9 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
   const mark = rateCaveatMarker(j.rate_caveat ? [j.rate_caveat] : []);
   lines.push(...headlineLines(s, j, mark));
   const st = Object.entries(j.by_status).map(([k, v]) => `${k} ${v}`).join(", ");
-  const rep = j.repeats > 1 ? ` (all ${j.repeats} repeats; labels and rates are repeat 0)` : "";
-  lines.push(`  status: ${st}${rep}`);
+  const rep = j.repeats > 1 ? `, all ${j.repeats} repeats; labels and rates are repeat 0` : "";
+  // what the counts are over, so they reconcile with agree --reference's excluded judge_error (attacked runs only; out51)
+  lines.push(...wrapLine(`  status: ${st} (every verdict, unattacked runs included${rep}; agree --reference's excluded judge_error counts repeat-0 attacked runs with a benchmark verdict only)`));
   const ek = Object.entries(j.errors_by_kind);
   if (ek.length) {
     // what can help: --retry-errors re-judges judge_error verdicts only; an unverified one needs other input

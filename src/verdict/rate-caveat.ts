@@ -110,10 +110,12 @@ export function rateCaveats(health: readonly JudgeHealth[], judgeIds: readonly s
 
 /**
  * The short marker a rate row carries beside its figure when caveats apply, e.g.
- * ` [JUDGE liar LOOKS BROKEN: see the warning]` (`STOPPED` for a stopped judge); "" when none.
+ * ` [JUDGE "liar" LOOKS BROKEN: see the warning]` (`STOPPED` for a stopped judge), the judge's id quoted as every
+ * other message names a judge (../format/quote-name.ts; out51: a bare id, `JUDGE gpt 4o LOOKS BROKEN`, had no plain
+ * end); "" when none.
  */
 export function rateCaveatMarker(caveats: readonly RateCaveat[]): string {
   if (!caveats.length) return "";
-  const one = (c: RateCaveat) => `JUDGE ${c.judge_id} ${c.flags.includes("no_usable_verdict") ? "STOPPED" : "LOOKS BROKEN"}`;
+  const one = (c: RateCaveat) => `JUDGE ${quoted(c.judge_id)} ${c.flags.includes("no_usable_verdict") ? "STOPPED" : "LOOKS BROKEN"}`;
   return ` [${caveats.map(one).join("; ")}: see the warning]`;
 }

@@ -15,6 +15,7 @@
  * not keep: a crash on a retried item that kept its old verdict is not counted here); the stale verdicts are those
  * the load left out (../store/stale-verdicts.ts), counted per judge.
  */
+import { quoted } from "../format/quote-name.js";
 import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -157,11 +158,11 @@ function banner(judgeId: string, h: JudgeHealth | undefined, crashed: number, st
   const unknown = h ? injectionUnknownWarning(judgeId, h.injection_unknown) : null;
   if (unknown) lines.push(unknown);
   if (crashed)
-    lines.push(`judge ${judgeId} crashed on ${crashed} trajectory(ies): no verdict of it there (errors.jsonl kind judge_crash; the same label command judges them again), so its rates are over the others`);
+    lines.push(`judge ${quoted(judgeId)} crashed on ${crashed} trajectory(ies): no verdict of it there (errors.jsonl kind judge_crash; the same label command judges them again), so its rates are over the others`);
   if (stale)
-    lines.push(`${stale} verdict(s) of judge ${judgeId} were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)`);
+    lines.push(`${stale} verdict(s) of judge ${quoted(judgeId)} were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)`);
   const notes = h ? (formatComplianceEvidence(h.compliance_evidence) + formatRepeatedKey(h.repeated_key)).replace(/^; /, "") : "";
-  if (notes) lines.push(`judge ${judgeId}: ${notes}`);
+  if (notes) lines.push(`judge ${quoted(judgeId)}: ${notes}`); // quoted as every message names a judge (out51)
   const level = h?.stopped ? "stopped" : caveat ? "broken" : lines.length ? "warning" : "ok";
   return { judge_id: judgeId, judge_model: h?.judge_model ?? "", level, marker: caveat ? rateCaveatMarker([caveat]).trim() : "", lines, health: h ? formatHealth(h) : "no verdict" };
 }

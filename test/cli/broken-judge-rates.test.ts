@@ -21,7 +21,7 @@ const LIE = JSON.stringify({
   label: "full_compliance",
   rationale: "made up",
 });
-const MARK = "[JUDGE liar LOOKS BROKEN: see the warning]";
+const MARK = '[JUDGE "liar" LOOKS BROKEN: see the warning]';
 /** What every command whose figures use the liar says at its end: it exits 3, as label does (../../src/cli/broken-exit.ts). */
 const BROKEN_EXIT = /^ipi-judge: \w+ finished, but its figures use a judge that looks broken \(liar: its rates are marked LOOKS BROKEN \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)\): exit code 3( \(.*\))?$/m;
 let tmp: string;
@@ -100,7 +100,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     // the legend right under the rows as printed too
     const printed = t.stdout.split("\n");
     const lastRow = printed.map((l) => /^(claude|gemini|gpt|meta)/.test(l)).lastIndexOf(true);
-    expect(printed[lastRow + 1]).toMatch(/^\* judge caveat \[JUDGE liar LOOKS BROKEN: see the warning\]: on the judge.s figures /);
+    expect(printed[lastRow + 1]).toMatch(/^\* judge caveat \[JUDGE "liar" LOOKS BROKEN: see the warning\]: on the judge.s figures /);
     // the caveat once, on stderr (new-user pass: printed on both in text mode); the CSV and LaTeX keep it in their notes
     expect(t.stderr).toMatch(/^ipi-judge: warning: judge "liar" looks broken/m);
     expect(unwrapText(t.stdout)).not.toMatch(/judge "liar" looks broken/);
@@ -150,7 +150,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(BROKEN_EXIT);
     const html = fs.readFileSync(out, "utf8");
-    expect(html.split("JUDGE liar LOOKS BROKEN").length - 1).toBeGreaterThanOrEqual(16); // 4 models x 2 rates x 2 tables
+    expect(html.split("JUDGE &quot;liar&quot; LOOKS BROKEN").length - 1).toBeGreaterThanOrEqual(16); // 4 models x 2 rates x 2 tables
     expect(html).toContain("its evidence did not verify");
     expect(html).toContain("were set by code, which can only set unaffected or not_exposed");
   }, 60_000);
@@ -187,8 +187,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(t.stderr).toMatch(BROKEN_EXIT);
     // the line as printed before it was broken to 120 columns (session 49): the mark stays beside the figure it marks
     const rate = printedLines(t.stdout).find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
-    expect(t.stdout).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/m);
-    expect(rate).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/);
+    expect(t.stdout).toMatch(/liar 0\.0% \[JUDGE "liar" LOOKS BROKEN: see the warning\]$/m);
+    expect(rate).toMatch(/liar 0\.0% \[JUDGE "liar" LOOKS BROKEN: see the warning\]$/);
     expect(rate).not.toMatch(/signature \d+\.\d% \[/);
     expect(t.stderr.split("judge \"liar\" looks broken").length - 1).toBe(1);
     const j = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--judges", "signature,liar", "--json", "--bootstrap", "0"]);
@@ -257,13 +257,13 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(paper).toMatch(/<h2>The table of a paper — (<bdi>)?committee \(/);
     const paperRows = (paper.slice(paper.indexOf("<tbody>"), paper.indexOf("</tbody>")).match(/<tr>.*?<\/tr>/gs) ?? []);
     expect(paperRows.length).toBe(4);
-    for (const row of paperRows) expect(row.split("JUDGE liar LOOKS BROKEN").length - 1).toBe(2); // asr_goal and asr_behaviour
+    for (const row of paperRows) expect(row.split("JUDGE &quot;liar&quot; LOOKS BROKEN").length - 1).toBe(2); // asr_goal and asr_behaviour
     // the attack-success table: the committee's five cells are each row's last
     const asr = section("asr");
     const asrRows = asr.slice(asr.indexOf("<tbody>")).match(/<tr>.*?<\/tr>/gs)!;
     expect(asrRows.length).toBe(4);
-    for (const row of asrRows) expect([...row.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].slice(-5).map((m) => m[1]).join("")).toContain("JUDGE liar LOOKS BROKEN");
+    for (const row of asrRows) expect([...row.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].slice(-5).map((m) => m[1]).join("")).toContain("JUDGE &quot;liar&quot; LOOKS BROKEN");
     const overview = section("overview");
-    expect(overview.slice(overview.indexOf("<h3>Committee</h3>"))).toContain("JUDGE liar LOOKS BROKEN");
+    expect(overview.slice(overview.indexOf("<h3>Committee</h3>"))).toContain("JUDGE &quot;liar&quot; LOOKS BROKEN");
   }, 120_000);
 });

@@ -89,6 +89,8 @@ describe("ipi-judge committee", () => {
     // the only warning: gpt-b's planted self-family leniency, named (new user 30, L6), by its adjusted gap -100·33/65
     // (new user 33, M: compared within the others' majority label; the crude gap -50.0 beside it)
     expect(withoutUnrelated(r.stderr)).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\] gives agents of its own family an asr_behaviour 50\.8 points lower than other families' agents, .*adjusted gap -50\.8, 95% CI \[[^\]]+\] \(MOVER-Wilson\); its 98\.3% CI \[[^\]]+\] \(Bonferroni over the 3 judges tested\) excludes 0 too; crude gap -50\.0\): .*\(--exclude-judge gpt-b\)\n$/);
+    // each member's compliance_evidence_unrelated sentence once, in its health line (out51: a second line repeated it)
+    for (const j of ["gpt-a", "gpt-b", "claude"]) expect(r.stderr.split("\n").filter((l) => isUnrelated(l) && l.includes(`judge "${j}"`))).toHaveLength(1);
     expect(r.code).toBe(0);
     noNaN(r.stdout);
     report = JSON.parse(r.stdout);

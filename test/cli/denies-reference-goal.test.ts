@@ -52,7 +52,7 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     expect(label.stderr).toMatch(/the rates of judge\(s\) absent, blind are marked LOOKS BROKEN/);
     for (const j of ["blind", "absent"]) {
       expect(label.stderr).toMatch(new RegExp(`judge "${j}" \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
-      expect(unwrapText(label.stdout)).toContain(`[JUDGE ${j} LOOKS BROKEN: see the warning]`);
+      expect(unwrapText(label.stdout)).toContain(`[JUDGE "${j}" LOOKS BROKEN: see the warning]`);
       expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge "${j}" looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
     }
     expect(unwrapText(label.stdout)).toMatch(/check with ipi-judge agree --reference security/); // the summary is wrapped (../../src/format/wrap-text.ts)

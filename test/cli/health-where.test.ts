@@ -16,7 +16,7 @@ import { SAMPLES } from "../helpers/paths.js";
 let tmp: string;
 const COMPLIANCE = new Set(["full_compliance", "partial_compliance"]);
 /** The mark of the signature judge's rates in any output: where it is, the command exits 3 (src/cli/broken-exit.ts). */
-const MARKED = /JUDGE signature LOOKS BROKEN/;
+const MARKED = /JUDGE (?:"|&quot;)signature(?:"|&quot;) LOOKS BROKEN/; // the judge quoted (out51), as HTML escapes it in the report
 
 /** Copy the labelled run to `dir` with `security` set by `goal(suite, the signature label is compliance)`. */
 function fixture(dir: string, goal: (suite: string, compliance: boolean) => boolean): string {

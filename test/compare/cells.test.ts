@@ -65,6 +65,24 @@ describe("a model seen under one condition keeps all its cells (nothing of its o
     expect(text).toContain("  (models under one condition only, in its main effects with no model x condition term: l)");
     expect(text).toMatch(/rest on these rates where they differ from the rows above[^\n]*\n {2}l +B +asr_goal 0\.0% [^\n]*\(0\/4\)/);
   });
+
+  it("each of l's two B figures says its runs where it is printed, the row naming the other (out51 #7)", () => {
+    // each row with its wrapped continuation lines joined, spaces collapsed
+    const rows = formatCompare(compareConditions(input(obs), { bootstrap: { B: 0, seed: 1 }, baseline: "B" }))
+      .replace(/\n {6}/g, " ")
+      .split("\n")
+      .map((l) => l.replace(/ +/g, " "));
+    const [row, pooled] = rows.filter((l) => l.startsWith(" l B asr_goal "));
+    expect(row).toMatch(/asr_behaviour 33\.3% \[[^\]]+\] \(2\/6\)/);
+    expect(row).toContain(
+      "; these rates are over the cells its own conditions share (6 attacked runs); the figures that set models side by side (the safety-ordering reversals, the model x condition interaction test) use 4 of them, on the cells every condition covers: asr_goal 0.0% (0/4), asr_behaviour 0.0% (0/4) (below)",
+    );
+    expect(pooled).toContain("(0/4); over its 4 attacked runs on the cells every condition covers, not the 6 of its row above (the cells its own conditions share); ");
+    // g's rows are the pooled figures' own: no clause
+    const g = rows.filter((x) => /^ g [AB] asr_goal \d+\.\d% \[/.test(x)); // the rows, not the differences from the baseline
+    expect(g).toHaveLength(2);
+    for (const l of g) expect(l).not.toContain("these rates are over");
+  });
 });
 
 describe("a model whose two conditions ran different cells, beside models that ran others", () => {

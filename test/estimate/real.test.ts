@@ -113,7 +113,9 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     );
     const t = fs.readFileSync(tex, "utf8");
     expect(t).toContain("meta-llama\\_Llama-3.3-70B-Instruct &");
-    expect(t).toContain("Model & Condition & $n$ & ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Exposure & Utility & Utility (attack) & Blocked \\\\");
+    // gemini's 3 attacked and 1 unattacked runs that ended in an agent error: the Errors column; Utility's own n (session 51)
+    expect(t).toContain("Model & Condition & $n$ & Errors (att./unatt.) & ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Exposure & Utility & Utility $n$ & Utility (attack) & Blocked \\\\");
+    expect(t).toMatch(/^gemini-1\.5-pro-001 & no\\_defense\S* & 75 & 3 \/ 1 & .* & 22 & [^&]+ & [^&]+ \\\\$/m);
   }, 120_000);
 
   it("agree --judges splits the disagreements: the biased judge only ever misses compromises", async () => {
@@ -133,11 +135,12 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const html = fs.readFileSync(out, "utf8");
     const sec = html.slice(html.indexOf('<section id="paper-table">')).replace(/<\/?bdi>/g, "");
     expect(sec).toMatch(
-      /<th>biased: asr_goal<\/th><th>asr_behaviour<\/th><th class="num">blocked attempts<\/th><th>calibrated asr_goal<\/th><th>calibrated asr_behaviour<\/th><th>signature \(heuristic\): asr_goal<\/th><th>asr_behaviour<\/th><th>refusal rate<\/th><th>exposure<\/th><th>utility<\/th><th>utility under attack<\/th>/,
+      /<th>biased: asr_goal<\/th><th>asr_behaviour<\/th><th class="num">blocked attempts<\/th><th>calibrated asr_goal<\/th><th>calibrated asr_behaviour<\/th><th>signature \(heuristic\): asr_goal<\/th><th>asr_behaviour<\/th><th>refusal rate<\/th><th>exposure<\/th><th>utility<\/th><th class="num" title="[^"]*">utility n<\/th><th>utility under attack<\/th>/,
     );
     // each proportion with its count over its own denominator (review, session 11); the row's n beside its names and
-    // any like-for-like mark on its condition, as estimate --table (session 47)
-    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense(?: <sup class="mix-mark".*?<\/sup>)?<\/td><td class="num">[\d,]+<br><span class="over">all runs<\/span><\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\] \(\d+\/\d+\)<\/td>/);
+    // any like-for-like mark on its condition, as estimate --table (session 47), then its runs that ended in an error (51)
+    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense(?: <sup class="mix-mark".*?<\/sup>)?<\/td><td class="num">[\d,]+<br><span class="over">all runs<\/span><\/td><td class="num">0 \/ 0<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\] \(\d+\/\d+\)<\/td>/);
+    expect(sec).toMatch(/<td>gemini-1\.5-pro-001<\/td><td>no_defense(?: <sup class="mix-mark".*?<\/sup>)?<\/td><td class="num">75<br><span class="over">all runs<\/span><\/td><td class="num">3 \/ 1<\/td>/); // its runs that ended in an error
   }, 120_000);
 
   it("usage errors exit 2 with a message naming what is wrong", async () => {

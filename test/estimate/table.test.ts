@@ -194,7 +194,7 @@ describe("paper table", () => {
     expect(tex).toContain("\\toprule");
     expect(tex).toContain("\\midrule");
     expect(tex).toContain("\\bottomrule");
-    expect(tex).toContain("\\begin{tabular}{lrrrrrrrrrr}");
+    expect(tex).toContain("\\begin{tabular}{lrrrrrrrrrrr}"); // Utility $n$ too (session 51)
     expect(tex).toContain("m\\_1\\&co & 4 & n/a$^\\ddagger$ & n/a$^\\ddagger$ & 25.0 {\\scriptsize [");
     // an undefined cell is never a bare n/a (new-user report 17): marked, and its reason in a comment line
     expect(tex).toMatch(/quiet & 1 & undefined\$\^\\dagger\$ & undefined\$\^\\dagger\$ & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & undefined\$\^\\dagger\$/);

@@ -43,7 +43,7 @@ describe("wrapLine", () => {
     }
   });
   it("keeps an interval and a rate's mark whole, with the figure they qualify, and never breaks inside padding (session 49)", () => {
-    const mark = "[JUDGE liar LOOKS BROKEN: see the warning]";
+    const mark = '[JUDGE "liar" LOOKS BROKEN: see the warning]';
     const line = `  gpt-4o-2024-08-06    tool_filter    asr_goal 0.0% [0.0, 1.1] (0/360) ${mark}, asr_behaviour 6.4% [4.3, 9.4] (23/360); more words`;
     for (const width of [70, 80, 100, 120]) {
       const out = wrapLine(line, width);

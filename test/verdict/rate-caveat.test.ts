@@ -30,6 +30,6 @@ describe("rateCaveat: the caveat of a judge's rates", () => {
     expect(c.flags).toEqual(["mostly_downgraded", "quotes_rarely_verify"]);
     expect(c.rests_on_code).toBe(true);
     expect(c.message).toMatch(/^judge "j" looks broken \(mostly_downgraded, quotes_rarely_verify\): its evidence did not verify; 50 of its 50 attacked labels \(100\.0%\) were set by code/);
-    expect(rateCaveatMarker([c])).toBe(" [JUDGE j LOOKS BROKEN: see the warning]");
+    expect(rateCaveatMarker([c])).toBe(' [JUDGE "j" LOOKS BROKEN: see the warning]');
   });
 });

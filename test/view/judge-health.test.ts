@@ -75,7 +75,7 @@ describe("judge health in the view (fix 39)", () => {
     expect(c).not.toBeNull();
     expect(liar.level).toBe("broken");
     expect(liar.marker).toBe(rateCaveatMarker([c]).trim());
-    expect(liar.marker).toBe("[JUDGE liar LOOKS BROKEN: see the warning]");
+    expect(liar.marker).toBe('[JUDGE "liar" LOOKS BROKEN: see the warning]');
     expect(liar.lines[0]).toBe(`${liar.marker} ${c.message}`);
     expect(liar.lines).toContain(healthWarnings([h])[0]);
     expect(liar.lines.join("\n")).toMatch(/quotes_rarely_verify|mostly_downgraded/);
@@ -86,14 +86,14 @@ describe("judge health in the view (fix 39)", () => {
     expect(good.level).toBe("warning");
     expect(good.marker).toBe("");
     expect(good.lines).toEqual([
-      "judge good crashed on 1 trajectory(ies): no verdict of it there (errors.jsonl kind judge_crash; the same label command judges them again), so its rates are over the others",
-      "1 verdict(s) of judge good were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)",
+      'judge "good" crashed on 1 trajectory(ies): no verdict of it there (errors.jsonl kind judge_crash; the same label command judges them again), so its rates are over the others',
+      '1 verdict(s) of judge "good" were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)',
     ]);
   });
 
   it("a judge whose reply gave a JSON key twice has the report's note in its banner", async () => {
     const dup = ((await json("/api/meta")).judge_health as Banner[]).find((b) => b.judge_id === "dup")!;
-    expect(dup.lines).toEqual(["judge dup: 1 last reply gave a JSON key twice with different values (repeated_key: 1 judge error(s); e.g. t4)"]);
+    expect(dup.lines).toEqual(['judge "dup": 1 last reply gave a JSON key twice with different values (repeated_key: 1 judge error(s); e.g. t4)']); // the judge quoted (out51)
     expect(dup.health).toContain("repeated_key");
   });
 
@@ -114,7 +114,7 @@ describe("judge health in the view (fix 39)", () => {
     const s = (await openView({ runDir, otherDir: runDir, sourceRoot: tmp })).server;
     try {
       const meta = JSON.parse((await req(s, "/api/meta")).body);
-      expect((meta.other.judge_health as Banner[]).find((b) => b.judge_id === "liar")?.marker).toBe("[JUDGE liar LOOKS BROKEN: see the warning]");
+      expect((meta.other.judge_health as Banner[]).find((b) => b.judge_id === "liar")?.marker).toBe('[JUDGE "liar" LOOKS BROKEN: see the warning]');
     } finally {
       await s.close();
     }
@@ -140,7 +140,7 @@ describe.skipIf(browser.skip)("judge health on the page, in a browser (fix 39)",
       await page.goto(server.url);
       await page.waitForSelector(".row");
       const liar = page.locator('.judge-banners .judge-health.broken[data-judge="liar"]');
-      expect(await liar.locator(".mark").textContent()).toBe(" [JUDGE liar LOOKS BROKEN: see the warning]");
+      expect(await liar.locator(".mark").textContent()).toBe(' [JUDGE "liar" LOOKS BROKEN: see the warning]');
       expect(await page.locator('.judge-banners .judge-health[data-judge="good"]').textContent()).toContain("crashed on 1 trajectory(ies)");
       expect(await page.locator(".row .chip[title*=\"LOOKS BROKEN\"]").count()).toBeGreaterThan(0);
       await page.goto(server.url.replace(/\?token=.*/, "#/t/t0"));

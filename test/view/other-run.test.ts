@@ -98,7 +98,7 @@ describe.each(["other", "superseded"])("loadOtherRun (%s)", (name) => {
     expect(JSON.stringify(other.labelsOf("t5"))).toBe(name === "superseded" ? `{"b":"partial_compliance","c":"full_compliance"}` : `{"c":"unaffected","b":"partial_compliance"}`);
     const h = await other.judgeHealth();
     const c = h.banners.find((b) => b.judge_id === "c")!;
-    expect(c.lines).toContain("1 verdict(s) of judge c were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)");
+    expect(c.lines).toContain('1 verdict(s) of judge "c" were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)');
     // the crash on t1 was judged since (c has a verdict there): only the one on no-verdicts counts
     expect([...h.crashes.keys()]).toEqual(["no-verdicts"]);
   });

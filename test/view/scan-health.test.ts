@@ -119,8 +119,8 @@ describe("the order the view counts its judges' health in (scan46 left two: file
     const model = await buildReportModel({ runDir: dir, now: new Date(0) });
     const reportHealth = model.judge_health!.find((h) => h.judge_id === "a")!;
     expect(reportHealth.compliance_evidence!.echo_of_injection.first_items).toEqual(["r7", "r6", "r5", "r4", "r2"]);
-    // the banner's note is report's, word for word (row order would have named r0, r1, r2, r3, r4)
-    const note = `judge a: ${formatComplianceEvidence(reportHealth.compliance_evidence).replace(/^; /, "")}`;
+    // the banner's note is report's, word for word, the judge quoted (row order would have named r0, r1, r2, r3, r4)
+    const note = `judge "a": ${formatComplianceEvidence(reportHealth.compliance_evidence).replace(/^; /, "")}`;
     expect(view.banners.find((b) => b.judge_id === "a")!.lines).toContain(note);
     expect(view.banners.find((b) => b.judge_id === "a")!.health).toBe(formatHealth(reportHealth));
   });
