@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import { writeSameContent, type SameContentRecord } from "../store/same-content-record.js";
-import { copiesAcrossCells } from "./copies-across-cells.js";
+import { CandidatePairs, copiesAcrossCells } from "./copies-across-cells.js";
 
 /** How many pairs the warning names. */
 const SHOWN = 3;
@@ -43,7 +43,9 @@ export interface ContentSource {
  * interned codes, one string per distinct (agent model, condition, attack, suite) and per distinct (user task,
  * injection task)). Held as a Set of ids and a Map of cells, a run of 300,000 copies grew the heap by ~150 MB at the
  * end of label (1,000,000: a 807 MB peak against the 500 MB target); one interned key per distinct whole cell, where
- * each copy's agent model is its folder's, by ~100 MB at 1,000,000 (a resume's end: 367 -> 440 MiB RSS).
+ * each copy's agent model is its folder's, by ~100 MB at 1,000,000 (a resume's end: 367 -> 440 MiB RSS); the byte
+ * check's candidate pairs (one per trajectory of equal content in another cell) held as pair arrays, ~75 bytes each:
+ * now the first CHECK_LIMIT held, the others counted (`CandidatePairs`).
  * @param ids the trajectories the summary counts (consumed once).
  * @param store the run's store: slots, content codes and sources (a relative source is shown as recorded, relative to
  *   the directory it was labelled from, not resolved from this one).
@@ -97,8 +99,9 @@ export async function sameContentFinding(
   });
   const pairs: Array<[number, number]> = [];
   const folders = new Set<string>();
-  // equal content in another cell: a candidate copy, compared byte for byte below (./copies-across-cells.ts)
-  const across: Array<[number, number]> = [];
+  // equal content in another cell: a candidate copy, compared byte for byte below (./copies-across-cells.ts); the
+  // first CHECK_LIMIT held, the others counted (a run of copies has one per trajectory)
+  const across = new CandidatePairs();
   let extra = 0;
   let groups = 0;
   for (let gi = 0; gi + 1 < starts.length; gi++) {
@@ -110,7 +113,7 @@ export async function sameContentFinding(
       const had = first.get(cell);
       if (had === undefined) {
         first.set(cell, pos);
-        if (k > starts[gi]) across.push([order[starts[gi]], pos]);
+        if (k > starts[gi]) across.add(order[starts[gi]], pos);
         continue;
       }
       extra++;

@@ -10,7 +10,11 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { CHECK_LIMIT, copiesAcrossCells } from "../../src/run/copies-across-cells.js";
+import { CandidatePairs, CHECK_LIMIT, copiesAcrossCells } from "../../src/run/copies-across-cells.js";
+import { sameContentFinding } from "../../src/run/same-content.js";
+import { IdSlots } from "../../src/store/id-slots.js";
+import { HashColumn } from "../../src/store/compact.js";
+import type { TrajectoryIndexRow } from "../../src/store/records.js";
 import { sameContentRecord, sameContentText } from "../../src/store/same-content-record.js";
 import { SAMPLES } from "../helpers/paths.js";
 
@@ -79,5 +83,34 @@ describe("byte-identical input files in two cells", () => {
     expect(copiesAcrossCells([[0, 1]], () => undefined, 3).copies).toBe(0); // a JSON Lines row: not compared
     expect(copiesAcrossCells([[0, 1]], (p) => (p ? path.join(dir, "gone.json") : a), 3).copies).toBe(0);
     expect(copiesAcrossCells([[0, 1]], () => a, 3).copies).toBe(0); // one file: never a copy of itself
+  });
+
+  it("a run of copies (every trajectory one in another cell): CHECK_LIMIT candidate pairs held, all counted, the same finding", async () => {
+    const c = new CandidatePairs();
+    const whole: Array<[number, number]> = [];
+    for (let k = 1; k <= CHECK_LIMIT + 7; k++) (c.add(0, k), whole.push([0, k]));
+    expect(c.held.length).toBe(CHECK_LIMIT); // bounded (issue 26: one pair array per copy was ~70 MiB at 1,000,000)
+    expect(c.count).toBe(CHECK_LIMIT + 7);
+    const dir = path.join(tmp, "many");
+    fs.mkdirSync(dir);
+    const file = (k: number) => path.join(dir, k % 2 ? "b.json" : "a.json");
+    fs.writeFileSync(file(0), "{}");
+    fs.writeFileSync(file(1), "{}");
+    expect(copiesAcrossCells(c, file, 3)).toEqual(copiesAcrossCells(whole, file, 3));
+    // through the finding: 2,500 ids of one content, each in its own cell (a copy's agent model is its folder's)
+    const n = CHECK_LIMIT + 500;
+    const idSlots = new IdSlots();
+    const hashes = new HashColumn();
+    const ids = Array.from({ length: n }, (_, i) => `m${i}/t`);
+    for (const id of ids) hashes.set(idSlots.slot(id), "ab".repeat(32));
+    const slotOf = (id: string) => Number(id.slice(1, id.indexOf("/")));
+    const store = { idSlots, hashes, trajectorySource: (id: string) => file(slotOf(id)), trajectorySourceRelative: () => false };
+    const f = await sameContentFinding(ids, store, async (wanted, each) => {
+      for (const id of ids) if (wanted.has(id)) each({ id, agent_model: id.slice(0, id.indexOf("/")), condition: "x" } as TrajectoryIndexRow);
+    });
+    // pairs (m0, mk) for k = 1..n-1: the first CHECK_LIMIT compared, the odd k (b.json against a.json) copies
+    expect(f?.copies).toMatchObject({ count: CHECK_LIMIT / 2, checked: CHECK_LIMIT, candidates: n - 1 });
+    expect(f?.text).toContain(`same_file_other_cell: at least ${CHECK_LIMIT / 2} input files are byte-identical copies`);
+    expect(f?.text).toContain(`${CHECK_LIMIT} of the ${n - 1} pairs of equal content in different cells compared byte for byte`);
   });
 });
