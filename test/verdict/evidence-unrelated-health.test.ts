@@ -19,7 +19,7 @@ describe("judge health: compliance labels whose evidence shares nothing with the
   it("counts them, raises the advisory flag, one line beside the rates (also through slim records)", () => {
     for (const records of [verdicts, verdicts.map(slimVerdict)]) {
       const [h] = judgeHealth(records);
-      expect(h.evidence_unrelated).toEqual({ compliance_labels: 3, flagged: 2, flagged_full: 1, first_items: ["a", "b"] });
+      expect(h.evidence_unrelated).toEqual({ compliance_labels: 3, flagged: 2, flagged_full: 1, first_items: ["a", "b"], rate: { compliance_labels: 3, flagged: 2, flagged_full: 1 } });
       expect(flagCodesOf(h)).toEqual(["compliance_evidence_unrelated"]);
       expect(rateCaveat(h)).toBeNull();
       const lines = evidenceUnrelatedWarnings([h], ["j", "other"]);
