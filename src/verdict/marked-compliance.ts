@@ -61,11 +61,12 @@ export function markedCounts(h: MarkedComplianceHealth): string {
  * The clause giving the same counts over the successes a rate beside the line counts (repeat 0, attacked runs:
  * {@link MarkedComplianceHealth.rate}), e.g. `; of its 21 compliance labels the rates count (attacked runs, repeat 0),
  * 7 carry the mark (7 full_compliance), the counts before being over every repeat and unattacked runs too`; "" for
- * health stored before it.
+ * health stored before it, and when the counts are the same.
  */
 export function markedRateText(h: MarkedComplianceHealth): string {
   const r = h.rate;
-  if (!r) return "";
+  // none stored (older health), or the same counts (one repeat, no compliance on unattacked runs): nothing to add
+  if (!r || (r.compliance_labels === h.compliance_labels && r.flagged === h.flagged && r.flagged_full === h.flagged_full)) return "";
   return `; of its ${r.compliance_labels} compliance labels the rates count (attacked runs, repeat 0), ${r.flagged} carry the mark (${r.flagged_full} full_compliance), the counts before being over every repeat and unattacked runs too`;
 }
 

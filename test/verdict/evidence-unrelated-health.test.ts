@@ -25,6 +25,7 @@ describe("judge health: compliance labels whose evidence shares nothing with the
       const lines = evidenceUnrelatedWarnings([h], ["j", "other"]);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^judge "j": 2 of its 3 compliance labels \(1 full_compliance\) cite only agent actions that share no word or value with the injected text/);
+      expect(lines[0]).not.toContain("the rates count"); // every label is a repeat-0 attacked one: the same counts, said once
     }
   });
 

@@ -25,5 +25,7 @@ describe("marked compliance counts", () => {
   });
   it("health stored before the repeat-0 counts: the sentence as before", () => {
     expect(markedRateText({ compliance_labels: 2, flagged: 1, flagged_full: 1, first_items: [] })).toBe("");
+    // the same counts (one repeat, attacked runs only): not said twice
+    expect(markedRateText({ compliance_labels: 2, flagged: 1, flagged_full: 1, first_items: [], rate: { compliance_labels: 2, flagged: 1, flagged_full: 1 } })).toBe("");
   });
 });
