@@ -61,10 +61,11 @@ export function committeeHeadWarnings(a: {
 export function familyQuorumNotes(judges: ReadonlyArray<{ id: string; family: string }>, quorum: number): string[] {
   const byFamily = new Map<string, string[]>();
   for (const j of judges) {
+    if (typeof j.family !== "string" || j.family === "") continue; // no recorded family (older verdicts): not counted
     const k = j.family.toLowerCase();
     byFamily.set(k, [...(byFamily.get(k) ?? []), j.id]);
   }
-  if (byFamily.size < 2) return []; // said by the one-family warning
+  if (new Set(judges.map((j) => j.family)).size < 2) return []; // said by the one-family warning (the same test as there)
   const out: string[] = [];
   for (const [fam, ids] of [...byFamily].sort((x, y) => x[0].localeCompare(y[0]))) {
     if (ids.length < 2 || ids.length < quorum) continue;

@@ -24,7 +24,8 @@ export interface ReferenceGaps {
 /** The reason of a gap that cannot be measured: no judge of another family is in the reference majority. */
 export const REFERENCE_SAME_FAMILY = "reference_same_family";
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Two recorded families are the same (case-insensitive); a missing one (older verdicts) is no one's sibling. */
+const same = (a: string | undefined, b: string | undefined) => typeof a === "string" && typeof b === "string" && a !== "" && a.toLowerCase() === b.toLowerCase();
 
 /**
  * Null a judge's gaps, or note its reference, by its reference's families (module docstring). Changes `l` in place;

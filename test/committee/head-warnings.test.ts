@@ -38,6 +38,8 @@ describe("committee head warnings (one function for the object and column paths)
     const four = [...judges, { id: "g", family: "google" }];
     expect(familyQuorumNotes(four, 2)[0]).toMatch(/^2 of the committee's 4 judges \(stubA, stubB\) are of family openai and can form the quorum \(2\) alone where the other judges have no valid vote;/);
     // one family in all: said by the one-family warning, not again
-    expect(familyQuorumNotes(judges.slice(0, 2), 2)).toEqual([]);
+    expect(familyQuorumNotes([judges[0], { id: "x", family: "openai" }], 2)).toEqual([]);
+    // a judge without a recorded family (older verdicts) is in no family: no crash, not counted
+    expect(familyQuorumNotes([...judges, { id: "old" } as unknown as { id: string; family: string }], 2)[0]).toMatch(/^2 of the committee's 4 judges \(stubA, stubB\)/);
   });
 });

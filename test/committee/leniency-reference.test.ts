@@ -114,3 +114,16 @@ describe("leniency against a reference of the judge's own family", () => {
     expect(report.leniency.map((l) => [l.adjusted.gap_reason, l.reference_note])).toEqual(obj.map((l) => [l.adjusted.gap_reason, l.reference_note]));
   });
 });
+
+describe("a judge without a recorded family", () => {
+  it("in the reference, is no one's sibling: nothing nulled, no note", () => {
+    const { index, verdicts } = data({ A: "openai", C: "google" });
+    const [l] = selfFamilyLeniency(verdicts, index, [
+      { id: "A", family: "openai" },
+      { id: "C", family: "google" },
+    ]);
+    checkReferenceFamilies(l, [{ id: "B", family: undefined as unknown as string }]);
+    expect(l.adjusted.gap_reason).not.toBe(REFERENCE_SAME_FAMILY);
+    expect(l.reference_note).toBeUndefined();
+  });
+});
