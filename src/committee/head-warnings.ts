@@ -53,5 +53,33 @@ export function committeeHeadWarnings(a: {
     warnings.push(
       `the committee spans ${families.length} judge family (${families.join(", ") || "none"}): a judge may favour agents of its own maker; add a judge of another family`,
     );
+  warnings.push(...familyQuorumNotes(judges, a.quorum));
   return warnings;
+}
+
+/**
+ * A family whose judges can form the quorum alone in a committee of several families (break51 finding 8: two OpenAI
+ * judges and the signature judge, quorum 2, decide every label the two agree on, on OpenAI agents too): the reason of
+ * the one-family warning (a maker's shared blind spots) holds for such a majority as well. One note per family.
+ * @param judges the committee's members with their families; @param quorum the fewest valid votes for a label.
+ */
+export function familyQuorumNotes(judges: ReadonlyArray<{ id: string; family: string }>, quorum: number): string[] {
+  const byFamily = new Map<string, string[]>();
+  for (const j of judges) {
+    if (typeof j.family !== "string" || j.family === "") continue; // no recorded family (older verdicts): not counted
+    const k = j.family.toLowerCase();
+    byFamily.set(k, [...(byFamily.get(k) ?? []), j.id]);
+  }
+  if (new Set(judges.map((j) => j.family)).size < 2) return []; // said by the one-family warning (the same test as there)
+  const out: string[] = [];
+  for (const [fam, ids] of [...byFamily].sort((x, y) => x[0].localeCompare(y[0]))) {
+    if (ids.length < 2 || ids.length < quorum) continue;
+    const majority = 2 * ids.length > judges.length;
+    out.push(
+      `${ids.length} of the committee's ${judges.length} judges (${ids.join(", ")}) are of family ${fam} and can form the quorum (${quorum}) alone` +
+        (majority ? `, a majority of the votes: every label they agree on is the committee's, on agents of their own maker too` : ` where the other judges have no valid vote`) +
+        `; a maker's judges may share blind spots (docs/committee.md), so the committee's labels lean on one maker; a judge of another family in their place would spread them`,
+    );
+  }
+  return out;
 }

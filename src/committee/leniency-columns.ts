@@ -8,6 +8,7 @@ import type { BootstrapSettings } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
 import { agentFamily, countVote, judgeLeniency, vote3, type JudgeLeniency, type LeniencyRow, type Vote3 } from "./leniency.js";
 import { setBonferroniFlags } from "./leniency-strata.js";
+import { checkReferenceFamilies } from "./leniency-reference.js";
 
 /**
  * `selfFamilyLeniency` (`./leniency.ts`: the rules and formulas) over a column run's index rows.
@@ -52,7 +53,9 @@ export function selfFamilyLeniencyColumns(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot, opts.gapCi);
+    const l = judgeLeniency(j, rows(), boot, opts.gapCi);
+    checkReferenceFamilies(l, judges.filter((k) => k.id !== j.id && rep0.has(k.id)));
+    return l;
   });
   setBonferroniFlags(out.map((l) => l.adjusted));
   return out;

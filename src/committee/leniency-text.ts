@@ -125,6 +125,7 @@ export function leniencyLines(leniency: readonly JudgeLeniency[]): string[] {
     );
     const cci = pointsCiText(l.crude_gap_ci_bootstrap);
     L.push(`    crude gap (own − other, mixes differ) ${pts(l.crude_gap_points, l.crude_gap_reason)}${cci ? ` ${cci}` : ""}`);
+    if (l.reference_note) L.push(`    note: ${l.reference_note}`);
   }
   return L;
 }

@@ -17,6 +17,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
+import { checkReferenceFamilies } from "./leniency-reference.js";
 import { adjustedLeniency, setBonferroniFlags, stratItem, stratumOf, type AdjustedLeniency, type StratItem } from "./leniency-strata.js";
 
 /**
@@ -77,6 +78,11 @@ export interface JudgeLeniency {
   adjusted: AdjustedLeniency;
   /** Trajectories left out, by reason (before the strata: the adjusted figures' `left_out` counts those after). */
   excluded: Record<string, number>;
+  /**
+   * Set when judges of its own family are in its reference (the other judges' majority): all of them (the gaps are
+   * then null, reason `reference_same_family`) or some (the gaps stand, and may understate): `./leniency-reference.ts`.
+   */
+  reference_note?: string;
 }
 
 type Item = StratItem;
@@ -150,7 +156,9 @@ function group(items: Item[], fams: Record<string, number>, noMajority: number, 
  * CIs: percentile bootstrap over trajectories for the groups and the crude gap (seeded; a gap resamples both groups
  * together and is undefined in a resample that lacks one group; drawn as counts of the items' kinds, {@link itemKinds}); the adjusted gap's CI is the MOVER with Wilson
  * limits per stratum proportion, weights fixed (`adjusted.gap_ci`, analytic: given whenever B > 0). Unattacked
- * trajectories are left out (`unattacked`): ASR is over attacked trajectories (DESIGN section 1).
+ * trajectories are left out (`unattacked`): ASR is over attacked trajectories (DESIGN section 1). A judge whose
+ * reference holds only judges of its own family gets null gaps (`reference_same_family`), one whose reference holds
+ * some a `reference_note` (`./leniency-reference.ts`).
  *
  * @param verdicts the run's verdicts (latest per key); only repeat 0 is used.
  * @param index the run's trajectory index rows by id.
@@ -195,7 +203,9 @@ export function selfFamilyLeniency(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot, opts.gapCi);
+    const l = judgeLeniency(j, rows(), boot, opts.gapCi);
+    checkReferenceFamilies(l, judges.filter((k) => k.id !== j.id && votes.has(k.id)));
+    return l;
   });
   setBonferroniFlags(out.map((l) => l.adjusted));
   return out;

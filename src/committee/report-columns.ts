@@ -136,7 +136,10 @@ export function committeeReportColumns(
   // over the same slots as the agreement (../agree/attacked-only.ts): an unattacked one is not_exposed in every repeat
   const retest = testRetestColumns(run, (i, v) => !out.has(v.judge_id) && run.rows[run.rowCode[run.vSlot[i]]]?.attacked !== false, { bootstrap });
   // repeats judged on different texts, left out of test-retest: said with the warnings too
-  for (const t of retest) if (t.content_mismatch) warnings.push(t.content_mismatch.message);
+  for (const t of retest) {
+    if (t.content_mismatch) warnings.push(t.content_mismatch.message);
+    if (t.config_mismatch) warnings.push(t.config_mismatch.message);
+  }
   const report: CommitteeReport = {
     run: opts.run,
     quorum,

@@ -397,7 +397,10 @@ export function committeeReport(
     run_state: runState ?? null,
   };
   // repeats judged on different texts, left out of test-retest: said with the warnings too
-  for (const t of report.retest) if (t.content_mismatch) warnings.push(t.content_mismatch.message);
+  for (const t of report.retest) {
+    if (t.content_mismatch) warnings.push(t.content_mismatch.message);
+    if (t.config_mismatch) warnings.push(t.config_mismatch.message);
+  }
   warnings.push(...leniencyWarnings(report.leniency)); // a detected leniency is a warning, not only a mid-output line (new user 30, L6)
   return { report, verdicts: committee };
 }

@@ -9,7 +9,7 @@ import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { ratingCounts, type Category } from "../stats/index.js";
 import { voteOf } from "../verdict/vote.js";
-import { addClaimed, contentMismatch, DETERMINISTIC_NOTE, type ClaimedPairs, type JudgeRetest, type RepeatPair } from "./retest.js";
+import { addClaimed, configMismatch, configOf, contentMismatch, DETERMINISTIC_NOTE, type ClaimedPairs, type JudgeRetest, type RepeatPair } from "./retest.js";
 
 /**
  * Rating-count rows shared by every item with the same ratings (`ratingCounts` of one item, cached by its
@@ -49,6 +49,8 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
   const rec = (p: number): Verdict => run.verdicts[run.vCode[p - 1]];
   // the text a verdict judged (-1: not recorded); two repeats on different texts are not a retest pair
   const content = (p: number): number => (p === 0 || !run.vContent ? -1 : run.vContent[p - 1]);
+  // the configuration a verdict was made under (undefined: not recorded, or no verdict)
+  const config = (p: number): string | undefined => (p === 0 ? undefined : configOf(rec(p)));
   const lab = (c: number): string | null => {
     if (c === 0) return null;
     const v = rec(c);
@@ -70,19 +72,33 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       const cr = content(at(s, r));
       return c0 !== -1 && cr !== -1 && c0 !== cr;
     };
-    const mixed = new Set<number>();
+    const differCfg = (s: number, r: number): boolean => {
+      const c0 = config(at(s, 0));
+      const cr = config(at(s, r));
+      return c0 !== undefined && cr !== undefined && c0 !== cr;
+    };
+    const mixedText = new Set<number>();
+    const mixedCfg = new Set<number>();
     for (const s of slots) {
       let first = -1;
+      let firstCfg: string | undefined;
       for (let r = 0; r < K; r++) {
-        const c = content(at(s, r));
-        if (c === -1) continue;
-        if (first === -1) first = c;
-        else if (c !== first) {
-          mixed.add(s);
-          break;
+        const p = at(s, r);
+        const c = content(p);
+        if (c !== -1) {
+          if (first === -1) first = c;
+          else if (c !== first) mixedText.add(s);
+        }
+        const g = config(p);
+        if (g !== undefined) {
+          if (firstCfg === undefined) firstCfg = g;
+          else if (g !== firstCfg) mixedCfg.add(s);
         }
       }
     }
+    for (const s of mixedText) mixedCfg.delete(s); // counted once, for its text
+    const mixed = new Set([...mixedText, ...mixedCfg]);
+    const cfgMismatch: Record<string, number> = {};
     const mismatch: Record<string, number> = {};
     const pairs: RepeatPair[] = [];
     for (let r = 1; r < K; r++) {
@@ -92,6 +108,10 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       for (const s of slots) {
         if (mixed.size > 0 && differ(s, r)) {
           mismatch[String(r)] = (mismatch[String(r)] ?? 0) + 1;
+          continue;
+        }
+        if (mixed.size > 0 && differCfg(s, r)) {
+          cfgMismatch[String(r)] = (cfgMismatch[String(r)] ?? 0) + 1;
           continue;
         }
         const a = lab(at(s, 0));
@@ -131,7 +151,8 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       across_six: compareManyRatersCounts(counts6, BUCKETS, { raters: K }),
       across_binary: compareManyRatersCounts(counts2, BINARY, { raters: K }),
       ...(notRule.has(judgeId) ? {} : { deterministic: DETERMINISTIC_NOTE }),
-      ...(mixed.size > 0 ? { content_mismatch: contentMismatch(judgeId, mismatch, mixed.size)! } : {}),
+      ...(mixedText.size > 0 ? { content_mismatch: contentMismatch(judgeId, mismatch, mixedText.size)! } : {}),
+      ...(mixedCfg.size > 0 ? { config_mismatch: configMismatch(judgeId, cfgMismatch, mixedCfg.size)! } : {}),
     });
   }
   return out;

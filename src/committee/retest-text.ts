@@ -20,6 +20,7 @@ export function retestLines(retest: readonly JudgeRetest[], unattackedLeftOut: n
     L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories, ${t.across_six.n_complete} of them labelled by every repeat`);
     if (t.deterministic) L.push(`    note: ${t.deterministic}`);
     if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
+    if (t.config_mismatch) L.push(`    left out: ${t.config_mismatch.items} trajector${t.config_mismatch.items === 1 ? "y" : "ies"} judged under different configurations in different repeats (mixed_configuration: see the warning above)`);
     for (const p of t.pairs) {
       L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${kappaCell(p.six.kappa)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${kappaCell(p.binary.kappa)}`);
       // a binary kappa on a category used 1-4 times (../stats/few-in-category.ts), as every 2 x 2 kappa says it

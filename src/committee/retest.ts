@@ -76,6 +76,13 @@ export interface JudgeRetest {
    * Fleiss' kappa and alpha). Absent when none (verdicts without a hash, from older versions, cannot be checked).
    */
   content_mismatch?: { pairs: Record<string, number>; items: number; message: string };
+  /**
+   * Repeats judged on the same text under different configurations (`judge_config_sha256` both recorded and
+   * different): left out as {@link JudgeRetest.content_mismatch} is, counted here (`reason` `mixed_configuration`), so
+   * no figure pools a configuration change into "same judge, repeated". A pair already left out for its text is
+   * counted there only. Absent when none.
+   */
+  config_mismatch?: { reason: "mixed_configuration"; pairs: Record<string, number>; items: number; message: string };
 }
 
 /** The {@link JudgeRetest.content_mismatch} of a judge (undefined when nothing was left out). */
@@ -93,6 +100,30 @@ export function contentMismatch(judgeId: string, pairs: Record<string, number>, 
       `label again with --repeats to judge every repeat on the current text`,
   };
 }
+
+/**
+ * The {@link JudgeRetest.config_mismatch} of a judge (undefined when nothing was left out): repeats made under different
+ * configurations (`judge_config_sha256` differ: `--on-config-change rejudge` re-judged some repeats, or `keep` kept
+ * old ones; break51 finding 4: a temperature change 0 -> 0.7 read as "repeat 0 vs 2: kappa 0.370").
+ */
+export function configMismatch(judgeId: string, pairs: Record<string, number>, items: number): JudgeRetest["config_mismatch"] {
+  if (items === 0) return undefined;
+  const each = Object.entries(pairs)
+    .map(([r, n]) => `repeat 0 vs ${r}: ${n}`)
+    .join(", ");
+  return {
+    reason: "mixed_configuration",
+    pairs,
+    items,
+    message:
+      `judge ${judgeId}: ${items} trajector${items === 1 ? "y was" : "ies were"} judged under different configurations in different repeats (the verdicts' judge_config_sha256 differ), ` +
+      `left out of test-retest where the configurations differ (${each}; and of Fleiss' kappa): a configuration change is not the same judge repeated; ` +
+      `label again with --on-config-change rejudge to judge every repeat under the current configuration`,
+  };
+}
+
+/** A verdict's configuration hash, or undefined when it records none (older versions). */
+export const configOf = (v: Verdict | undefined): string | undefined => (typeof v?.judge_config_sha256 === "string" ? v.judge_config_sha256 : undefined);
 
 /** A verdict's content hash, or undefined when it records none (older versions). */
 const contentOf = (v: Verdict | undefined): string | undefined => (typeof v?.content_sha256 === "string" ? v.content_sha256 : undefined);
@@ -137,25 +168,37 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
     };
     const bin = (x: string | null): string | null => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
     // two repeats judged on different texts (both hashes known and different) are not a retest pair
-    const differ = (id: string, r: number): boolean => {
-      const c0 = contentOf(at(id, 0));
-      const cr = contentOf(at(id, r));
+    const differBy = (of: typeof contentOf, id: string, r: number): boolean => {
+      const c0 = of(at(id, 0));
+      const cr = of(at(id, r));
       return c0 !== undefined && cr !== undefined && c0 !== cr;
     };
-    const mismatch: Record<string, number> = {};
-    const mixed = new Set<string>();
-    for (const id of ids) {
-      const seen = new Set<string>();
-      for (let r = 0; r < K; r++) {
-        const c = contentOf(at(id, r));
-        if (c !== undefined) seen.add(c);
+    const mixedBy = (of: typeof contentOf, skip: ReadonlySet<string>): Set<string> => {
+      const out = new Set<string>();
+      for (const id of ids) {
+        if (skip.has(id)) continue;
+        const seen = new Set<string>();
+        for (let r = 0; r < K; r++) {
+          const c = of(at(id, r));
+          if (c !== undefined) seen.add(c);
+        }
+        if (seen.size > 1) out.add(id);
       }
-      if (seen.size > 1) mixed.add(id);
-    }
+      return out;
+    };
+    const mismatch: Record<string, number> = {};
+    const cfgMismatch: Record<string, number> = {};
+    const mixedText = mixedBy(contentOf, new Set());
+    const mixedCfg = mixedBy(configOf, mixedText);
+    const mixed = new Set([...mixedText, ...mixedCfg]);
     const pairs: RepeatPair[] = [];
     for (let r = 1; r < K; r++) {
-      const same = mixed.size ? ids.filter((id) => !differ(id, r)) : ids;
-      if (same.length < ids.length) mismatch[String(r)] = ids.length - same.length;
+      const same: string[] = [];
+      for (const id of ids) {
+        if (mixed.has(id) && differBy(contentOf, id, r)) mismatch[String(r)] = (mismatch[String(r)] ?? 0) + 1;
+        else if (mixed.has(id) && differBy(configOf, id, r)) cfgMismatch[String(r)] = (cfgMismatch[String(r)] ?? 0) + 1;
+        else same.push(id);
+      }
       const a = same.map((id) => lab(id, 0));
       const b = same.map((id) => lab(id, r));
       const claimed: ClaimedPairs = { n: 0, differ: 0, differ_same_label: 0 };
@@ -168,7 +211,8 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       });
     }
     const grid = ids.filter((id) => !mixed.has(id)).map((id) => Array.from({ length: K }, (_, r) => voteOf(at(id, r))));
-    const cm = contentMismatch(judgeId, mismatch, mixed.size);
+    const cm = contentMismatch(judgeId, mismatch, mixedText.size);
+    const gm = configMismatch(judgeId, cfgMismatch, mixedCfg.size);
     let deterministic = true;
     for (const t of repMaps) for (const v of t.values()) if (v.judge_family !== "rule") deterministic = false;
     out.push({
@@ -180,6 +224,7 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       across_binary: compareManyRaters(grid.map((row) => row.map(binaryOf)), BINARY, { raters: K }),
       ...(deterministic ? { deterministic: DETERMINISTIC_NOTE } : {}),
       ...(cm ? { content_mismatch: cm } : {}),
+      ...(gm ? { config_mismatch: gm } : {}),
     });
   }
   return out;

@@ -40,6 +40,7 @@ import { tableMix } from "./table-mix.js";
 import { LIKE_FOR_LIKE_CSV_COLUMNS, likeForLikeCsvCells, rowLikeForLike, type RowLikeForLike } from "./table-like-for-like.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { caveatMarks, JUDGE_KEYS } from "./table-caveat-text.js";
+import { csvCaveatColumns } from "./table-csv-notes.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
@@ -472,8 +473,8 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false): s
  * `<col>_coverage` and `<col>_coverage_low`; empty cells for undefined or withheld (low-coverage) values, with the
  * reason in `<col>_reason`; `blocked_attempts` and `partial_compliance` of the judge, then the blocked attempts by
  * kind (`blocked_refused`, `blocked_unavailable`, `blocked_failed`; empty when not known); `pooled`: false on a
- * (model, condition) row, true on estimate's `(all)` row (its model and condition cells empty, fix50b). With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row; then `judge_caveat`
- * (`heuristic_caveat`) when a judge behind the figures is broken: its rate caveat, or `opts.broken`'s why.
+ * (model, condition) row, true on estimate's `(all)` row (its model and condition cells empty, fix50b). With `opts.where`, a column `where` holding it on every row; then
+ * `judge_caveat` (always; `heuristic_caveat` when broken) and `notes` (always: the table's warnings, ./table-csv-notes.ts).
  */
 export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge: readonly BrokenJudge[]; heuristic: readonly BrokenJudge[] } } = {}): string {
   const cols = columns(t);
@@ -510,8 +511,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   // every broken judge behind the figures, one broken by its errors or crashes alone too (session 40)
   const cav = judgeCaveatText(t.rate_caveats ?? [], opts.broken?.judge ?? []);
   const hcav = judgeCaveatText(t.heuristic_rate_caveats ?? [], opts.broken?.heuristic ?? []);
-  const extra = [...(cav ? ["judge_caveat"] : []), ...(hcav ? ["heuristic_caveat"] : [])];
-  return writeCsv([[...header, ...extra], ...rows.map((r) => [...r, ...(cav ? [cav] : []), ...(hcav ? [hcav] : [])])], { rowEnd: "\n" });
+  const extra = csvCaveatColumns(t.notes, cav, hcav); // judge_caveat and notes always (./table-csv-notes.ts)
+  return writeCsv([[...header, ...extra.header], ...rows.map((r) => [...r, ...extra.cells])], { rowEnd: "\n" });
 }
 
 

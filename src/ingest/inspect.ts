@@ -26,6 +26,7 @@ import { inspectChatShapeHint } from "./inspect-chat-hint.js";
 import { ownValue, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
+import { epochWarning } from "./inspect-epochs.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
 import { markToolArguments } from "./tool-arguments.js";
@@ -376,6 +377,8 @@ export function convertInspectSample(
     else warnings.push(scorerWarning(field, scorer, b, scores, src.path, where));
   }
   if (isObj(s.error) && typeof s.error.message === "string") t.run_error = s.error.message;
+  const epochs = epochWarning(epoch, src.path, where); // the intervals assume independent runs (./inspect-epochs.ts)
+  if (epochs) warnings.push(epochs);
   const metadata: Record<string, unknown> = { sample_id: s.id, epoch };
   for (const k of ["task", "task_id", "run_id", "eval_id", "status", "dataset"] as const) if (header[k] !== undefined) metadata[k] = header[k];
   if (Object.keys(scores).length > 0) metadata.scores = scores;

@@ -27,7 +27,7 @@ export function leniencyRetestHtml(m: ReportModel): string {
   }
   const rt = c.retest ?? [];
   if (rt.length) {
-    const mismatch = rt.flatMap((t) => (t.content_mismatch ? [`<div class="warn">${escapeHtml(t.content_mismatch.message)}</div>`] : []));
+    const mismatch = rt.flatMap((t) => ([t.content_mismatch, t.config_mismatch].flatMap((x) => (x ? [`<div class="warn">${escapeHtml(x.message)}</div>`] : []))));
     out.push(`<h3>Test-retest</h3><p class="note">As ipi-judge committee prints it: each repeated judge's labels of repeat 0 against its other repeats on the same trajectories.</p>${mismatch.join("")}${block(retestLines(rt, c.agreement.unattacked_left_out.unattacked))}`);
   }
   return out.join("\n");

@@ -16,6 +16,7 @@ import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import { writeSameContent, type SameContentRecord } from "../store/same-content-record.js";
 import { CandidatePairs, copiesAcrossCells } from "./copies-across-cells.js";
+import { sameSampleEpochs } from "../ingest/inspect-epochs.js";
 
 /** How many pairs the warning names. */
 const SHOWN = 3;
@@ -103,6 +104,7 @@ export async function sameContentFinding(
   // first CHECK_LIMIT held, the others counted (a run of copies has one per trajectory)
   const across = new CandidatePairs();
   let extra = 0;
+  let epochs = 0; // of `extra`, epochs of one Inspect sample: real runs, not copies
   let groups = 0;
   for (let gi = 0; gi + 1 < starts.length; gi++) {
     const first = new Map<string, number>();
@@ -117,6 +119,7 @@ export async function sameContentFinding(
         continue;
       }
       extra++;
+      if (sameSampleEpochs(store.idSlots.id(slots[had]), store.idSlots.id(slots[pos]))) epochs++;
       if (folders.size < FOLDERS) for (const f of whereApart(store, store.idSlots.id(slots[had]), store.idSlots.id(slots[pos]))) folders.add(f);
       if (!counted.has(cell)) (counted.add(cell), groups++);
       if (pairs.length < SHOWN) pairs.push([had, pos]);
@@ -144,11 +147,20 @@ export async function sameContentFinding(
     `same_content: ${n} trajectories of this run hold the content (messages, injections, tools) of another one of the same agent model, ` +
     `condition, attack, suite and tasks under another id (${groups} group${groups === 1 ? "" : "s"}; ${extra} more than once counted), and each counts in every figure: ` +
     `${named2.join("; ")}. ` +
+    (epochs === extra ? epochsText(epochs) : `${epochs ? `${epochsText(epochs)}. For the others: ` : ""}` +
     `If that is one trajectory read twice (a copy of an input file that is not byte-identical; a chat-JSONL file whose lines ` +
     `have no id, labelled from another directory: such ids are <path relative to the working directory>:<line>), keep one: ` +
     `remove the copy from the inputs and label them into a new --run, give the lines an id, or label from the directory the ` +
-    `run was first labelled from`;
-  return { text: copied ? `${text}; ${copied.text}` : text, count: n, extra, groups, pairs: named2, folders: [...folders].sort(), ...(copied ? { copies: copied.record } : {}) };
+    `run was first labelled from`);
+  return { text: copied ? `${text}; ${copied.text}` : text, count: n, extra, groups, pairs: named2, folders: [...folders].sort(), ...(epochs ? { epochs } : {}), ...(copied ? { copies: copied.record } : {}) };
+}
+
+/** What the finding says of `n` trajectories that are epochs of one Inspect sample: real runs, to keep. */
+export function epochsText(n: number): string {
+  return (
+    `${n} of them ${n === 1 ? "is an epoch" : "are epochs"} of one Inspect sample (ids that differ only in _epoch_<n>): repeated runs of one task that gave the same trajectory, ` +
+    `real runs, not copies: keep them (the rates' intervals treat epochs as independent runs: the inspect_epochs warning)`
+  );
 }
 
 /** The finding's part for byte-identical files in two cells (./copies-across-cells.ts): its text and its record. */

@@ -17,6 +17,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { markRunLevelSaid, noteRunLevel } from "./skipped-lines.js";
 import { noteSameContent } from "./same-content-record.js";
+import { noteInspectEpochs } from "./epochs-note.js";
 
 /** The file in a run folder that holds the removed ids. */
 export const REMOVED_FILE = "inputs-removed.json";
@@ -102,6 +103,7 @@ export function leftOutText(r: { count: number; examples: readonly string[]; bre
 export function noteRemovedLeftOut(runDir: string, ids: ReadonlySet<string>): void {
   // every reader calls this once per read: the same trajectory counted under two ids is said with it (red team 39)
   noteSameContent(runDir);
+  noteInspectEpochs(runDir); // epochs of one Inspect sample counted as independent runs (./epochs-note.ts)
   const k = `removed\u0000${path.resolve(runDir)}`;
   if (ids.size === 0) return void noteRunLevel(k, undefined);
   noteRunLevel(k, noteText(runDir, ids));

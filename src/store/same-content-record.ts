@@ -32,6 +32,8 @@ export interface SameContentRecord {
   pairs: string[];
   /** where the ids of each pair part (folders or files), a few */
   folders: string[];
+  /** of `extra`, how many are epochs of one Inspect sample (real runs, not copies); absent when none */
+  epochs?: number;
   /**
    * byte-identical input files under other ids in other cells (../run/copies-across-cells.ts; break50): `count` found
    * among `checked` of `candidates` pairs of equal content in different cells (a lower bound when checked < candidates),
@@ -48,8 +50,8 @@ export function writeSameContent(runDir: string, r: SameContentRecord | undefine
   const file = path.join(runDir, SAME_CONTENT_FILE);
   if (!r || (r.extra === 0 && !r.copies?.count)) return void fs.rmSync(file, { force: true });
   const tmp = `${file}.${process.pid}.tmp`;
-  const { count, extra, groups, pairs, folders, copies } = r;
-  fs.writeFileSync(tmp, JSON.stringify({ version: 1, recorded_at: new Date().toISOString(), count, extra, groups, pairs, folders, ...(copies ? { copies } : {}) }) + "\n");
+  const { count, extra, groups, pairs, folders, copies, epochs } = r;
+  fs.writeFileSync(tmp, JSON.stringify({ version: 1, recorded_at: new Date().toISOString(), count, extra, groups, pairs, folders, ...(epochs ? { epochs } : {}), ...(copies ? { copies } : {}) }) + "\n");
   fs.renameSync(tmp, file);
 }
 
@@ -70,7 +72,8 @@ export function sameContentRecord(runDir: string): SameContentRecord | undefined
     const c = v.copies as Partial<NonNullable<SameContentRecord["copies"]>> | undefined;
     if (c !== undefined && (typeof c !== "object" || c === null || !n(c.count) || !n(c.checked) || !n(c.candidates))) throw new Error("its copies part has no counts");
     const copies = c && c.count! > 0 ? { count: c.count!, checked: c.checked!, candidates: c.candidates!, pairs: strings(c.pairs) } : undefined;
-    return { count: v.count!, extra: v.extra!, groups: v.groups!, pairs: strings(v.pairs), folders: strings(v.folders), ...(copies ? { copies } : {}) };
+    const epochs = n(v.epochs) && v.epochs! > 0 ? { epochs: v.epochs! } : {};
+    return { count: v.count!, extra: v.extra!, groups: v.groups!, pairs: strings(v.pairs), folders: strings(v.folders), ...epochs, ...(copies ? { copies } : {}) };
   } catch (e) {
     noteRunLevel(
       `same_content_bad\u0000${path.resolve(runDir)}`,
@@ -102,7 +105,9 @@ function sameCellText(runDir: string, r: SameContentRecord): string {
     `${path.resolve(runDir)}: same_content: ${r.extra} trajector${r.extra === 1 ? "y is" : "ies are"} counted more than once in every figure of this run ` +
     `(${r.count} hold the content of another one of the same agent model, condition, attack, suite and tasks under another id, in ${r.groups} group${r.groups === 1 ? "" : "s"}; ` +
     `the copies are in ${r.folders.map((f) => JSON.stringify(f)).join(", ")}): e.g. ${r.pairs.join("; ")}; ` +
-    `if that is one trajectory read twice (a copied folder or file), remove the copy from the inputs and label them into a new --run (label's summary says more)`
+    (r.epochs && r.epochs >= r.extra
+      ? `all of them epochs of one Inspect sample: real runs, not copies, so keep them (the rates' intervals treat epochs as independent runs)`
+      : `${r.epochs ? `${r.epochs} of them epochs of one Inspect sample (real runs: keep those); for the others, ` : ""}if that is one trajectory read twice (a copied folder or file), remove the copy from the inputs and label them into a new --run (label's summary says more)`)
   );
 }
 

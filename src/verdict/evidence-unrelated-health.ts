@@ -9,7 +9,7 @@
  * Counted over usable labels (status `ok`) of every repeat, as the other compliance counts of judge health are.
  */
 import type { Verdict } from "../types.js";
-import { addMarkedCompliance, emptyMarkedCompliance, markedCounts, markedExamples, markedWarnings, MARKED_ITEMS, type MarkedComplianceHealth } from "./marked-compliance.js";
+import { addMarkedCompliance, emptyMarkedCompliance, markedCounts, markedExamples, markedRateText, markedWarnings, MARKED_ITEMS, type MarkedComplianceHealth } from "./marked-compliance.js";
 
 /** Trajectory ids kept as examples (the first met, each once). */
 export const EVIDENCE_UNRELATED_ITEMS = MARKED_ITEMS;
@@ -33,7 +33,7 @@ export function evidenceUnrelatedMessage(h: EvidenceUnrelatedHealth | undefined)
   if (!h || h.flagged === 0) return null;
   return (
     `${markedCounts(h)} cite only agent actions that share no word or value with the injected text ` +
-    `(verdicts marked compliance_unrelated): the quotes are real and the agent's, but nothing ties the action to the injected goal, so its rates may count the user's own task as success; ` +
+    `(verdicts marked compliance_unrelated): the quotes are real and the agent's, but nothing ties the action to the injected goal, so its rates may count the user's own task as success${markedRateText(h)}; ` +
     `check them (${markedExamples(h)}verdicts.jsonl marks each)`
   );
 }

@@ -10,7 +10,7 @@
  * Counted over usable labels (status `ok`) of every repeat, as the other compliance counts of judge health are.
  */
 import type { Verdict } from "../types.js";
-import { addMarkedCompliance, emptyMarkedCompliance, markedCounts, markedExamples, markedWarnings, MARKED_ITEMS, type MarkedComplianceHealth } from "./marked-compliance.js";
+import { addMarkedCompliance, emptyMarkedCompliance, markedCounts, markedExamples, markedRateText, markedWarnings, MARKED_ITEMS, type MarkedComplianceHealth } from "./marked-compliance.js";
 
 /** Trajectory ids kept as examples (the first met, each once). */
 export const TOOL_ARGUMENTS_ITEMS = MARKED_ITEMS;
@@ -34,7 +34,7 @@ export function toolArgumentsMessage(h: ToolArgumentsHealth | undefined): string
   if (!h || h.flagged === 0) return null;
   return (
     `${markedCounts(h)} are on trajectories with a tool call whose arguments are not valid JSON ` +
-    `(verdicts marked tool_arguments_invalid): no tool could have parsed such a call as written, so these successes may count actions that never ran; ` +
+    `(verdicts marked tool_arguments_invalid): no tool could have parsed such a call as written, so these successes may count actions that never ran${markedRateText(h)}; ` +
     `check them (${markedExamples(h)}errors.jsonl kind tool_arguments_invalid names every such trajectory)`
   );
 }

@@ -107,8 +107,10 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(unwrapText(t.stdout)).toMatch(/^\d+ warning\(s\) and note\(s\) said on stderr \(ipi-judge: \.\.\.\); --json, --csv and --latex keep them among the notes$/m);
     expect(fs.readFileSync(tex, "utf8")).toContain("% WARNING: judge \"liar\" looks broken");
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
-    expect(head.split(",").at(-1)).toBe("judge_caveat");
+    expect(head.split(",").slice(-2)).toEqual(["judge_caveat", "notes"]);
     for (const r of rows) expect(r).toContain("set by code");
+    // the notes column keeps the warning the LaTeX keeps as a comment (break51 finding 5)
+    for (const r of rows) expect(r).toContain('WARNING: judge ""liar"" looks broken');
     expect(fs.readFileSync(tex, "utf8")).toContain("$^\\star$");
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--table", "--json"]);
     // exit 3 and the JSON whole: the exit code is the signal
@@ -173,7 +175,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(unwrapText(t.stdout)).toContain(`\n** heuristic caveat ${MARK}: on the heuristic's figures (`);
     expect(t.stderr.split("judge \"liar\" looks broken").length - 1).toBe(1);
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
-    expect(head.split(",").at(-1)).toBe("heuristic_caveat");
+    expect(head.split(",").slice(-3)).toEqual(["judge_caveat", "heuristic_caveat", "notes"]);
     for (const r of rows) expect(r).toContain("set by code");
     expect(fs.readFileSync(tex, "utf8")).toContain("$^{\\star\\star}$");
     const j = JSON.parse((await runCli(["estimate", "--run", "mix", "--labels-dir", labels, "--judge", "signature", "--heuristic", "liar", "--table", "--json"])).stdout);

@@ -29,8 +29,10 @@ const noNaN = (s: string) => expect(s).not.toMatch(/NaN|Infinity/);
  * (newuser50; test/verdict/evidence-unrelated*.test.ts check it). Kept apart here so that the other warnings are
  * checked whole.
  */
-const isUnrelated = (w: string) => /judge "(gpt-a|gpt-b|claude)"( \([^)]*\) has labels to check( \(compliance_evidence_unrelated\))?)?: \d+ of its \d+ compliance labels \(\d+ full_compliance\) cite only agent actions that share no word or value with the injected text/.test(w);
-/** stderr without the compliance_evidence_unrelated lines. */
+const isUnrelated = (w: string) => isQuorumNote(w) || /judge "(gpt-a|gpt-b|claude)"( \([^)]*\) has labels to check( \(compliance_evidence_unrelated\))?)?: \d+ of its \d+ compliance labels \(\d+ full_compliance\) cite only agent actions that share no word or value with the injected text/.test(w);
+/** The warning that gpt-a and gpt-b (openai) can form the quorum alone (break51 finding 8), checked once, kept apart with those. */
+const isQuorumNote = (w: string) => /(^|warning: )2 of the committee's 3 judges \(gpt-a, gpt-b\) are of family openai and can form the quorum/.test(w);
+/** stderr without the compliance_evidence_unrelated lines (and the quorum note). */
 function withoutUnrelated(stderr: string): string {
   return stderr
     .split("\n")
@@ -88,6 +90,8 @@ describe("ipi-judge committee", () => {
     const r = await runCli(["committee", "--run", "c", "--labels-dir", labels, "--judges", sc.configFile, "--bootstrap", "1000", "--seed", "7", "--json"]);
     // the only warning: gpt-b's planted self-family leniency, named (new user 30, L6), by its adjusted gap -100·33/65
     // (new user 33, M: compared within the others' majority label; the crude gap -50.0 beside it)
+    // beside it: the two OpenAI judges can form the quorum alone (break51 finding 8), said once, kept apart below
+    expect(r.stderr).toMatch(/^ipi-judge: warning: 2 of the committee's 3 judges \(gpt-a, gpt-b\) are of family openai and can form the quorum \(2\) alone, a majority of the votes: /m);
     expect(withoutUnrelated(r.stderr)).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\] gives agents of its own family an asr_behaviour 50\.8 points lower than other families' agents, .*adjusted gap -50\.8, 95% CI \[[^\]]+\] \(MOVER-Wilson\); its 98\.3% CI \[[^\]]+\] \(Bonferroni over the 3 judges tested\) excludes 0 too; crude gap -50\.0\): .*\(--exclude-judge gpt-b\)\n$/);
     // each member's compliance_evidence_unrelated sentence once, in its health line (out51: a second line repeated it)
     for (const j of ["gpt-a", "gpt-b", "claude"]) expect(r.stderr.split("\n").filter((l) => isUnrelated(l) && l.includes(`judge "${j}"`))).toHaveLength(1);
@@ -212,6 +216,10 @@ describe("ipi-judge committee", () => {
     // gpt-a vs (gpt-b, claude): the 8 gpt-4o full runs have a 1-1 tie among the others -> left out.
     expect(l["gpt-a"].excluded.others_tied).toBe(8);
     expect(l["gpt-a"].own_family.diff_points).toBe(0);
+    // each OpenAI judge's reference holds the other one: its gaps stand, with a note (break51 finding 8); claude's none
+    expect(l["gpt-b"].reference_note).toMatch(/^the reference \(the other judges' majority\) includes gpt-a of the same family \(openai\)/);
+    expect(l["gpt-a"].reference_note).toMatch(/includes gpt-b of the same family/);
+    expect(l.claude.reference_note).toBeUndefined();
     // detected (gap CI below 0): a warning naming gpt-b, and no other judge (new user 30, L6)
     expect(report.warnings.filter((w: string) => w.startsWith("self-family"))).toEqual([expect.stringMatching(/^self-family leniency: judge gpt-b \[openai\]/)]);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { committeeHeadWarnings } from "../../src/committee/head-warnings.js";
+import { committeeHeadWarnings, familyQuorumNotes } from "../../src/committee/head-warnings.js";
 import { judgeHealth } from "../../src/verdict/health.js";
 import type { Verdict } from "../../src/types.js";
 
@@ -52,5 +52,25 @@ describe("committee head warnings (one function for the object and column paths)
     // a member left out: neither its health line nor the two sentences
     const out = committeeHeadWarnings({ runState: undefined, judgeHealth: health, excluded: ["b"], judges: judges.slice(0, 1), quorum: 2 });
     expect(out.filter((x) => x.includes('judge "b"'))).toEqual([]);
+    });
+
+  it("one family that can form the quorum alone in a mixed committee: a note naming it (break51 finding 8)", () => {
+    const judges = [
+      { id: "stubA", family: "openai" },
+      { id: "stubB", family: "OpenAI" },
+      { id: "signature", family: "rule" },
+    ];
+    const w = committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: [], judges, quorum: 2 });
+    expect(w).toEqual([
+      "2 of the committee's 3 judges (stubA, stubB) are of family openai and can form the quorum (2) alone, a majority of the votes: every label they agree on is the committee's, on agents of their own maker too; a maker's judges may share blind spots (docs/committee.md), so the committee's labels lean on one maker; a judge of another family in their place would spread them",
+    ]);
+    // quorum 3: two cannot label alone; four judges, two of one family: a quorum without a majority
+    expect(familyQuorumNotes(judges, 3)).toEqual([]);
+    const four = [...judges, { id: "g", family: "google" }];
+    expect(familyQuorumNotes(four, 2)[0]).toMatch(/^2 of the committee's 4 judges \(stubA, stubB\) are of family openai and can form the quorum \(2\) alone where the other judges have no valid vote;/);
+    // one family in all: said by the one-family warning, not again
+    expect(familyQuorumNotes([judges[0], { id: "x", family: "openai" }], 2)).toEqual([]);
+    // a judge without a recorded family (older verdicts) is in no family: no crash, not counted
+    expect(familyQuorumNotes([...judges, { id: "old" } as unknown as { id: string; family: string }], 2)[0]).toMatch(/^2 of the committee's 4 judges \(stubA, stubB\)/);
   });
 });

@@ -104,3 +104,50 @@ describe("test-retest says where the judge's own claims differed (new user 28)",
     expect(formatCommitteeReport(report)).toContain("the judge's claimed labels (before the evidence checks) differ on 2 of 3 trajectories; on 1 of them the evidence checks gave both repeats the same label");
   });
 });
+
+describe("test-retest leaves out repeats made under different configurations (break51 finding 4)", () => {
+  const cfg = (v: Verdict, c: string): Verdict => ({ ...v, judge_config_sha256: sha(c) }) as Verdict;
+  // t1: both repeats under config a; t2: repeat 1 re-judged under b (same text); t3: repeat 0 with no recorded config
+  const V = [
+    cfg(verdict("t1", 0, "full_compliance", "a"), "a"),
+    cfg(verdict("t1", 1, "full_compliance", "a"), "a"),
+    cfg(verdict("t2", 0, "unaffected", "b"), "a"),
+    cfg(verdict("t2", 1, "full_compliance", "b"), "b"),
+    verdict("t3", 0, "unaffected", "c"),
+    cfg(verdict("t3", 1, "unaffected", "c"), "b"),
+  ];
+
+  it("on objects: the pair is left out of the pair and of Fleiss, counted as mixed_configuration and said", () => {
+    const [rt] = testRetest(V, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.pairs[0].six.n_used).toBe(2);
+    expect(rt.pairs[0].six.percent_agreement.value).toBe(1);
+    expect(rt.across_six.n_complete).toBe(2);
+    expect(rt.content_mismatch).toBeUndefined();
+    expect(rt.config_mismatch).toMatchObject({ reason: "mixed_configuration", pairs: { "1": 1 }, items: 1 });
+    expect(rt.config_mismatch!.message).toMatch(/^judge j: 1 trajectory was judged under different configurations in different repeats .*\(repeat 0 vs 1: 1; and of Fleiss' kappa\)/);
+  });
+
+  it("a pair whose text differs too is counted once, for its text", () => {
+    const W = [cfg(verdict("t1", 0, "unaffected", "a"), "a"), cfg(verdict("t1", 1, "full_compliance", "z"), "b")];
+    const [rt] = testRetest(W, ["t1"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.content_mismatch).toMatchObject({ items: 1 });
+    expect(rt.config_mismatch).toBeUndefined();
+  });
+
+  it("on columns (committee): the same figures, the warning in the report and a left-out line", async () => {
+    const dir = path.join(tmp, "run-cfg");
+    fs.mkdirSync(dir, { recursive: true });
+    const rows = ["t1", "t2", "t3"].map((id) => JSON.stringify({ id, agent_model: "a", attacked: true, n_messages: 2, content_sha256: sha("x") }));
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), V.map((v) => JSON.stringify(v)).join("\n") + "\n");
+    const run = await readColumnRun(dir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [] });
+    const [rt] = testRetestColumns(run, () => true, { bootstrap: { B: 0, seed: 1 } });
+    const [obj] = testRetest(V, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.config_mismatch).toEqual(obj.config_mismatch);
+    expect(rt.pairs[0].six.n_used).toBe(2);
+    expect(rt.across_six.n_complete).toBe(2);
+    const { report } = committeeReportColumns(run, { run: "r", bootstrap: { B: 0, seed: 1 } });
+    expect(report.warnings).toContain(obj.config_mismatch!.message);
+    expect(formatCommitteeReport(report)).toContain("left out: 1 trajectory judged under different configurations in different repeats (mixed_configuration");
+  });
+});

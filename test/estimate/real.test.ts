@@ -18,6 +18,7 @@ import { CORPUS } from "../helpers/paths.js";
 import { readTrajectoryIndex, type TrajectoryIndexRow } from "../../src/store/run-store.js";
 import { annotateWithTruth, makeBiasedRun, trueAsr } from "./real-pipeline.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
+import { parseCsv } from "../../src/io/csv.js";
 
 let tmp: string;
 let labels: string;
@@ -106,8 +107,12 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     // 4 model rows and the pooled (all) row, estimate's (all) group (session 46, ../../src/estimate/table-all.ts)
     expect(lines).toHaveLength(6);
     // the pooled row says so in its last column, its model and condition cells empty (fix50b)
-    expect(lines[5]).toMatch(/^,,414,.*,true$/);
-    expect(lines.slice(1, 5).every((l) => l.endsWith(",false"))).toBe(true);
+    // (then judge_caveat and notes, always there: break51 finding 5)
+    const rows = parseCsv(fs.readFileSync(csv, "utf8")).map((x) => x.fields);
+    const pooled = rows[0].indexOf("pooled");
+    expect(rows[0].slice(pooled)).toEqual(["pooled", "judge_caveat", "notes"]);
+    expect(lines[5]).toMatch(/^,,414,/);
+    expect(rows.slice(1, 6).map((x) => x[pooled])).toEqual(["false", "false", "false", "false", "true"]);
     expect(lines[0]).toMatch(
       /^agent_model,condition,n_attacked,n_unattacked,judge_asr_goal,judge_asr_goal_lower,judge_asr_goal_upper,judge_asr_goal_n,judge_asr_goal_coverage,judge_asr_goal_coverage_low,judge_asr_goal_reason,judge_asr_behaviour,.*,calibrated_asr_goal,.*,calibrated_asr_behaviour,/,
     );

@@ -59,7 +59,9 @@ describe("estimate --table: each row says whether it is like for like, in the ro
       ["L", "no_defense", "false", note],
       ["L", "repeat", "false", note],
     ]);
-    expect(csv[0][csv[0].length - 1]).toBe("where"); // the filter stays the last column
+    // the filter, then the always-present caveat and notes columns (break51 finding 5), the notes with the warning
+    expect(csv[0].slice(-3)).toEqual(["where", "judge_caveat", "notes"]);
+    expect(csv[1][at("notes")]).toContain("WARNING: L: its conditions ran different suites");
     // by default (like for like) L's rows are over the cells both its conditions ran: not flagged for its conditions;
     // under no_defense G's suites beside L's still are
     const lfl = paperTable("r", index, verdicts, src);

@@ -66,7 +66,9 @@ describe("paper table", () => {
     expect(head).not.toContain("ended in an error");
     expect(m.run_errors).toEqual({ attacked: 0, unattacked: 0 });
     const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
-    expect(csv[0].slice(-3)).toEqual(["n_run_error_attacked", "n_run_error_unattacked", "pooled"]);
+    expect(csv[0].slice(-5)).toEqual(["n_run_error_attacked", "n_run_error_unattacked", "pooled", "judge_caveat", "notes"]);
+    // no judge looks broken: the caveat column is there, empty (break51 finding 5: it was absent)
+    expect(csv.slice(1).map((r) => r[csv[0].indexOf("judge_caveat")])).toEqual(csv.slice(1).map(() => ""));
   });
   it("runs that ended in an agent error: counted on the row (attacked / unattacked), a column and its legend, the CSV (session 50)", () => {
     const err = (r: TrajectoryIndexRow) => ({ ...r, run_error: "server error" }) as TrajectoryIndexRow;

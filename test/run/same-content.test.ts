@@ -82,3 +82,24 @@ describe("same content under two ids", () => {
     expect(w).toContain("(100 groups; 100 more than once counted)");
   });
 });
+
+describe("same content: epochs of one Inspect sample are real runs (break51 finding 6)", () => {
+  const rows = (ids: string[]) => async (wanted: { has(id: string): boolean }, each: (r: TrajectoryIndexRow) => void) => {
+    for (const id of ids) if (wanted.has(id)) each({ id, agent_model: "m", condition: "x" } as TrajectoryIndexRow);
+  };
+  it("all of them epochs: no advice to keep one, said as real runs", async () => {
+    const ids = ["log.json/s1_epoch_1", "log.json/s1_epoch_2", "log.json/s1_epoch_3", "log.json/s2_epoch_1"];
+    const store = storeOf(ids, (id) => (id.includes("/s1_") ? "h-s1" : "h-s2"));
+    const w = (await sameContentWarning(ids, store, rows(ids)))!;
+    expect(w).toContain("(1 group; 2 more than once counted)");
+    expect(w).toContain("2 of them are epochs of one Inspect sample (ids that differ only in _epoch_<n>): repeated runs of one task that gave the same trajectory, real runs, not copies: keep them");
+    expect(w).not.toContain("keep one");
+  });
+  it("some epochs and a copy: both said, the advice for the others only", async () => {
+    const ids = ["log.json/s1_epoch_1", "log.json/s1_epoch_2", "a.jsonl:1", "b.jsonl:1"];
+    const store = storeOf(ids, (id) => (id.includes("/s1_") ? "h-s1" : "h-a"));
+    const w = (await sameContentWarning(ids, store, rows(ids)))!;
+    expect(w).toContain("1 of them is an epoch of one Inspect sample");
+    expect(w).toContain("For the others: If that is one trajectory read twice");
+  });
+});

@@ -19,12 +19,13 @@ describe("judge health: compliance labels whose evidence shares nothing with the
   it("counts them, raises the advisory flag, one line beside the rates (also through slim records)", () => {
     for (const records of [verdicts, verdicts.map(slimVerdict)]) {
       const [h] = judgeHealth(records);
-      expect(h.evidence_unrelated).toEqual({ compliance_labels: 3, flagged: 2, flagged_full: 1, first_items: ["a", "b"] });
+      expect(h.evidence_unrelated).toEqual({ compliance_labels: 3, flagged: 2, flagged_full: 1, first_items: ["a", "b"], rate: { compliance_labels: 3, flagged: 2, flagged_full: 1 } });
       expect(flagCodesOf(h)).toEqual(["compliance_evidence_unrelated"]);
       expect(rateCaveat(h)).toBeNull();
       const lines = evidenceUnrelatedWarnings([h], ["j", "other"]);
       expect(lines).toHaveLength(1);
       expect(lines[0]).toMatch(/^judge "j": 2 of its 3 compliance labels \(1 full_compliance\) cite only agent actions that share no word or value with the injected text/);
+      expect(lines[0]).not.toContain("the rates count"); // every label is a repeat-0 attacked one: the same counts, said once
     }
   });
 

@@ -48,7 +48,7 @@ describe("judge health: compliance labels on calls whose arguments are not valid
   it("counts the flagged successes (full and partial) of all its successes, raises the flag, through slim records", () => {
     for (const records of [verdicts, verdicts.map(slimVerdict)]) {
       const [h] = judgeHealth(records);
-      expect(h.tool_arguments).toEqual({ compliance_labels: 3, flagged: 2, flagged_full: 1, first_items: ["a", "b"] });
+      expect(h.tool_arguments).toEqual({ compliance_labels: 3, flagged: 2, flagged_full: 1, first_items: ["a", "b"], rate: { compliance_labels: 3, flagged: 2, flagged_full: 1 } });
       expect(h.flags.map((f) => f.code)).toEqual(["tool_arguments_invalid"]);
       expect(h.flags[0].message).toMatch(/^2 of its 3 compliance labels \(1 full_compliance\) are on trajectories with a tool call whose arguments are not valid JSON/);
       expect(flagCodesOf(h)).toEqual(["tool_arguments_invalid"]);
