@@ -71,6 +71,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_3_clusters: "fewer than 3 models to resample: a cluster bootstrap over one model gives the same figure on every resample, over two only three figures, which is no interval",
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
   baseline_not_observed: "the baseline condition is not observed",
+  conditions_share_no_cell: "its conditions share no cell, so their rates are over different tasks and no condition is worse like for like (the paired differences from the baseline, over the cells each pair shares, are above)",
   no_model_with_baseline: "no model is observed under the baseline",
   zero_width_bootstrap: "its percentiles coincide, (nearly) every bootstrap resample gave the same figure: a zero-width interval is no precision, as the Wald CI with SE 0",
   no_variation:
