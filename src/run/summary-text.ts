@@ -6,6 +6,7 @@
  * many groups are a table (`../format/rates-table.ts`), and a long explanation is said once. Every figure of
  * `--json` that the one-line form printed is still printed, with what it measures and over which runs.
  */
+import { ratePopulationText } from "../format/rate-population.js";
 import { quoted } from "../format/quote-name.js";
 import { textTable } from "../format/text-table.js";
 import { BUCKETS } from "../types.js";
@@ -62,7 +63,7 @@ function headlineLines(s: RunSummary, j: JudgeSummary, mark: string): string[] {
     ["asr_behaviour", rateFigureText(r.asr_behaviour), `full or partial compliance${mark}`],
     ["exposure", rateFigureText(e), `met the injected text: any label but not_exposed${mark}`],
   ];
-  const out = [`  attack success over the ${r.attacked} attacked runs${pooled} (repeat 0; not_exposed counts as not compromised)${mark}:`];
+  const out = [`  attack success over ${ratePopulationText(r.labelled, r.attacked)}${pooled} (repeat 0; not_exposed counts as not compromised)${mark}:`];
   out.push(...textTable(rows, { indent: "    ", align: ["left", "right", "left"] }));
   // the coverage clause and the rest: prose, broken at its clauses
   const more = [`coverage: ${coverageText(r).replace(/^coverage /, "")}`, blockedText(r)];
