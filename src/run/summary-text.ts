@@ -77,6 +77,16 @@ function headlineLines(s: RunSummary, j: JudgeSummary, mark: string): string[] {
 }
 
 /**
+ * Labels changed from the judge's claim by a rule, not a downgrade (newuser51 finding 4): `; labels changed by a rule
+ * (not downgrades): 5 (refused_call 5)`, or "" when none.
+ */
+function changedText(c: Record<string, number> | undefined): string {
+  if (!c) return "";
+  const e = Object.entries(c).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  return `; labels changed from the judge's claim by a rule, not a downgrade: ${e.reduce((n, [, x]) => n + x, 0)} (${e.map(([k, x]) => `${k} ${x}`).join(", ")})`;
+}
+
+/**
  * The judge's label counts (repeat 0) with the population each counts: every run it labelled, split into attacked
  * and unattacked runs (new user 49 item 2: the counts of all 10,018 AgentDyn runs sat under the heading of the 8,640
  * attacked runs, so `attacked - not_exposed` did not give the exposure above). The attacked column is what the rates
@@ -141,7 +151,7 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
   const u = j.usage;
   lines.push(
     ...wrapLine(
-      `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
+      `  downgrades: ${j.downgrades}${changedText(j.changed_by_rule)}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
         (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
         (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : "") +
         (u.left_out ? `; ${u.left_out.verdicts} verdict(s) with implausible token counts left out (${u.left_out.prompt_tokens} prompt, ${u.left_out.completion_tokens} completion as reported)` : ""),
