@@ -211,3 +211,9 @@ export function bootstrapLine(b: { B: number; seed: number }, what?: string): st
   const head = b.B > 0 ? `bootstrap: B ${b.B}, seed ${b.seed} (percentile, pure-rand xoroshiro128+)` : "bootstrap: none (--bootstrap 0)";
   return what ? `${head}: ${what}` : head;
 }
+
+/**
+ * The mark before a point estimate whose interval is undefined (newuser51 finding 1: a calibrated 35.0% "CI undefined"
+ * stood as the report's headline, moved 12 points by one labelled item of a stratum): it is printed, never bare.
+ */
+export const NO_INTERVAL_MARK = "UNSTABLE (no interval: do not quote alone)";
