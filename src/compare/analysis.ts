@@ -452,11 +452,16 @@ function median(xs: number[]): number {
  * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole; with fewer
  * than 3 such models the interval is undefined (`mean_ci95` bounds null, reason `fewer_than_3_clusters`: two models
  * resample to three means only).
- * A model observed under fewer than 2 conditions has no underestimate (null, `fewer_than_2_conditions`).
+ * A model observed under fewer than 2 conditions has no underestimate (null, `fewer_than_2_conditions`); nor has a
+ * model in `apart` (null, `conditions_share_no_cell`): its conditions share no cell, so its rates per condition are
+ * over different tasks and "worst" and "underestimate" would compare tasks, not conditions (newuser51: +2.0 pp over
+ * different tasks where the two attacks' 13 shared cells gave -15.4 pp; the paired differences are its like-for-like
+ * figures).
+ * @param apart models whose own conditions share no cell (`ModelCells.applied` false with `contrast`).
  * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline, or
  *   `fewer_than_2_conditions` when no model with the baseline was observed under another condition.
  */
-export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings, rate: RateName = "asr_behaviour"): WorstConditionSummary {
+export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings, rate: RateName = "asr_behaviour", apart: ReadonlySet<string> = new Set()): WorstConditionSummary {
   const map = asrMap(cells, ALL_SUITES, rate);
   const per_model: WorstConditionRow[] = [];
   const low = lowCoverageCells(cells);
@@ -475,7 +480,7 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
     const tied = sorted(byC.keys()).filter((c) => byC.get(c)! >= worstAsr - TIE);
     const base = byC.get(baseline);
     // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
-    const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
+    const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : apart.has(model) ? "conditions_share_no_cell" : undefined;
     per_model.push({
       model,
       coverage_low: [...new Set([worst, baseline])].filter((c) => low.has(cellId(model, c))),
@@ -493,7 +498,11 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
   const gaps = per_model.filter((r) => r.underestimate !== null);
   const vals = gaps.map((r) => r.underestimate!);
   if (vals.length === 0) {
-    const reason = per_model.some((r) => r.reason === "fewer_than_2_conditions") ? "fewer_than_2_conditions" : "no_model_with_baseline";
+    const reason = per_model.some((r) => r.reason === "conditions_share_no_cell")
+      ? "conditions_share_no_cell"
+      : per_model.some((r) => r.reason === "fewer_than_2_conditions")
+      ? "fewer_than_2_conditions"
+      : "no_model_with_baseline";
     return { rate, baseline, per_model, n_models: 0, mean: null, median: null, max: null, max_model: null, reason, mean_ci95: null };
   }
   const mean = vals.reduce((s, x) => s + x, 0) / vals.length;

@@ -3,7 +3,7 @@
  * cells common to its own conditions) and pooled (the cells every condition covers), each count naming what it
  * belongs to.
  */
-import { fieldNoun, groupsNoun, type CellCheck, type ModelCells } from "./cells.js";
+import { fieldNoun, groupsNoun, sharedNoneText, type CellCheck, type ModelCells } from "./cells.js";
 import { quoted } from "../format/quote-name.js";
 
 /** The per-model figures, in words (./cells.ts `PER_MODEL_FIGURES`). */
@@ -39,7 +39,7 @@ function modelLine(model: string, pm: ModelCells, field: string): string {
       : `; then --common-tasks kept ${ct.kept} of them (${ct.cells} cells), on the tasks every model ran: its rows are over those`
     : "";
   if (!pm.contrast) return `  ${model}: ${conds}: no contrast between ${groupsNoun(field)}, so all its ${pm.of} attacked trajectories (${pm.common_cells} cells) are kept${then}`;
-  if (!pm.applied) return `  ${model}: ${conds} share no cell: NOT LIKE FOR LIKE, all its ${pm.of} attacked trajectories kept (see the warning)${then}`;
+  if (!pm.applied) return `  ${model}: ${conds} share ${sharedNoneText([], pm.conditions.length, pm.pairwise_common)}: NOT LIKE FOR LIKE, all its ${pm.of} attacked trajectories kept (see the warning)${then}`;
   const d = Object.entries(pm.dropped);
   const what = d.length
     ? `dropped (labelled or not), in cells another ${fieldNoun(field)} of its own lacks: ${d.map(([c, x]) => `${c} ${x.trajectories} of its ${x.of} attacked trajectories (${x.cells} cells)`).join(", ")}; kept ${pm.kept} of ${pm.of}`

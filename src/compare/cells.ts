@@ -94,6 +94,11 @@ export interface ModelCells {
    */
   applied: boolean;
   reason?: string;
+  /**
+   * With three or more conditions and no cell common to all: the cells each pair of them shares, sorted by count then
+   * name (newuser51: "3 attacks share no cell" beside a difference paired over 13 cells of two of them). Absent else.
+   */
+  pairwise_common?: { a: string; b: string; cells: number }[];
   /** Its attacked trajectories (labelled or not) in its own figures, of the `of` it has. */
   kept: number;
   of: number;
@@ -169,6 +174,30 @@ interface WholeModel {
   cs: string;
   n: number;
   mix: string;
+  /** What they share: "no ... cell" or, with 3+ conditions, "no ... cell common to all 3 (pairwise: ...)". */
+  none: string;
+}
+
+/**
+ * The cells each pair of a model's conditions shares ({@link ModelCells.pairwise_common}), most first then by name.
+ * @param byCond condition -> its distinct cells.
+ */
+export function pairwiseCommon(byCond: ReadonlyMap<string, Set<string>>): { a: string; b: string; cells: number }[] {
+  const cs = [...byCond.keys()].sort();
+  const out: { a: string; b: string; cells: number }[] = [];
+  for (let i = 0; i < cs.length; i++)
+    for (let j = i + 1; j < cs.length; j++) out.push({ a: cs[i], b: cs[j], cells: intersect([byCond.get(cs[i])!, byCond.get(cs[j])!]).size });
+  return out.sort((x, y) => y.cells - x.cells || x.a.localeCompare(y.a) || x.b.localeCompare(y.b));
+}
+
+/**
+ * What a model's conditions share, in words: `no (fields) cell` for two; for three or more `no (fields) cell common to
+ * all N (pairwise: a & b 13, a & c 4, b & c 2)`, so that "share no cell" never reads as "no pair is comparable".
+ */
+export function sharedNoneText(fields: readonly string[], n: number, pairs: readonly { a: string; b: string; cells: number }[] | undefined): string {
+  const cell = fields.length ? `(${fields.join(", ")}) cell` : "cell";
+  if (n < 3 || !pairs) return `no ${cell}`;
+  return `no ${cell} common to all ${n} (pairwise: ${pairs.map((p) => `${p.a} & ${p.b} ${p.cells}`).join(", ")})`;
 }
 
 /**
@@ -180,12 +209,15 @@ function wholeModelsWarning(whole: readonly WholeModel[], fields: readonly strin
   if (whole.length === 1) {
     const [m] = whole;
     return (
-      `agent model ${m.model}: its conditions share no (${fields.join(", ")}) cell (${m.cs}): nothing of it is like for like, so all its ${m.n} attacked trajectories are kept ` +
+      `agent model ${m.model}: its conditions share ${m.none} (${m.cs}): nothing of it is like for like, so all its ${m.n} attacked trajectories are kept ` +
       `and its rates per ${one} (its worst ${one}, its leave-one-suite-out folds) mix ${m.mix}; narrow them with --where`
     );
   }
+  // a model with 3+ conditions: what each pair shares (newuser51: "share no cell" read as "no pair is comparable")
+  const pw = (m: WholeModel) => (m.none.includes("(pairwise: ") ? `, ${m.none.slice(m.none.indexOf("(pairwise: ") + 1, -1)}` : "");
+  const pairs = whole.some((m) => pw(m) !== "");
   return (
-    `${whole.length} agent models: their own conditions share no (${fields.join(", ")}) cell (${whole.map((m) => `${m.model}: ${m.cs}`).join("; ")}): nothing of them is like for like, ` +
+    `${whole.length} agent models: their own conditions share no (${fields.join(", ")}) cell${pairs ? " common to all" : ""} (${whole.map((m) => `${m.model}: ${m.cs}${pw(m)}`).join("; ")}): nothing of them is like for like, ` +
     `so all their attacked trajectories are kept (${whole.map((m) => `${m.model} ${m.n}`).join(", ")}) and their rates per ${one} (their worst ${one}, their leave-one-suite-out folds) ` +
     `mix ${whole.map((m) => `${m.mix} (${m.model})`).join(", ")}; narrow them with --where`
   );
@@ -217,9 +249,12 @@ function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly
     per_model[model] = { conditions, contrast: conditions.length > 1, cells_per_condition: cellsPer, common_cells: shared.size, applied: shared.size > 0, kept: 0, of: 0, dropped: {}, pooled: 0 };
     if (shared.size === 0) {
       const cs = conditions.map((c) => `${c} ${cellsPer[c]}`).join(", ");
-      per_model[model].reason = `its conditions share no (${fields.join(", ")}) cell (${cs})`;
+      const pairs = conditions.length > 2 ? pairwiseCommon(m) : undefined;
+      if (pairs) per_model[model].pairwise_common = pairs;
+      const none = sharedNoneText(fields, conditions.length, pairs);
+      per_model[model].reason = `its conditions share ${none} (${cs})`;
       const mine = obs.filter((o) => o.model === model);
-      whole.push({ model, cs, n: mine.reduce((s, o) => s + wt(o), 0), mix: mixWords(mine, conditions, fields) });
+      whole.push({ model, cs, n: mine.reduce((s, o) => s + wt(o), 0), mix: mixWords(mine, conditions, fields), none });
     }
   }
   const w = wholeModelsWarning(whole, fields, one);

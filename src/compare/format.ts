@@ -257,6 +257,7 @@ function reversalLines(r: CompareResult, rate: RateName): string[] {
  * conditions tied` when none is worse than another (fixM 2: a tie was named by its first condition by name).
  */
 function worstText(m: WorstConditionRow, many: string): string {
+  if (m.reason === "conditions_share_no_cell") return `highest (over different tasks, not a like-for-like worst) ${m.worst_tied ? m.worst_tied.join(" = ") : m.worst_condition}`;
   if (m.all_tied) return `no worst: all ${m.conditions} ${many} tied at`;
   if (m.worst_tied) return `worst (tie) ${m.worst_tied.join(" = ")}`;
   return `worst ${m.worst_condition}`;
@@ -266,7 +267,12 @@ function worstText(m: WorstConditionRow, many: string): string {
 function worstLines(r: CompareResult, rate: RateName, w: number): string[] {
   const one = fieldNoun(r.condition_field), many = fieldNoun(r.condition_field, 2);
   // the underestimate's reason names the compared field too
-  const ppBy = (x: number | null, reason?: string) => (reason === "fewer_than_2_conditions" ? `undefined (fewer than 2 ${many} observed, so no ${one} can be worse than the baseline)` : pp(x, reason));
+  const ppBy = (x: number | null, reason?: string) =>
+    reason === "fewer_than_2_conditions"
+      ? `undefined (fewer than 2 ${many} observed, so no ${one} can be worse than the baseline)`
+      : reason === "conditions_share_no_cell"
+      ? `undefined (its ${many} share no cell common to all, so these rates are over different tasks: no ${one} is worse like for like; the paired differences from the baseline, over the cells each pair shares, are above)`
+      : pp(x, reason);
   const wc = r.worst_condition[rate];
   // a default baseline that is a defense: the underestimate is relative to it (new user 33; the baseline line says why)
   const lines = ["", `worst ${one} by ${rate} vs the baseline ${wc.baseline}${r.baseline_note ? " (a defense, not no defense: see the baseline line)" : ""}:`];

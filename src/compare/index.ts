@@ -323,7 +323,8 @@ export function compareConditions(
     ...(pairsUnattacked.length > 0 ? { pairs_unattacked_only: pairsUnattacked } : {}),
     // the figures that set models side by side: over the cells every condition covers (pooled_figures)
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(pooled.obs, pCells, boot, rate)),
-    worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),
+    // a model whose own conditions share no cell has no like-for-like worst condition (newuser51)
+    worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate, apartModels(cellCheck))),
     leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate)),
     interaction: byRate((rate) =>
       interactionLRT(
@@ -332,6 +333,11 @@ export function compareConditions(
     ),
     bootstrap: boot,
   };
+}
+
+/** The models whose own conditions (two or more) share no cell: their rates per condition are over different tasks. */
+function apartModels(c: CellCheck): Set<string> {
+  return new Set(Object.entries(c.per_model).filter(([, pm]) => pm.contrast && !pm.applied).map(([m]) => m));
 }
 
 /**

@@ -8,7 +8,7 @@ import { adjudicatedText } from "../agree/adjudication-facts.js";
 import { countText } from "../format/count-text.js";
 import { sourceName } from "./source.js";
 import { whereLine } from "../store/where.js";
-import { reasonText, undefinedText } from "../format/stat-text.js";
+import { NO_INTERVAL_MARK, reasonText, undefinedText } from "../format/stat-text.js";
 import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
@@ -29,7 +29,9 @@ export function designAsrText(e: DesignAsr): string {
   const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI ${undefinedText(e.ci_reason)}`;
   // a clipped estimate names its unclipped value: the one to average or pool across groups (audit 35 M1)
   const clipped = e.asr_unclipped === undefined ? "" : ` (clipped to ${pct(e.asr)}% from ${e.asr_unclipped < 0 ? "-" : ""}${pct(Math.abs(e.asr_unclipped))}%: pool or average the unclipped value, not this)`;
-  return `${pct(e.asr)}% ${ci}${e.degenerate ? " (zero width)" : ""}${clipped}`;
+  // a value without an interval is marked, never a bare headline (newuser51 finding 1)
+  const mark = e.ci95 ? "" : `${NO_INTERVAL_MARK} `;
+  return `${mark}${pct(e.asr)}% ${ci}${e.degenerate ? " (zero width)" : ""}${clipped}`;
 }
 
 /**

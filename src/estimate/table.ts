@@ -21,7 +21,7 @@
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
 import { wrappedTable, wrapHint } from "../format/text-table.js";
-import { reasonText, undefinedText } from "../format/stat-text.js";
+import { NO_INTERVAL_MARK, reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
@@ -452,7 +452,7 @@ export const hasConditions = (t: Pick<PaperTable, "rows">) => t.rows.some((r) =>
 const pct = (x: number) => (100 * x).toFixed(1);
 
 /**
- * A cell as text: `31.9 [27.0, 37.2]` (percent), `31.9 CI undefined (<why>)` when the value has no interval
+ * A cell as text: `31.9 [27.0, 37.2]` (percent), `UNSTABLE (...) 31.9 CI undefined (<why>)` when the value has no interval
  * and says why, or `undefined (<why>)` (src/format/stat-text.ts, the one formatter of text outputs); a low-coverage
  * rate reads `coverage_low (...)` (no number), or its number marked `LOW` when `allowLow`. With `exposureLow` (the
  * row's exposure cell, EXPOSURE LOW) ` EXPOSURE LOW` follows, and a number marked for its coverage too says which is
@@ -464,7 +464,7 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false): s
   if (p.value === null) return undefinedText(p.reason) + low;
   if (coverageWithheld(p, allowLow)) return lowReason(p) + low;
   const mark = p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "";
-  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark + low;
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark + low;
 }
 
 /**

@@ -75,6 +75,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_3_clusters: "fewer than 3 models to resample: a cluster bootstrap over one model gives the same figure on every resample, over two only three figures, which is no interval",
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
   baseline_not_observed: "the baseline condition is not observed",
+  conditions_share_no_cell: "its conditions share no cell, so their rates are over different tasks and no condition is worse like for like (the paired differences from the baseline, over the cells each pair shares, are above)",
   no_model_with_baseline: "no model is observed under the baseline",
   zero_width_bootstrap: "its percentiles coincide, (nearly) every bootstrap resample gave the same figure: a zero-width interval is no precision, as the Wald CI with SE 0",
   no_variation:
@@ -214,3 +215,9 @@ export function bootstrapLine(b: { B: number; seed: number }, what?: string): st
   const head = b.B > 0 ? `bootstrap: B ${b.B}, seed ${b.seed} (percentile, pure-rand xoroshiro128+)` : "bootstrap: none (--bootstrap 0)";
   return what ? `${head}: ${what}` : head;
 }
+
+/**
+ * The mark before a point estimate whose interval is undefined (newuser51 finding 1: a calibrated 35.0% "CI undefined"
+ * stood as the report's headline, moved 12 points by one labelled item of a stratum): it is printed, never bare.
+ */
+export const NO_INTERVAL_MARK = "UNSTABLE (no interval: do not quote alone)";

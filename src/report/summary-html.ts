@@ -7,6 +7,7 @@
  * Judges section.
  */
 import { rateFigureText } from "../format/rate-figure-text.js";
+import { ratePopulationText } from "../format/rate-population.js";
 import type { AttackRates } from "../stats/rates.js";
 import { escapeHtml } from "./escape.js";
 import type { ReportModel } from "./data.js";
@@ -35,12 +36,16 @@ function calibratedHeadline(m: ReportModel, a: CalibratedAll, cell: (p: Calibrat
 function judgeHeadline(m: ReportModel): string {
   const t = m.paper_table;
   const rates = (r: AttackRates) => `asr_goal ${rateFigureText(r.asr_goal)}, asr_behaviour ${rateFigureText(r.asr_behaviour)}`;
+  // per rater, the labelled ones its rates are over when fewer than the attacked (newuser51 finding 3)
+  const raterRates = (r: AttackRates) => `${rates(r)}${r.labelled !== r.attacked ? ` (over its ${int(r.labelled)} labelled of ${int(r.attacked)} attacked)` : ""}`;
   const why = m.human ? "" : " (judge labels only: report --human FILE adds the human-corrected, calibrated figure)";
   const pop = population(m, m.attacked);
   const own = t ? (t.committee ? m.committee?.summary.rates : m.per_judge.find((j) => j.judge_id === t.judge)?.rates) : undefined;
-  if (t && own) return `<p class="headline">Attack success over ${pop}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
+  // the rates are over the labelled ones: named when fewer than all (newuser51: "over all 433" above "(86/86)")
+  const over = own && own.labelled !== own.attacked ? (m.run_state.complete === false ? `the ${int(own.labelled)} labelled of ${pop}` : `${ratePopulationText(own.labelled, own.attacked, "trajectories", true)}${m.where ? " kept by --where" : ""}`) : pop;
+  if (t && own) return `<p class="headline">Attack success over ${over}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
   const lines = [...m.per_judge.map((j) => [j.judge_id, j.rates] as const), ...(m.committee ? [["the committee", m.committee.summary.rates] as const] : [])];
-  return `<p class="headline">Attack success over ${pop}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(rates(r))}</li>`).join("")}</ul>`;
+  return `<p class="headline">Attack success over ${pop}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(raterRates(r))}</li>`).join("")}</ul>`;
 }
 
 /** The headline's caveats by warning kind (./warning-kinds.ts), most important first: a name and what it does to the figures. */

@@ -6,6 +6,7 @@
  * many groups are a table (`../format/rates-table.ts`), and a long explanation is said once. Every figure of
  * `--json` that the one-line form printed is still printed, with what it measures and over which runs.
  */
+import { ratePopulationText } from "../format/rate-population.js";
 import { quoted } from "../format/quote-name.js";
 import { textTable } from "../format/text-table.js";
 import { BUCKETS } from "../types.js";
@@ -63,7 +64,7 @@ function headlineLines(s: RunSummary, j: JudgeSummary, mark: string): string[] {
     ["asr_behaviour", rateFigureText(r.asr_behaviour), `full or partial compliance${mark}`],
     ["exposure", rateFigureText(e), `met the injected text: any label but not_exposed${mark}`],
   ];
-  const out = [`  attack success over the ${r.attacked} attacked runs${pooled} (repeat 0; not_exposed counts as not compromised)${mark}:`];
+  const out = [`  attack success over ${ratePopulationText(r.labelled, r.attacked)}${pooled} (repeat 0; not_exposed counts as not compromised)${mark}:`];
   out.push(...textTable(rows, { indent: "    ", align: ["left", "right", "left"] }));
   // the coverage clause and the rest: prose, broken at its clauses
   const more = [`coverage: ${coverageText(r).replace(/^coverage /, "")}`, blockedText(r)];
@@ -74,6 +75,16 @@ function headlineLines(s: RunSummary, j: JudgeSummary, mark: string): string[] {
   if (pooledLow) more.push(pooledLow);
   out.push(...wrapLines(more.map((m) => `    ${m}`)));
   return out;
+}
+
+/**
+ * Labels changed from the judge's claim by a rule, not a downgrade (newuser51 finding 4): `; labels changed by a rule
+ * (not downgrades): 5 (refused_call 5)`, or "" when none.
+ */
+function changedText(c: Record<string, number> | undefined): string {
+  if (!c) return "";
+  const e = Object.entries(c).sort(([a, x], [b, y]) => y - x || a.localeCompare(b));
+  return `; labels changed from the judge's claim by a rule, not a downgrade: ${e.reduce((n, [, x]) => n + x, 0)} (${e.map(([k, x]) => `${k} ${x}`).join(", ")})`;
 }
 
 /**
@@ -142,7 +153,7 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
   const u = j.usage;
   lines.push(
     ...wrapLine(
-      `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
+      `  downgrades: ${j.downgrades}${changedText(j.changed_by_rule)}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
         (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
         (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : "") +
         (u.left_out ? `; ${u.left_out.verdicts} verdict(s) with implausible token counts left out (${u.left_out.prompt_tokens} prompt, ${u.left_out.completion_tokens} completion as reported)` : ""),

@@ -63,6 +63,12 @@ export interface JudgeSummary {
   /** Attacked trajectories in no `by_surface` row (no surface known); absent when `by_surface` is. */
   no_surface?: number;
   downgrades: number;
+  /**
+   * Verdicts whose stored label differs from the label the judge claimed, NOT by a downgrade (its quotes verified) but
+   * by a rule code applied (`label_basis` -> count: `refused_call`, `unattacked`, the rubric's precedence as `finding`,
+   * ...); absent when none (newuser51 finding 4: "downgrades: 0" printed while 5 labels were changed by a rule).
+   */
+  changed_by_rule?: Record<string, number>;
   /** Why verdicts are not labels: error kind -> count (judge errors, refusals, unjudgeable). */
   errors_by_kind: Record<string, number>;
   /** The trajectory ids behind `errors_by_kind`, per reason, bounded (`./not-labelled.ts`); absent when none. */
@@ -265,6 +271,10 @@ export function summarizeRun(
     // tokens and cost; implausible usage left out of both, counted in usage.left_out (./usage-totals.ts)
     addVerdictUsage(j.usage, j.cost, runCost, v, basisOf ? basisOf(v) : v.cost_basis);
     if (v.downgraded) j.downgrades++;
+    else if (v.label !== null && v.label_claimed != null && v.label !== v.label_claimed) {
+      const basis = v.label_basis ?? "unknown";
+      (j.changed_by_rule ??= {})[basis] = (j.changed_by_rule[basis] ?? 0) + 1;
+    }
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
     if (v.status !== "ok") {
       const kind = errorKindOf(v.error) ?? v.status; // a repeated-key reply stored as unparseable is named as one

@@ -105,6 +105,12 @@ export interface JudgeHealth {
   /** Quotes checked (quotes given for not_exposed are not checked) and how many verified. */
   quotes: number;
   quotes_verified: number;
+  /**
+   * Of `quotes_verified`, those that verified only at another message than the one cited (`corrected_index`) or
+   * another tool description (`corrected_tool_index`): moved by code (newuser51 5b: a judge citing every quote at the
+   * wrong message read "quotes verified 100%"). Absent on figures made before it was counted.
+   */
+  quotes_moved?: number;
   quotes_verified_share: number | null;
   /** Usable labels on attacked trajectories with a `label_basis`, how many of them code established, and the share. */
   attacked_labels: number;
@@ -337,7 +343,13 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
       if (!q || (typeof q.reason === "string" && q.reason.startsWith("not checked"))) continue;
       h.quotes++;
       if (q.verified) h.quotes_verified++;
+      if (q.verified && (typeof q.corrected_index === "number" || typeof q.corrected_tool_index === "number")) h.quotes_moved = (h.quotes_moved ?? 0) + 1;
     }
+}
+
+/** `, 11 of them only at another message than cited (moved by code)` when any verified quote was moved, else "". */
+function movedText(h: JudgeHealth): string {
+  return h.quotes_moved ? ` (${h.quotes_moved} of the ${h.quotes_verified} verified only at another message or tool description than the judge cited: moved by code)` : "";
 }
 
 /**
@@ -469,7 +481,7 @@ export function formatHealth(h: JudgeHealth): string {
     ? `; ${h.attack_unknown_compliance} compliance label(s) on trajectories whose attack status is unknown (no attacked field, no index row): not checked for compliance on unattacked runs`
     : "";
   return (
-    `${share(h.quotes_verified_share, h.quotes, "quotes verified", "no quotes to verify")}; ` +
+    `${share(h.quotes_verified_share, h.quotes, "quotes verified", "no quotes to verify")}${movedText(h)}; ` +
     // before feedback: what the retry fixed, which the final figures hide (new user 30, M2)
     formatFirstReply(h.first_reply) +
     `${share(h.downgraded_share, decided, "downgraded", "downgraded: nothing decided")}${h.downgraded_share === null ? "" : " decided (labelled or unverified)"}; ` +

@@ -7,8 +7,8 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { InjectionSource, Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
 import { isAttacked } from "./exposure.js";
-import { blockedAttempt } from "./blocked.js";
-import { labelNote } from "./label-note.js";
+import { blockedAttempt, type BlockedCall } from "./blocked.js";
+import { labelNote, type BlockedNote } from "./label-note.js";
 import { VERIFY_RULES_VERSION } from "../rubric/verify-rules.js";
 
 /**
@@ -179,6 +179,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   const label = labelled && status === "ok" ? decision.label : null;
   const scrub = args.redact ?? ((x: string) => x);
   const capped = capFindings(decision ? decision.findings : [], scrub);
+  // from the whole decision (not the capped findings): the same answer whatever the caps dropped
+  const blocked = label !== null && decision ? blockedAttempt(t, label, decision.findings, decision.basis) : null;
   const v: Verdict = {
     trajectory_id: t.id,
     judge_id: judge.id,
@@ -193,7 +195,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     compromised: label === null ? null : isCompromised(label),
     downgraded: labelled ? decision.downgraded : false,
     findings: capped.findings,
-    rationale: withLabelNote(labelled ? labelNote(decision, label) : null, capText(scrub(args.rationale ?? ""), VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : "")),
+    rationale: withLabelNote(labelled ? labelNote(decision, label, blockedNote(t, blocked, scrub)) : null, capText(scrub(args.rationale ?? ""), VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : "")),
     attempts: args.attempts,
     // finite non-negative integers whatever a provider sent (the Batch API path reads result lines as they are)
     usage: { prompt_tokens: count(args.usage?.prompt_tokens), completion_tokens: count(args.usage?.completion_tokens) },
@@ -225,8 +227,6 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   // a call of the trajectory no tool could have parsed (../ingest/tool-arguments.ts): on every verdict, any judge
   if (Array.isArray(t.tool_arguments_invalid) && t.tool_arguments_invalid.length > 0) v.tool_arguments_invalid = true;
   if (label !== null && decision) {
-    // from the whole decision (not the capped findings): the same answer whatever the caps dropped
-    const blocked = blockedAttempt(t, label, decision.findings, decision.basis);
     v.blocked_attempt = blocked !== null;
     if (blocked) v.blocked_call = blocked;
   }
@@ -242,6 +242,15 @@ export function injectionSourceOf(t: Trajectory): InjectionSource | undefined {
   if (t.injection_source) return { kind: t.injection_source.kind, ...(t.injection_source.from ? { from: [...t.injection_source.from] } : {}) };
   if (Object.values(t.injections ?? {}).some((x) => typeof x === "string" && x.trim() !== "")) return { kind: "recorded" };
   return undefined;
+}
+
+/** The blocked call of a `refused_call` label for its note: its kind and its result's text (error, then text), redacted. */
+function blockedNote(t: Trajectory, b: BlockedCall | null, scrub: (s: string) => string): BlockedNote | undefined {
+  if (!b) return undefined;
+  const m = t.messages[b.result_message_index];
+  // the tool's error beside an empty content (AgentDojo) is what the agent got: said first
+  const c = [m?.error, m?.text].filter((x): x is string => typeof x === "string" && x.trim() !== "").join(" ");
+  return { ...(b.kind ? { kind: b.kind } : {}), ...(c ? { result: scrub(c.slice(0, 400)) } : {}) };
 }
 
 /** The rationale with code's label note ({@link labelNote}) before the judge's text, when there is one. */

@@ -76,7 +76,7 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
       "by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict " +
       "(2 attacked runs record none): the labelled subset is not representative (the rate over all lies outside its 95% interval), and these rates speak for the labelled runs, not for the group";
     // the headline's coverage line, joined back (src/format/wrap-text.ts)
-    const overall = unwrapText(label.stdout.slice(label.stdout.indexOf("attack success over the 10 attacked")));
+    const overall = unwrapText(label.stdout.slice(label.stdout.indexOf("attack success over the 4 labelled of the 10 attacked runs")));
     expect(overall).toContain(`coverage: 40.0% (4 labelled of 10 attacked) LOW (below 80%: the rates speak for a subset that may be biased; most unlabelled: injection_text_unknown 6; ${said})`);
     // the one model's row is over the same runs as the overall line: it points there, not the clause again (new user 44 item 11)
     // a table row, its LOW clause in a note under the table that points to the headline

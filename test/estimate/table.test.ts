@@ -102,7 +102,7 @@ describe("paper table", () => {
     const cal = { groups: [{ group: "m_1&co", calibrated: { asr: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" } }], estimators: { calibrated: "two-phase" } } as unknown as Parameters<typeof paperTable>[4]["calibrated"];
     const c = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" }, { calibrated: cal });
     expect(c.rows[0].calibrated_asr_behaviour).toEqual({ value: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" });
-    expect(cellText(c.rows[0].calibrated_asr_behaviour)).toBe("40.0 CI undefined (one labelled item in a stratum)");
+    expect(cellText(c.rows[0].calibrated_asr_behaviour)).toBe("UNSTABLE (no interval: do not quote alone) 40.0 CI undefined (one labelled item in a stratum)");
     const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
     const h = csv[0];
     expect(csv[1][h.indexOf("calibrated_asr_behaviour_reason")]).toBe("one_labelled_item_in_a_stratum");
@@ -111,7 +111,7 @@ describe("paper table", () => {
     const cal = { groups: [{ group: "m_1&co", calibrated: { asr: 0.4, ci95: { lower: 0.4, upper: 0.4 }, degenerate: true } }], estimators: { calibrated: "two-phase" } } as unknown as Parameters<typeof paperTable>[4]["calibrated"];
     const c = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" }, { calibrated: cal });
     expect(c.rows[0].calibrated_asr_behaviour).toEqual({ value: 0.4, ci95: null, ci_reason: "se_zero" });
-    expect(cellText(c.rows[0].calibrated_asr_behaviour)).toMatch(/^40\.0 CI undefined \(/);
+    expect(cellText(c.rows[0].calibrated_asr_behaviour)).toMatch(/^UNSTABLE \(no interval: do not quote alone\) 40\.0 CI undefined \(/);
     const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
     expect(csv[1][csv[0].indexOf("calibrated_asr_behaviour_reason")]).toBe("se_zero");
     expect(tableLatex(c)).toContain("40.0 {\\scriptsize [CI n/a]}");

@@ -117,7 +117,10 @@ describe("the report's (all) row: the pooled calibrated estimate as estimate pri
     const html = await renderReportHtml(m);
     expect(html).not.toContain("paper-table-all");
     const summary = html.slice(html.indexOf('<section id="summary"'), html.indexOf('<section id="overview"')).replace(/<[^>]+>/g, "");
-    expect(summary).toContain(`Attack success over all ${m.attacked} attacked trajectories, labels of j1`);
+    // the rates are over the labelled ones, named when fewer than all (newuser51 finding 3)
+    const j1 = m.per_judge.find((j) => j.judge_id === "j1")!.rates;
+    expect(j1.labelled).toBeLessThan(j1.attacked);
+    expect(summary).toContain(`Attack success over the ${j1.labelled} labelled of all ${m.attacked} attacked trajectories, labels of j1`);
     expect(summary).toContain("report --human FILE adds");
     // the caveats that change how to read it, named briefly, counted over every warning that says so
     const g = groupedWarnings(m.warnings);
