@@ -60,6 +60,9 @@ export interface LeniencyGroup {
   ci_bootstrap?: PointsInterval;
 }
 
+/** The reason of every gap of a judge whose verdicts record no family (`judge_family` missing: older runs). */
+export const JUDGE_FAMILY_UNKNOWN = "judge_family_unknown";
+
 /** A judge's self-family leniency. */
 export interface JudgeLeniency {
   judge_id: string;
@@ -264,9 +267,15 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     const fam = t.family();
     if (fam) noMajority[fam.toLowerCase() === j.family.toLowerCase() ? "own" : "other"]++;
   };
+  // a judge whose verdicts record no family (older runs): no trajectory is its own maker's; every figure null, said
+  const known = typeof j.family === "string" && j.family !== "";
   for (const t of rows) {
     if (!t.attacked) {
       ex("unattacked");
+      continue;
+    }
+    if (!known) {
+      ex(JUDGE_FAMILY_UNKNOWN);
       continue;
     }
     const mine = t.mine;
@@ -309,7 +318,10 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     adjusted: adjustedLeniency(all, boot || gapCi ? 0.95 : null),
     excluded,
   };
-  if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
+  if (!known) {
+    res.crude_gap_reason = JUDGE_FAMILY_UNKNOWN;
+    res.adjusted.gap_reason = JUDGE_FAMILY_UNKNOWN;
+  } else if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
   else if (boot) res.crude_gap_ci_bootstrap = toPoints(bootstrapCounts(itemKinds(all), gapOfKinds, { B: boot.B, seed: boot.seed }));
   return res;
 }
