@@ -12,6 +12,7 @@ import { overCap, sameCapResumes } from "../run/cost-cap.js";
 import { inFlightReservedText } from "../run/batch-worst-case.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
+import { loadProgressLine } from "./load-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
@@ -520,6 +521,7 @@ export function registerLabel(program: Command): void {
         signal: ac.signal,
         abortSignal: hard.signal,
         onHeapCheck: gc ? () => gc.check() : undefined,
+        onLoadProgress: loadProgressLine(progressSettings, o.run),
         onProgress: (p) => {
           reading ||= p.total > 0 || p.read > 0;
           progress.update(p);

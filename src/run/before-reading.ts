@@ -8,7 +8,7 @@
  */
 import { countInputItems } from "../ingest/index.js";
 import { StoppedBeforeWorkError } from "../errors.js";
-import { RunStore } from "../store/run-store.js";
+import { LOAD_CHECK_EVERY, RunStore } from "../store/run-store.js";
 import type { LabelProgress } from "./label-core.js";
 import type { LabelOptions } from "./label-options.js";
 
@@ -54,13 +54,16 @@ export function stopIfNothingRead(store: RunStore, opts: LabelOptions, during: s
  * the work: once `opening.done` is set (the open returned) it is the heap check alone (verifier 39: a Ctrl-C while
  * judging a run of more than 1,024 verdicts threw this stop from the summary, "nothing was judged or stored by this
  * invocation" after thousands were stored, and the partial summary was never printed).
+ * While the journals are read back it also passes the lines read so far to `opts.onLoadProgress`.
  * @param opening set `done` once `RunStore.open` has returned.
  * @throws StoppedBeforeWorkError when the signal is aborted while the journals are read back.
  */
 export function loadCheck(opts: LabelOptions, opening: { done: boolean }): (() => void) | undefined {
-  if (!opts.signal && !opts.onHeapCheck) return undefined;
+  if (!opts.signal && !opts.onHeapCheck && !opts.onLoadProgress) return undefined;
+  let calls = 0;
   return () => {
     opts.onHeapCheck?.();
+    if (!opening.done) opts.onLoadProgress?.(++calls * LOAD_CHECK_EVERY);
     if (!opening.done && opts.signal?.aborted)
       throw new StoppedBeforeWorkError(`stopped while reading back run "${opts.run}"'s journals, before any input was read: nothing was judged or stored by this invocation, and the run is as the last label invocation left it; the same command starts again from there`);
   };

@@ -71,6 +71,12 @@ export interface LabelOptions {
    * items of the re-judge pre-count read): the CLI's heap-size GC trigger (`src/io/heap-gc.ts`) hangs here.
    */
   onHeapCheck?: () => void;
+  /**
+   * Called while a resume reads the run's journals back (`RunStore.open`), before any input is read: the journal lines
+   * read so far (a multiple of 1,024, `LOAD_CHECK_EVERY`). A million-trajectory run takes minutes here (m1m51,
+   * session 51: 23 silent minutes at load 30); the CLI prints a line now and then (`src/cli/load-progress.ts`).
+   */
+  onLoadProgress?: (journalLines: number) => void;
   /** Called when a judge is stopped by a fatal error (bad key, no quota). */
   onJudgeStopped?: (judgeId: string, message: string) => void;
   /**

@@ -25,7 +25,7 @@ import { carriedPasses, recordPasses } from "./partial-passes.js";
 export type { StoredConfig } from "./resume-keys.js";
 
 /** Journal lines loaded between two calls of `RunStore.open`'s `onLoadCheck`. */
-const LOAD_CHECK_EVERY = 1024;
+export const LOAD_CHECK_EVERY = 1024;
 /** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
 const SHARED_MAX = 10_000;
 /** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
