@@ -45,8 +45,8 @@ describe("--where in every command", () => {
     const t = JSON.parse(est.stdout);
     expect(t.where).toMatchObject(expected);
     const csv = fs.readFileSync(path.join(dir, "t.csv"), "utf8").trim().split("\n");
-    expect(csv[0]).toMatch(/,where$/);
-    expect(csv[1]).toMatch(/,"condition=tool_filter,no_defense user_task=user_task_0"$/);
+    expect(csv[0]).toMatch(/,where,judge_caveat,notes$/); // the filter, then the always-present caveat columns (fix51b)
+    expect(csv[1]).toContain(',"condition=tool_filter,no_defense user_task=user_task_0",');
     // like for like (the default): a kept attacked run is in a row's n or among the runs it left out (not on the shared cells)
     expect(t.rows.reduce((s: number, r: { n_attacked: number; n_attacked_left_out: number; n_unattacked: number }) => s + r.n_attacked + r.n_attacked_left_out + r.n_unattacked, 0)).toBe(KEPT);
     const rep = await runCli(["report", "--run", "all", ...L(), ...WHERE, "--out", path.join(dir, "r.html"), "--bootstrap", "0", "--json"]);
