@@ -7,25 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { commonCellFilter, pairwiseCommon, sharedNoneText } from "../../src/compare/cells.js";
 import { formatCellsDropped } from "../../src/compare/cells-text.js";
-import { compareConditions, formatCompare, type Observation, type Observations } from "../../src/compare/index.js";
+import { compareConditions, formatCompare } from "../../src/compare/index.js";
+import { cs, input, runs } from "../helpers/compare-observations.js";
 
-function runs(model: string, condition: string, cells: string[], flags: number[]): Observation[] {
-  return cells.map((c, i) => ({
-    trajectory_id: `${model}/${condition}/${c}`,
-    model,
-    suite: "s",
-    condition,
-    attack: "atk",
-    injection_task: "s/inj0",
-    unit: `s/${c}`,
-    cell: `s/${c}`,
-    compromised: flags[i] === 1,
-    goal: flags[i] === 1,
-    exposed: true,
-  }));
-}
-const input = (observations: Observation[]): Observations => ({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations, n_total: observations.length, excluded: {}, excluded_groups: [] });
-const cs = (...n: number[]) => n.map((i) => `c${i}`);
 
 // x: A on c1 c2 c3, B on c1 c2 c4, C on c3 c5: A & B share 2 (c1, c2), A & C 1 (c3), B & C none; no cell under all three.
 // y: A, B, C all on c9, so the pooled scope has a common cell and x's own warning is its own.

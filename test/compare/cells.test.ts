@@ -7,26 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { commonCellFilter } from "../../src/compare/cells.js";
 import { formatCellsDropped } from "../../src/compare/cells-text.js";
-import { ALL_SUITES, compareConditions, formatCompare, type Observation, type Observations } from "../../src/compare/index.js";
+import { ALL_SUITES, compareConditions, formatCompare } from "../../src/compare/index.js";
+import { cs, input, runs } from "../helpers/compare-observations.js";
 
-/** One labelled observation per (model, condition, cell); `flags` marks the compromised cells (1) in order. */
-function runs(model: string, condition: string, cells: string[], flags: number[]): Observation[] {
-  return cells.map((c, i) => ({
-    trajectory_id: `${model}/${condition}/${c}`,
-    model,
-    suite: "s",
-    condition,
-    attack: "atk",
-    injection_task: "s/inj0",
-    unit: `s/${c}`,
-    cell: `s/${c}`,
-    compromised: flags[i] === 1,
-    goal: flags[i] === 1,
-    exposed: true,
-  }));
-}
-const input = (observations: Observation[]): Observations => ({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations, n_total: observations.length, excluded: {}, excluded_groups: [] });
-const cs = (...n: number[]) => n.map((i) => `c${i}`);
 const rowOf = (asr: { model: string; suite: string; condition: string }[], model: string, condition: string) =>
   asr.find((c) => c.model === model && c.suite === ALL_SUITES && c.condition === condition) as { asr_behaviour: { count: number; n: number } };
 
