@@ -10,7 +10,6 @@ import { formatCellsDropped } from "../../src/compare/cells-text.js";
 import { compareConditions, formatCompare } from "../../src/compare/index.js";
 import { cs, input, runs } from "../helpers/compare-observations.js";
 
-
 // x: A on c1 c2 c3, B on c1 c2 c4, C on c3 c5: A & B share 2 (c1, c2), A & C 1 (c3), B & C none; no cell under all three.
 // y: A, B, C all on c9, so the pooled scope has a common cell and x's own warning is its own.
 // x's rates: A 0/3, B 1/3 (c4), C 0/2: the old "worst B, underestimate 33.3 pp" compared B's c4 with A's c3.
