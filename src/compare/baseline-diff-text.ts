@@ -47,6 +47,21 @@ function leftOutText(d: BaselineDifference): string {
 }
 
 /**
+ * The cells both conditions ran that no pair holds, when any: `; 9 run under both with a usable label under
+ * neither`, then `; paired over 476 of the 629 cells both ran (75.7%) [coverage_low]` when the pairs are under 80% of
+ * them (newuser52 6: a defense difference over 75.7% of its cells carried no mark, and its counts did not add up).
+ */
+function pairCoverageText(d: BaselineDifference): string {
+  const p = d.pairs!;
+  if (p.pair_coverage === undefined || !p.unpaired_unlabelled_there) return "";
+  const both = p.unlabelled_under_both ?? 0;
+  const shared = p.n + p.unpaired_unlabelled_there.condition + p.unpaired_unlabelled_there.baseline + both;
+  const neither = both > 0 ? `; ${both} run under both with a usable label under neither` : "";
+  const low = p.pair_coverage_low ? `; paired over ${p.n} of the ${shared} cells both ran (${(100 * p.pair_coverage).toFixed(1)}%) [coverage_low]` : "";
+  return neither + low;
+}
+
+/**
  * One rate's difference: `asr_goal -3.6 pp [-9.3, +2.1] (16.9% vs 20.6%, paired over 360 cells: 18 vs 31
  * discordant, exact McNemar p = 0.085)`, or unpaired with the reason, or `undefined (<why>)`.
  */
@@ -57,7 +72,7 @@ export function differenceText(d: BaselineDifference): string {
   const rates = `${pct(d.condition_rate)} vs ${pct(d.baseline_rate)}`;
   const how = d.paired && d.pairs
     ? `paired over ${d.pairs.n} cells: ${d.pairs.condition_only} vs ${d.pairs.baseline_only} discordant, exact McNemar ${pText(d.mcnemar_p, d.mcnemar_reason)}` +
-      leftOutText(d)
+      leftOutText(d) + pairCoverageText(d)
     : `unpaired (${d.unpaired_reason}), ${d.condition_rate.count}/${d.condition_rate.n} vs ${d.baseline_rate.count}/${d.baseline_rate.n}`;
   return `${name} ${signedPp(d.difference)} pp [${signedPp(d.ci95.lower)}, ${signedPp(d.ci95.upper)}] (${rates}, ${how})`;
 }

@@ -73,7 +73,22 @@ export interface DifferencePairs {
    * verdict is not told from one not run).
    */
   unpaired_unlabelled_there?: { condition: number; baseline: number };
+  /**
+   * Cells both conditions ran with a usable label under neither (judge errors on both sides): in no pair and in
+   * neither side's left-out count (newuser52 6: 476 + 74 + 70 of 629 shared cells, 9 counted nowhere). ASR rates only.
+   */
+  unlabelled_under_both?: number;
+  /**
+   * The pairs' share of the cells both conditions ran: `n / (n + unpaired_unlabelled_there.condition +
+   * unpaired_unlabelled_there.baseline + unlabelled_under_both)`; ASR rates only.
+   */
+  pair_coverage?: number;
+  /** `pair_coverage` below {@link PAIR_COVERAGE_LOW_BELOW} (the 80% compare's rows flag as `coverage_low`). */
+  pair_coverage_low?: boolean;
 }
+
+/** A paired difference over fewer than this share of the cells both conditions ran is marked (as rows below 80%). */
+export const PAIR_COVERAGE_LOW_BELOW = 0.8;
 
 /** A condition's difference from the baseline on one rate, for one agent model. */
 export interface BaselineDifference {
@@ -171,7 +186,7 @@ export function baselineDifference(
     n,
     ...t,
     unpaired_left_out: left,
-    ...(unlabelled ? { unpaired_unlabelled_there: { condition: there(cc!, bc!, unlabelled.baseline), baseline: there(bc!, cc!, unlabelled.condition) } } : {}),
+    ...(unlabelled ? pairCoverage(n, { condition: there(cc!, bc!, unlabelled.baseline), baseline: there(bc!, cc!, unlabelled.condition) }, unlabelled, cc!, bc!) : {}),
   };
   if (n === 0) {
     return { ...head, difference: null, ci95: null, reason: `no_shared_labelled_cell: ${cc!.size} cells labelled under ${condition}, ${bc!.size} under ${baseline}, none under both`, paired: true, condition_rate: { count: 0, n: 0 }, baseline_rate: { count: 0, n: 0 }, pairs };
@@ -189,6 +204,24 @@ export function baselineDifference(
     mcnemar_p: mc.p,
     ...(mc.reason ? { mcnemar_reason: mc.reason } : {}),
   };
+}
+
+/**
+ * The pairs' coverage of the cells both conditions ran ({@link DifferencePairs}): the left-out cells the other side
+ * ran unlabelled, the cells both ran unlabelled (in neither side's labelled cells), and the pairs' share of all of them.
+ */
+function pairCoverage(
+  n: number,
+  there: { condition: number; baseline: number },
+  unlabelled: { condition: ReadonlySet<string>; baseline: ReadonlySet<string> },
+  cc: ReadonlyMap<string, unknown>,
+  bc: ReadonlyMap<string, unknown>,
+): Pick<DifferencePairs, "unpaired_unlabelled_there" | "unlabelled_under_both" | "pair_coverage" | "pair_coverage_low"> {
+  let both = 0;
+  for (const k of unlabelled.condition) if (unlabelled.baseline.has(k) && !cc.has(k) && !bc.has(k)) both++;
+  const shared = n + there.condition + there.baseline + both;
+  const coverage = shared > 0 ? n / shared : 0;
+  return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: coverage, pair_coverage_low: shared > 0 && coverage < PAIR_COVERAGE_LOW_BELOW };
 }
 
 /**

@@ -16,8 +16,9 @@
  *   (`judgeCaveatText`, ../verdict/broken-judge.ts): the rows of a judge compare exits 3 on never go out bare.
  * - the difference of the row from its model's baseline on each rate (./baseline-diff.ts), condition − baseline:
  *   `<rate>_vs_baseline` with `_lower`, `_upper` (95%), `_method` (`paired` by cell or `unpaired`), `_pairs` (cells
- *   with a label under both), `_condition_only` and `_baseline_only` (the discordant cells), `_mcnemar_p` (exact) and
- *   `_reason` (why undefined: `baseline` on the baseline's own rows); `baseline` names it.
+ *   with a label under both), `_condition_only` and `_baseline_only` (the discordant cells), `_mcnemar_p` (exact),
+ *   `_pair_coverage` (the pairs' share of the cells both conditions ran; ASR rates) and `_pair_coverage_low` (below
+ *   80%), and `_reason` (why undefined: `baseline` on the baseline's own rows); `baseline` names it.
  * Undefined values are empty cells with the reason beside.
  */
 import { writeCsv } from "../io/csv.js";
@@ -28,11 +29,11 @@ import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? "" : x);
 
-const DIFF_SUFFIXES = ["", "_lower", "_upper", "_method", "_pairs", "_condition_only", "_baseline_only", "_mcnemar_p", "_reason"] as const;
+const DIFF_SUFFIXES = ["", "_lower", "_upper", "_method", "_pairs", "_condition_only", "_baseline_only", "_mcnemar_p", "_pair_coverage", "_pair_coverage_low", "_reason"] as const;
 
 /** The columns of one rate's difference from the baseline (empty with the reason when there is none). */
 function diffCells(d: BaselineDifference | undefined, missing: string): (string | number)[] {
-  if (!d) return ["", "", "", "", "", "", "", "", missing];
+  if (!d) return ["", "", "", "", "", "", "", "", "", "", missing];
   return [
     num(d.difference),
     num(d.ci95?.lower),
@@ -42,6 +43,8 @@ function diffCells(d: BaselineDifference | undefined, missing: string): (string 
     num(d.pairs?.condition_only),
     num(d.pairs?.baseline_only),
     num(d.mcnemar_p),
+    num(d.pairs?.pair_coverage),
+    d.pairs?.pair_coverage_low === undefined ? "" : String(d.pairs.pair_coverage_low),
     d.reason ?? d.mcnemar_reason ?? (d.paired ? "" : d.unpaired_reason ?? ""),
   ];
 }

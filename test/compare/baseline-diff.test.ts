@@ -67,6 +67,21 @@ describe("baselineDifference", () => {
     expect(differenceText(u)).toContain("left out, no utility verdict of the cell under the other: 2 + 1)");
   });
 
+  it("counts the cells both ran with a label under neither, and marks pairs over under 80% of the cells both ran (newuser52 6)", () => {
+    // d labels c0-c7; b labels c0-c5 and ran c6, c7 unlabelled; both ran c8, c9 with no usable label on either side
+    const un = { condition: new Set(["c8", "c9"]), baseline: new Set(["c6", "c7", "c8", "c9"]) };
+    const d = baselineDifference("m", "d", "b", "asr_goal", runs("d", 8, (i) => i < 3), runs("b", 6, (i) => i < 5), undefined, un);
+    expect(d.pairs).toMatchObject({ n: 6, unpaired_unlabelled_there: { condition: 2, baseline: 0 }, unlabelled_under_both: 2, pair_coverage: 0.6, pair_coverage_low: true });
+    // 6 + 2 + 0 + 2 = the 10 cells both ran: every one is counted somewhere on the line
+    expect(differenceText(d)).toContain("run under the other but with no usable label there: 2 + 0; 2 run under both with a usable label under neither; paired over 6 of the 10 cells both ran (60.0%) [coverage_low])");
+    // at 80% or more: no mark; no cell unlabelled on both sides: nothing said of it
+    const ok = baselineDifference("m", "d", "b", "asr_goal", runs("d", 8, (i) => i < 3), runs("b", 8, (i) => i < 5), undefined, { condition: new Set(), baseline: new Set() });
+    expect(ok.pairs).toMatchObject({ unlabelled_under_both: 0, pair_coverage: 1, pair_coverage_low: false });
+    expect(differenceText(ok)).not.toMatch(/coverage_low|under neither/);
+    // utility (no unlabelled sets): no coverage fields
+    expect(baselineDifference("m", "d", "b", "utility_under_attack", runs("d", 8, (i) => i < 3), runs("b", 6, (i) => i < 5)).pairs!.pair_coverage).toBeUndefined();
+  });
+
   it("is unpaired, and says why, when a cell ran several times or has no task ids", () => {
     const twice = [...runs("d", 10, (i) => i < 3), { model: "m", condition: "d", cell: "c0", event: true }];
     const d = baselineDifference("m", "d", "b", "asr_goal", twice, runs("b", 10, (i) => i < 6));
