@@ -565,23 +565,39 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   if (nr) L.push(`  ${nr}`);
   for (const j of r.judges) {
     L.push("");
-    L.push(`${j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${quoted(j.rater)}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
+    const who = j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${quoted(j.rater)}`;
+    // with a sample design, the design-weighted figure (the run's) comes first: the unweighted one, with its
+    // interval, is over a sample that may over-represent disagreements, and the first figure is the one quoted (newuser52 8)
+    const weighted = designWeightedLines(j);
+    if (weighted.length) {
+      L.push(`${who} vs the human consensus, design-weighted (the figure for the run, the sample's inclusion probabilities undone):`);
+      L.push(...weighted);
+      L.push(`  unweighted, over the labelled sample as drawn (each item counted once whatever its inclusion probability: not the run's figure when those differ):`);
+    } else {
+      L.push(`${who} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
+    }
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}${coarseNote(r)}`);
-    if (j.design_weighted) {
-      const d = j.design_weighted;
-      const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
-      // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
-      const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
-      const t = (x: Parameters<typeof e>[0]) => stratumWiseFigureText(x as SmallCountEstimate, smallCountFigureText(x as SmallCountEstimate, designFigureText(x as WeightedAgreement["po"], e)));
-      L.push(`  design-weighted (${d.estimator}): kappa ${t(d.kappa)}${by}, AC1 ${t(d.ac1)}, PABAK ${t(d.pabak)}, agreement ${t(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
-      for (const z of [zeroSeNote(d), smallCountNote(d), stratumWiseNote(d)]) if (z) L.push(`    ${z}`);
-    } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
+    if (!j.design_weighted && j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }
   }
   L.push("");
   L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}${r.judges.some((j) => j.kind === "committee") ? `; committee quorum ${r.quorum}` : ""}`);
   return L.join("\n");
+}
+
+/** The design-weighted lines of one judge (its estimator, kappa, AC1, PABAK, agreement, Kish n_eff, notes); [] without. */
+function designWeightedLines(j: HumanAgreementReport["judges"][number]): string[] {
+  if (!j.design_weighted) return [];
+  const L: string[] = [];
+  const d = j.design_weighted;
+  const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
+  // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
+  const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as the unweighted kappa below)" : "";
+  const t = (x: Parameters<typeof e>[0]) => stratumWiseFigureText(x as SmallCountEstimate, smallCountFigureText(x as SmallCountEstimate, designFigureText(x as WeightedAgreement["po"], e)));
+  L.push(`  design-weighted (${d.estimator}): kappa ${t(d.kappa)}${by}, AC1 ${t(d.ac1)}, PABAK ${t(d.pabak)}, agreement ${t(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
+  for (const z of [zeroSeNote(d), smallCountNote(d), stratumWiseNote(d)]) if (z) L.push(`    ${z}`);
+  return L;
 }
