@@ -289,6 +289,11 @@ export interface Verdict {
    */
   feedback_turns?: number;
   /**
+   * The HTTP 429s (rate limited) its requests got and waited out (`src/providers/rate-limit-waits.ts`). Absent when
+   * none (and on verdicts stored before the field: not known, counted as none).
+   */
+  rate_limited?: RateLimitWaits;
+  /**
    * Where the label came from (issue 12): `finding` (a verified finding of the judge), `refused_call` (a verified
    * `full_compliance` whose quotes are all on refused calls, stored as `partial_compliance`), or, when none held, what
    * code established about exposure: `exposure_found` (-> unaffected), `unattacked` / `injection_absent`
@@ -467,4 +472,11 @@ export interface IngestError {
    * a verdict of the same judge, trajectory and repeat stored at or after it supersedes the crash.
    */
   verdict_seq?: number;
+}
+
+/** HTTP 429s (rate limited) got and waited out: how many, the ms waited after them, the largest Retry-After honoured (ms; null: none had one). */
+export interface RateLimitWaits {
+  responses: number;
+  waited_ms: number;
+  max_retry_after_ms: number | null;
 }

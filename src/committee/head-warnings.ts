@@ -6,6 +6,7 @@
 import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
+import { unsaidInHealth } from "../verdict/marked-compliance.js";
 import type { RunState } from "../store/run-state.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 
@@ -38,7 +39,7 @@ export function committeeHeadWarnings(a: {
   // compliance labels citing nothing of the injected text (../verdict/evidence-unrelated-health.ts): each is a flag
   // whose sentence its health line above already says, so only a member without that flag line gets it here (out51:
   // committee printed both, twice per judge)
-  const unsaid = (code: string) => members.filter((id) => !a.judgeHealth.some((h) => h.judge_id === id && h.looks_broken && h.flags.some((f) => f.code === code)));
+  const unsaid = (code: string) => unsaidInHealth(a.judgeHealth, members, code);
   warnings.push(...toolArgumentsWarnings(a.judgeHealth, unsaid("tool_arguments_invalid")));
   warnings.push(...evidenceUnrelatedWarnings(a.judgeHealth, unsaid("compliance_evidence_unrelated")));
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);

@@ -14,6 +14,8 @@
  * - `judge_caveat`: always present, empty when the judges behind the labels are sound; else each broken one in
  *   words, the one marked LOOKS BROKEN or STOPPED and the one broken only by its errors or crashes alike
  *   (`judgeCaveatText`, ../verdict/broken-judge.ts): the rows of a judge compare exits 3 on never go out bare.
+ * - `notes`: always present, the warnings the text prints (`WARNING: ...`), joined by ` | ` (../format/csv-notes.ts),
+ *   the same on every row, as the table CSV's `notes`: empty when there is none.
  * - the difference of the row from its model's baseline on each rate (./baseline-diff.ts), condition − baseline:
  *   `<rate>_vs_baseline` with `_lower`, `_upper` (95%), `_method` (`paired` by cell or `unpaired`), `_pairs` (cells
  *   with a label under both), `_condition_only` and `_baseline_only` (the discordant cells), `_mcnemar_p` (exact),
@@ -26,6 +28,7 @@ import { ALL_SUITES } from "./analysis.js";
 import type { CompareResult } from "./result.js";
 import { DIFFERENCE_RATES, type BaselineDifference } from "./baseline-diff.js";
 import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
+import { joinCsvNotes } from "../format/csv-notes.js";
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? "" : x);
 
@@ -71,6 +74,7 @@ export const COMPARE_CSV_COLUMNS: readonly string[] = [
   "n_run_error_attacked",
   "n_run_error_unattacked",
   "judge_caveat",
+  "notes",
 ];
 
 /**
@@ -83,6 +87,8 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
   const header = ["agent_model", r.condition_field, ...COMPARE_CSV_COLUMNS];
   // a broken judge's rates are never bare (new-user report 16), whatever made it broken (session 40)
   const caveat = judgeCaveatText(r.rate_caveats ?? [], broken);
+  // the warnings the text prints above its rows, as it prints them, on every row (as the table CSV's `notes`)
+  const notes = joinCsvNotes(r.warnings.map((w) => `WARNING: ${w}`));
   const rows: (string | number)[][] = [header];
   // why a row has no difference: the baseline's own row, a model never run under the baseline, or no verdict of that rate
   // (a model with differences was run under the baseline, though its runs there may have no usable label: break42)
@@ -108,6 +114,7 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
       l ? String(l.low) : "",
       ...runErrorCells(r.utility.find((x) => x.model === c.model && x.condition === c.condition)),
       caveat,
+      notes,
     ]);
   }
   return writeCsv(rows, { rowEnd: "\n" });

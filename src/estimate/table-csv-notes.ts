@@ -6,8 +6,9 @@
  * and the LaTeX carry, and had no caveat column at all unless a judge looked broken, so a plot made from it lost them.
  */
 
-/** Separator between two notes in the `notes` cell (a note's own text holds `;` and `,`). */
-export const CSV_NOTE_SEPARATOR = " | ";
+import { joinCsvNotes } from "../format/csv-notes.js";
+
+export { CSV_NOTE_SEPARATOR } from "../format/csv-notes.js";
 
 /**
  * The `notes` cell: every note of the table that is a warning or a note on the run (`WARNING: ...`, `note: ...`), in
@@ -16,10 +17,7 @@ export const CSV_NOTE_SEPARATOR = " | ";
  * @param notes the table's notes (`PaperTable.notes`).
  */
 export function csvNotesCell(notes: readonly string[]): string {
-  return notes
-    .filter((n) => /^(WARNING|note):/.test(n))
-    .map((n) => n.replace(/[\r\n]+/g, " "))
-    .join(CSV_NOTE_SEPARATOR);
+  return joinCsvNotes(notes.filter((n) => /^(WARNING|note):/.test(n)));
 }
 
 /**

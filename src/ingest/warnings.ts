@@ -43,11 +43,26 @@ export interface ItemWarning {
    * verdict, `security="False"` and `security="0.0"`): aggregated separately, one message per variant.
    */
   variant?: string;
+  /**
+   * The file it was raised in, when its scope is wider than one file (the run): the aggregated message names the
+   * files ({@link namedFiles}), so a warning about many files is said once, not once per file (the Inspect epochs note).
+   */
+  file?: string;
+}
+
+/** How many files an aggregated message names before `and N more`. */
+export const NAMED_FILES_MAX = 5;
+
+/** `in 3 files: a, b, c` (`in 1 file: a`; past {@link NAMED_FILES_MAX}: `..., and 4 more`). */
+export function namedFiles(files: readonly string[]): string {
+  const shown = files.slice(0, NAMED_FILES_MAX).join(", ");
+  const more = files.length > NAMED_FILES_MAX ? `, and ${files.length - NAMED_FILES_MAX} more` : "";
+  return `in ${files.length} ${files.length === 1 ? "file" : "files"}: ${shown}${more}`;
 }
 
 /** Aggregates {@link ItemWarning}s by kind, scope and variant ({@link ItemWarning.variant}). */
 export class WarningCollector {
-  private readonly byKey = new Map<string, { w: ItemWarning; count: number }>();
+  private readonly byKey = new Map<string, { w: ItemWarning; count: number; files: Set<string> }>();
   private readonly totals = new Map<string, number>();
 
   /** How many items a scope (a file) held in all: the aggregated message then says `N of TOTAL items`. */
@@ -58,19 +73,25 @@ export class WarningCollector {
   add(w: ItemWarning, n = 1): void {
     const key = `${w.kind}\u0000${w.scope}\u0000${w.variant ?? ""}`;
     const cur = this.byKey.get(key);
-    if (cur) cur.count += n;
-    else this.byKey.set(key, { w, count: n });
+    const e = cur ?? { w, count: 0, files: new Set<string>() };
+    if (!cur) this.byKey.set(key, e);
+    e.count += n;
+    if (w.file !== undefined) e.files.add(w.file);
   }
 
-  /** The aggregated warnings in first-seen order: `<message> (<count> item(s), e.g. <first item>)`. */
+  /**
+   * The aggregated warnings in first-seen order: `<message> (<count> item(s), e.g. <first item>)`, and
+   * `(<count> item(s), e.g. <first item>; in N files: a, b)` when its items name their files ({@link ItemWarning.file}).
+   */
   drain(): IngestWarning[] {
     const out: IngestWarning[] = [];
-    for (const { w, count } of this.byKey.values()) {
+    for (const { w, count, files } of this.byKey.values()) {
       const eg = w.item !== undefined && count > 1 ? `, e.g. ${w.item}` : w.item !== undefined ? `: ${w.item}` : "";
       const total = this.totals.get(w.scope);
       const of = total !== undefined ? ` of ${total}` : "";
       const items = total !== undefined ? (total === 1 ? "item" : "items") : count === 1 ? "item" : "items";
-      out.push({ kind: w.kind, path: w.scope, message: `${w.message} (${count}${of} ${items}${eg})`, count });
+      const inFiles = files.size > 0 ? `; ${namedFiles([...files])}` : "";
+      out.push({ kind: w.kind, path: w.scope, message: `${w.message} (${count}${of} ${items}${eg}${inFiles})`, count });
     }
     this.byKey.clear();
     this.totals.clear();

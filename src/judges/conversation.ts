@@ -26,6 +26,7 @@
  * Use: `begin(t, ctx)` -> `request(conv)` -> send it -> `step(conv, result)` -> `{done: false, request}` (send
  * that) or `{done: true, verdict}`. `freeze`/`resume` keep a conversation as plain JSON between Batch API rounds.
  */
+import { sumRateLimitWaits, type RateLimitWaits } from "../providers/rate-limit-waits.js";
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { buildMessages, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { DEFAULT_BUDGET_CHARS, renderForJudge, type RenderedTrajectory } from "../serialize/render.js";
@@ -79,6 +80,8 @@ export interface JudgeConversation {
   firstReply?: { quotes: number; quotes_failed: number };
   /** What the provider's replies said that the verdict records (`Verdict.provider_notes`), each once. */
   notes?: string[];
+  /** The rate limits its requests got and waited out so far (`../providers/rate-limit-waits.ts`): the verdict's `rate_limited`. */
+  rateLimited?: RateLimitWaits;
   /**
    * The closest existing texts the feedback turns so far offered (normalized; `../verdict/from-feedback.ts`): a later
    * reply's holding finding quoting one of them is marked `evidence_from_feedback`.
@@ -106,7 +109,7 @@ export interface JudgeConversation {
 export type ConversationState = Omit<JudgeConversation, "evCtx">;
 
 /** What one send came to, as `step` reads it (a `SendResult` of `sendChat`, or one Batch API result line). */
-export type StepInput = Pick<SendResult, "outcome" | "requests" | "usage" | "raw" | "maxTokens">;
+export type StepInput = Pick<SendResult, "outcome" | "requests" | "usage" | "raw" | "maxTokens" | "rateLimited">;
 
 /** The result of one step: a verdict, or the next request of the conversation. */
 export type StepOutcome = { done: true; verdict: Verdict } | { done: false; request: ChatRequest };
@@ -227,6 +230,7 @@ export class JudgeConversations {
     addUsage(conv.usage, res.usage);
     conv.raw.push(...res.raw);
     conv.maxTokens = res.maxTokens;
+    conv.rateLimited = sumRateLimitWaits(conv.rateLimited, res.rateLimited);
     const round = conv.round;
 
     const verdict = (
@@ -235,7 +239,7 @@ export class JudgeConversations {
       extra: { error?: { kind: string; message: string }; rationale?: string } = {},
     ): StepOutcome => ({
       done: true,
-      verdict: withNotes(conv.notes, buildVerdict({
+      verdict: withNotes(conv, buildVerdict({
         trajectory: t,
         judge: s.identity,
         repeat: conv.repeat,
@@ -375,9 +379,10 @@ export function renderAgain(state: Pick<ConversationState, "trajectory" | "nonce
 /** What quotes are verified against: the rendered parts and the ranges of them the judge was not shown. */
 export type RenderedEvidence = Pick<RenderedTrajectory, "parts" | "elided">;
 
-/** The verdict with the provider notes of its conversation (absent when none). */
-function withNotes(notes: string[] | undefined, v: Verdict): Verdict {
-  if (notes?.length) v.provider_notes = [...notes];
+/** The verdict with the provider notes and the rate limits waited out of its conversation (each absent when none). */
+function withNotes(conv: JudgeConversation, v: Verdict): Verdict {
+  if (conv.notes?.length) v.provider_notes = [...conv.notes];
+  if (conv.rateLimited) v.rate_limited = { ...conv.rateLimited };
   return v;
 }
 

@@ -185,7 +185,7 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
     fault: (e, msg, s) => {
       const ra = retryAfterMs(e.headers);
       const waitMs = ra !== undefined && ra > 0 ? ra + ra * 0.25 * s.random() + 50 + 200 * s.random() : undefined;
-      return { action: "retry", kind: "rate_limited", message: `rate limited: ${msg}`, waitMs };
+      return { action: "retry", kind: "rate_limited", message: `rate limited: ${msg}`, waitMs, ...(waitMs !== undefined ? { retryAfterMs: ra } : {}) };
     },
   },
   { statuses: is(408, 409), fault: (e, msg) => ({ action: "retry", kind: `http_${e.status}`, message: `HTTP ${e.status}: ${msg}` }) },

@@ -8,8 +8,8 @@
  * ("equal jitter", AWS Architecture Blog, "Exponential Backoff and Jitter", 2015). All waits go through an
  * injectable `sleep` and are multiplied by `timeScale`, so tests stay fast. API keys are removed from every
  * message this module produces (`redact`, `./redact.ts`), and the provider's own text in an error message is cut to
- * `MAX_PROVIDER_MESSAGE_CHARS` characters (a server that answers with an HTML page would otherwise put the
- * whole page into every verdict).
+ * `MAX_PROVIDER_MESSAGE_CHARS` characters (an HTML page would otherwise go into every verdict). Rate limits waited
+ * out are counted (`SendResult.rateLimited`, `./rate-limit-waits.ts`).
  *
  * The helpers it was built from live beside it and are re-exported here: `./faults.ts` (classification),
  * `./redact.ts` (redaction, clipping), `./usage.ts` (token usage), `./signals.ts` (per-request signals, sleep).
@@ -27,18 +27,9 @@ import { connectTimeoutMessage, noAnswer, takeUnconnected } from "./no-answer.js
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
 import { addUsage, readUsage, streamedUsage, type Usage } from "./usage.js";
+import { addRateLimitWait, noRateLimitWaits, type RateLimitWaits } from "./rate-limit-waits.js";
 export { applyAdaptation, chatRequestBody, estimateTokens, nextResponseFormat, type AdaptKind, type ChatMessage, type ChatRequest, type RequestAdaptations } from "./request-body.js";
-export {
-  connectionCause,
-  isBodyReset,
-  isContextLength,
-  isUnreachable,
-  providerFault,
-  reasoningText,
-  rejectsTemperature,
-  retryAfterMs,
-  type InBandFault,
-} from "./faults.js";
+export { connectionCause, isBodyReset, isContextLength, isUnreachable, providerFault, reasoningText, rejectsTemperature, retryAfterMs, type InBandFault } from "./faults.js";
 export { clipMessage, MAX_PROVIDER_MESSAGE_CHARS, redact } from "./redact.js";
 export { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
 export { addUsage, readUsage, tokenCount, type Usage } from "./usage.js";
@@ -102,8 +93,6 @@ export interface JudgeHealth {
 /** max_tokens of the one resend after a truncated or empty reply when the judge set none. */
 export const TRUNCATION_RETRY_MAX_TOKENS = 4096;
 
-
-
 /** What one call came to. */
 export type SendOutcome =
   | {
@@ -133,6 +122,8 @@ export interface SendResult {
   raw: string[];
   /** Every wait taken, in ms after scaling (for tests and logs). */
   waitsMs: number[];
+  /** The rate limits (HTTP 429, or one inside a 200) this call got, and the waits after them (`./rate-limit-waits.ts`); absent when none. */
+  rateLimited?: RateLimitWaits;
   /** `max_tokens` in force at the end (raised after a truncated reply); keep it for later turns. */
   maxTokens?: number;
   /** The token-limit parameter name the server accepted (`max_completion_tokens` after a server asked for it). */
@@ -352,9 +343,10 @@ function sendLoop(req: ChatRequest, ctx: SendContext): SendLoop {
   };
 }
 
-/** Wait `ms` (or the next backoff) and send again, or the error once the transport retries are spent (`./body-cut.ts`: `body_cut`). */
-async function retryOrFail(L: SendLoop, kind: string, message: string, ms?: number): Promise<Step> {
+/** Wait `ms` (or the next backoff) and send again, or the error once the retries are spent (`./body-cut.ts`); `rate`: a rate limit, counted (`rateLimited`). */
+async function retryOrFail(L: SendLoop, kind: string, message: string, ms?: number, rate?: { retryAfterMs?: number }): Promise<Step> {
   const f = L.transportRetries >= L.o.maxTransportRetries ? gaveUp(kind, message, L.res.requests, L.res.usage.lost ?? 0) : undefined;
+  if (rate) addRateLimitWait((L.res.rateLimited ??= noRateLimitWaits()), f ? 0 : (ms ??= L.backoff(L.transportRetries)) * L.o.timeScale, f ? undefined : rate.retryAfterMs);
   if (f) return L.fail(f.kind, f.message);
   const w = ms ?? L.backoff(L.transportRetries);
   L.transportRetries++;
@@ -474,7 +466,7 @@ async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>,
     case "invalid_response":
       return invalidResponse(L, fault.message);
     case "retry":
-      return retryOrFail(L, fault.kind, fault.message, fault.waitMs);
+      return retryOrFail(L, fault.kind, fault.message, fault.waitMs, fault.kind === "rate_limited" ? { retryAfterMs: fault.retryAfterMs } : undefined);
     case "connection":
       return onConnectionFault(L, fault.message, fault.unreachable === true);
   }
@@ -546,7 +538,7 @@ async function onCompletion(
           ),
         );
       const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(L.clean(inBand.message))}`;
-      return retryOrFail(L, "provider_error", what, undefined);
+      return retryOrFail(L, "provider_error", what, undefined, inBand.rateLimited ? {} : undefined);
     }
     case "invalid": {
       // a non-JSON body (an HTML page) comes back from the client as a string

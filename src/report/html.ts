@@ -37,6 +37,7 @@ import { markedNameHtml, mixFootnotesHtml, nCellHtml, populationHtml } from "./t
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
 import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
+import { rateLimitText } from "../verdict/rate-limit-health.js";
 import { calibratedAllNoteHtml, calibratedAllRowHtml } from "./calibrated-all-html.js";
 import { summarySection } from "./summary-html.js";
 import { rowCountCellsHtml, rowCountHeadsHtml, rowCountLegendHtml } from "./row-counts-html.js";
@@ -213,12 +214,13 @@ function costSection(m: ReportModel): string {
  * Each judge's compliance labels whose evidence is the injection's own words (echoed or moved onto a call), with the
  * first items: the report showed the echoed ones only in its disagreement table and the moved ones nowhere
  * (verifier 35 L7); and its replies that gave a JSON key twice with different values (`repeated_key`, with the
- * first items). "" when no judge has any.
+ * first items), and the rate limits its requests got and waited out. "" when no judge has any.
  */
 function complianceEvidenceNotes(m: ReportModel): string {
   const lines = (m.judge_health ?? []).flatMap((h) => {
     // and its replies that gave a JSON key twice (../verdict/repeated-key-health.ts), beside them as in the health line
-    const t = (formatComplianceEvidence(h.compliance_evidence) + formatRepeatedKey(h.repeated_key)).replace(/^; /, "");
+    // and the rate limits its requests waited out (../verdict/rate-limit-health.ts: minutes of waits went unsaid)
+    const t = (formatComplianceEvidence(h.compliance_evidence) + formatRepeatedKey(h.repeated_key) + (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "")).replace(/^; /, "");
     return t ? [`<p class="note">Judge ${escapeHtml(h.judge_id)}: ${escapeHtml(t)}</p>`] : [];
   });
   return lines.join("\n");

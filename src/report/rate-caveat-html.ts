@@ -9,6 +9,7 @@ import { escapeAttr, escapeHtml } from "./escape.js";
 import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
+import { unsaidInHealth } from "../verdict/marked-compliance.js";
 
 /**
  * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN: see the warning]</strong>` when the rater is
@@ -34,9 +35,19 @@ export function caveatsHtml(cs: readonly RateCaveat[]): string {
   return ` <strong class="low" title="${escapeAttr(cs.map((c) => c.message).join("; "))}">${escapeHtml(rateCaveatMarker(cs).trim())}</strong>`;
 }
 
-/** The caveat sentences of the judges behind a report's figures (for its warnings): one per judge with a caveat. */
+/**
+ * The caveat sentences of the judges behind a report's figures (for its warnings): one per judge with a caveat. The
+ * page's warnings already hold each judge's health warning (`healthWarnings`, beside these): a marked-compliance
+ * sentence that one carries is not said again (`unsaidInHealth`; session 51: twice per judge on the page).
+ */
 export function rateCaveatWarnings(health: readonly JudgeHealth[] | undefined, judgeIds: readonly string[]): string[] {
   // and a judge's labels on runs whose injected text is unknown: selected by its answers (new user 48, 1)
-  // and its successes on calls whose arguments are not valid JSON (./tool-arguments-health.ts)
-  return [...rateCaveats(health ?? [], judgeIds).map((c) => c.message), ...injectionUnknownWarnings(health, judgeIds), ...toolArgumentsWarnings(health, judgeIds), ...evidenceUnrelatedWarnings(health, judgeIds)];
+  // and its successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts), and its
+  // compliance labels citing nothing of the injected text (../verdict/evidence-unrelated-health.ts)
+  return [
+    ...rateCaveats(health ?? [], judgeIds).map((c) => c.message),
+    ...injectionUnknownWarnings(health, judgeIds),
+    ...toolArgumentsWarnings(health, unsaidInHealth(health, judgeIds, "tool_arguments_invalid")),
+    ...evidenceUnrelatedWarnings(health, unsaidInHealth(health, judgeIds, "compliance_evidence_unrelated")),
+  ];
 }

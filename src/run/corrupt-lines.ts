@@ -18,6 +18,9 @@ import { skippedLines } from "../store/skipped-lines.js";
 export const STORE_LINES_TEXT =
   "run store: unreadable lines in the run's own journals (a torn line from an interrupted write: a kill or a full disk) were dropped, and the verdicts they held judged again; not an input error (errors.jsonl kind store_corrupt_lines names the lines)";
 
+/** The errors.jsonl kind of the run's unreadable journal lines. */
+export const STORE_CORRUPT_LINES = "store_corrupt_lines";
+
 /** How many line numbers of one file the record names before "...". */
 const SHOWN = 5;
 

@@ -47,10 +47,15 @@ export function requirePricesForCap(opts: LabelOptions): void {
     );
 }
 
+/** The health flags the running warnings leave to the summary: marks on compliance labels to check (../verdict/marked-compliance.ts). */
+export const SAID_IN_SUMMARY: ReadonlySet<string> = new Set(["tool_arguments_invalid", "compliance_evidence_unrelated"]);
+
 /**
  * The running health of each judge over this invocation's verdicts: the returned function takes each verdict, and a
  * judge that looks broken is named through `onWarning` once per flag (after HEALTH_THRESHOLDS.minVerdicts
- * verdicts), so a user can stop before paying for the rest.
+ * verdicts), so a user can stop before paying for the rest. A marked-compliance flag ({@link SAID_IN_SUMMARY}: labels
+ * to check, never a broken judge) is no reason to stop: the summary says it once, with the run's final counts (session
+ * 51: the unrelated-evidence warning was printed while running, with early counts, and again in the summary).
  */
 export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdict) => void {
   const tallies = new Map<string, JudgeHealth>();
@@ -68,6 +73,7 @@ export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdic
       const k = `${v.judge_id}\u0000${f.code}`;
       if (warned.has(k)) continue;
       warned.add(k);
+      if (SAID_IN_SUMMARY.has(f.code)) continue;
       onWarning?.(`judge ${quoted(v.judge_id)} (${v.judge_model}) ${flaggedWords([f.code])} (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
     }
   };

@@ -12,7 +12,6 @@ import { textTable } from "../format/text-table.js";
 import { BUCKETS } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { formatHealth } from "../verdict/health.js";
-import { STORE_LINES_TEXT } from "./corrupt-lines.js";
 import { describeCost, pricedAtText } from "../providers/cost.js";
 import { NOTE_KINDS } from "../ingest/warnings.js";
 import type { AttackRates } from "../stats/rates.js";
@@ -286,11 +285,9 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   if (passed.length > 0) lines.push("", ...passed.map((w) => w.message));
   lines.push("");
   // the run's own torn journal lines are no input error: said apart, in their own words (hostile 51, finding 3)
-  const { store_corrupt_lines: torn = 0, ...inputKinds } = s.errors.by_kind;
-  const inputTotal = s.errors.total - torn;
-  if (inputTotal === 0) lines.push("errors: none");
-  else lines.push(`errors: ${inputTotal} (${Object.entries(inputKinds).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`);
-  if (torn > 0) lines.push(STORE_LINES_TEXT);
+  if (s.errors.total === 0) lines.push("errors: none");
+  else lines.push(`errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`);
+  if (s.store_corrupt_lines) lines.push(s.store_corrupt_lines.message);
   if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
   if (s.skipped) lines.push(s.skipped.message);
   if (s.read_once) lines.push(s.read_once.message);

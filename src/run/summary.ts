@@ -1,4 +1,5 @@
 import { quoted } from "../format/quote-name.js";
+import { STORE_CORRUPT_LINES, STORE_LINES_TEXT } from "./corrupt-lines.js";
 import type { BatchUnfinished } from "./batch-types.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import type { WhereStatement } from "../store/where.js";
@@ -136,8 +137,18 @@ export interface RunSummary {
   unattacked: number;
   verdicts: number;
   judges: JudgeSummary[];
-  /** Stored input errors by kind; never the empty placeholders ({@link skipped}). */
+  /**
+   * Stored input errors by kind: `total` is the input items in error. Never the empty placeholders ({@link skipped}),
+   * the inputs read once ({@link read_once}) nor the run's own unreadable journal lines ({@link store_corrupt_lines}).
+   */
   errors: { total: number; by_kind: Record<string, number> };
+  /**
+   * The run's own journals held unreadable lines at this open (errors.jsonl kind `store_corrupt_lines`, a torn line from
+   * an interrupted write): dropped, and the verdicts they held judged again. No input error, so not in `errors`
+   * (session 51: `errors.total` counted it while the text said it apart). `records`: the stored records that stand
+   * (one per set of lines found at an open, `./corrupt-lines.ts`). Absent when none.
+   */
+  store_corrupt_lines?: { records: number; message: string };
   /**
    * Input files passed over that are no error of the input: empty placeholders (`messages: []` and no verdict, a
    * combination the benchmark never ran; stored in `errors.jsonl` as kind `empty_placeholder`, up to 5 `examples`
@@ -317,7 +328,7 @@ export function summarizeRun(
     j.exposure = { ...rateFigure(exposed, r.labelled), attacked: r.attacked, coverage: expCoverage, coverage_low: expCoverage !== null && expCoverage < COVERAGE_LOW_BELOW };
     out.push(j);
   }
-  const { by_kind, errorTotal, placeholders, duplicates } = inputErrorCounts(errors);
+  const { by_kind, errorTotal, placeholders, duplicates, storeLines } = inputErrorCounts(errors);
   let attacked = 0;
   let attackedRunErrors = 0;
   let attackedNoReference = 0;
@@ -349,6 +360,7 @@ export function summarizeRun(
     ...(mixed.length > 0 ? { mixed_configurations: mixed } : {}),
     ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),
     ...(duplicates > 0 ? { read_once: readOnce(duplicates) } : {}),
+    ...(storeLines > 0 ? { store_corrupt_lines: { records: storeLines, message: STORE_LINES_TEXT } } : {}),
     stopped_judges: stopped, // the caller's record, which label adds to after this (./label-summary.ts); printed by judge id
     warnings,
     cost: runCost,
@@ -361,21 +373,23 @@ export function summarizeRun(
  * trajectories with a tool call whose arguments are not valid JSON (`tool_arguments_invalid`: read and labelled, said
  * by the ingest warning and on each verdict) left out.
  */
-function inputErrorCounts(errors: readonly IngestError[]): { by_kind: Record<string, number>; errorTotal: number; placeholders: string[]; duplicates: number } {
+function inputErrorCounts(errors: readonly IngestError[]): { by_kind: Record<string, number>; errorTotal: number; placeholders: string[]; duplicates: number; storeLines: number } {
   const by_kind: Record<string, number> = {};
   const placeholders: string[] = [];
   let duplicates = 0;
+  let storeLines = 0;
   let errorTotal = 0;
   for (const e of errors) {
     if (e.kind === "empty_placeholder") placeholders.push(e.path);
     else if (e.kind === "duplicate_input") duplicates++;
+    else if (e.kind === STORE_CORRUPT_LINES) storeLines++; // the run's own torn journal lines: no input error
     else if (e.kind === TOOL_ARGUMENTS_INVALID) continue; // the list behind an ingest warning: read, labelled, no error
     else {
       by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
       errorTotal++;
     }
   }
-  return { by_kind, errorTotal, placeholders, duplicates };
+  return { by_kind, errorTotal, placeholders, duplicates, storeLines };
 }
 
 /** The `read_once` statement of a run's inputs given twice (errors.jsonl kind `duplicate_input`). */

@@ -53,7 +53,7 @@ export interface FileStamp {
 const isWarning = (w: unknown): boolean => {
   if (typeof w !== "object" || w === null) return false;
   const x = w as Record<string, unknown>;
-  return typeof x.kind === "string" && typeof x.scope === "string" && typeof x.message === "string" && ["item", "variant"].every((k) => x[k] === undefined || typeof x[k] === "string");
+  return typeof x.kind === "string" && typeof x.scope === "string" && typeof x.message === "string" && ["item", "variant", "file"].every((k) => x[k] === undefined || typeof x[k] === "string");
 };
 
 /** A value read from a journal line that is a usable stamp (this {@link STAMP_READER_VERSION}, finite non-negative size, finite mtime, well-formed warnings), else undefined. */

@@ -247,6 +247,7 @@ export function slimVerdict(v: Verdict): Verdict {
     // the first reply's quote check and the feedback turns, for the health's first-reply figures (../verdict/first-reply.ts)
     ...(v.first_reply ? { first_reply: { quotes: v.first_reply.quotes, quotes_failed: v.first_reply.quotes_failed } } : {}),
     ...(v.feedback_turns !== undefined ? { feedback_turns: v.feedback_turns } : {}),
+    ...(v.rate_limited ? { rate_limited: { ...v.rate_limited } } : {}),
     ...(typeof v.first_reply_unknown === "string" ? { first_reply_unknown: v.first_reply_unknown } : {}),
     // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
     findings: (v.findings ?? []).map((f) => ({

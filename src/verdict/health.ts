@@ -74,6 +74,7 @@ import { addToolArguments, emptyToolArguments, type ToolArgumentsHealth } from "
 import { addEvidenceUnrelated, emptyEvidenceUnrelated, type EvidenceUnrelatedHealth } from "./evidence-unrelated-health.js";
 import { addInjectionUnknown, labelOnUnknownInjection, type InjectionUnknownCounts } from "./injection-unknown.js";
 import { addLabelRests, formatLabelRests } from "./label-rests-health.js";
+import { addRateLimits, rateLimitText, type RateLimitHealth } from "./rate-limit-health.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 export { HEALTH_THRESHOLDS, SMALL_RUN_MIN_QUOTES, type HealthThresholds, type HealthFlag } from "./health-flags.js";
@@ -205,6 +206,8 @@ export interface JudgeHealth {
   elided_prompt?: number;
   elided_evidence?: number;
   raised_above_claim?: number;
+  /** The rate limits its requests got and waited out, over its verdicts (`./rate-limit-health.ts`). Absent when none. */
+  rate_limited?: RateLimitHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -336,6 +339,8 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   const rests = { elided_prompt: h.elided_prompt ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
   addLabelRests(rests, v);
   Object.assign(h, rests);
+  const rl = addRateLimits(h.rate_limited, v);
+  if (rl) h.rate_limited = rl;
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -506,6 +511,7 @@ export function formatHealth(h: JudgeHealth): string {
     formatLabelRests(h) +
     formatComplianceEvidence(h.compliance_evidence) +
     formatRepeatedKey(h.repeated_key) +
-    formatReferenceGoal(h.reference_goal)
+    formatReferenceGoal(h.reference_goal) +
+    (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "")
   );
 }

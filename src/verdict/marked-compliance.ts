@@ -96,3 +96,17 @@ export function markedWarnings<H extends { judge_id: string }>(
   }
   return out;
 }
+
+/**
+ * Of `judgeIds`, those a marked warning ({@link markedWarnings}) is still for: the judges whose health warning
+ * (`healthWarnings` of ./health.ts, said for a judge that looks broken or has labels to check) does not already carry
+ * flag `code`'s sentence, the same text. The report listed both, twice per judge (session 51); committee since out51.
+ * @param code the mark's health flag (`tool_arguments_invalid`, `compliance_evidence_unrelated`).
+ */
+export function unsaidInHealth(
+  health: ReadonlyArray<{ judge_id: string; looks_broken: boolean; flags: ReadonlyArray<{ code: string }> }> | undefined,
+  judgeIds: readonly string[],
+  code: string,
+): string[] {
+  return judgeIds.filter((id) => !(health ?? []).some((h) => h.judge_id === id && h.looks_broken && h.flags.some((f) => f.code === code)));
+}

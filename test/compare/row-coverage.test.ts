@@ -3,6 +3,7 @@
  * below half are named in one warning (session 39: Llama-3.3 by attack over 3 of its 30 and 3 of its 67 runs beside
  * rows over all of theirs, said only in the header). Pure, then end to end on the vendored like-for-like slice.
  */
+import { parseCsv } from "../../src/io/csv.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -95,9 +96,10 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     const csv = path.join(dir, "rows.csv");
     const c = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--baseline", "no_defense", "--bootstrap", "0", "--csv", csv]);
     expect(c.code, c.stderr).toBe(0);
-    const [head, ...lines] = fs.readFileSync(csv, "utf8").trim().split("\n").map((l) => l.split(","));
+    // parsed as CSV: the notes cell holds the warnings' commas (quoted)
+    const [head, ...lines] = parseCsv(fs.readFileSync(csv, "utf8").trim()).map((r) => r.fields);
     expect(head.slice(0, 3)).toEqual(["agent_model", "condition", "asr_goal"]);
-    expect(head.slice(-6)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "n_run_error_attacked", "n_run_error_unattacked", "judge_caveat"]);
+    expect(head.slice(-7)).toEqual(["attacked_available", "attacked_used_share", "attacked_used_low", "n_run_error_attacked", "n_run_error_unattacked", "judge_caveat", "notes"]);
     const at = (l: string[], k: string) => l[head.indexOf(k)];
     const pooled = j.asr.filter((x: AsrCell) => x.suite === null);
     expect(lines.length).toBe(pooled.length);

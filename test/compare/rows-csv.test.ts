@@ -82,4 +82,15 @@ describe("compare --csv", () => {
     expect((await runCli(["estimate", "--run", "ok", "--labels-dir", labels(), "--table", "--csv", ok])).code).toBe(0);
     for (const x of csvOf(ok)) expect(x.judge_caveat).toBe("");
   }, 60_000);
+
+  it("notes carries the warnings the text prints, the same on every row (as the table CSV's notes)", async () => {
+    const f = path.join(tmp, "notes.csv");
+    const r = await runCli(["compare", "--run", "ok", "--labels-dir", labels(), "--by", "attack", "--bootstrap", "0", "--csv", f]);
+    expect(r.code, r.stderr).toBe(0);
+    const said = unwrapText(r.stdout).split("\n").filter((l) => l.startsWith("WARNING: "));
+    expect(said.length).toBeGreaterThan(0); // the slice warns (its Llama rows are over a few runs)
+    const rows = csvOf(f);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const x of rows) expect(x.notes.split(" | ")).toEqual(said);
+  }, 60_000);
 });
