@@ -22,6 +22,8 @@ export interface PassOutcome {
   inputsRemoved?: { count: number; examples: string[] } | null;
   /** --where's text, the read trajectories it left out (./partial-passes.ts) */
   where?: { text: string; left_out: number };
+  /** this invocation's inputs, as given (resolved from the current directory): what its pass read (./partial-passes.ts) */
+  inputs: readonly string[];
 }
 
 /**
@@ -38,13 +40,18 @@ export function startPass(d: RunSnapshot, inputs: string[], counts: RunSnapshot[
   // what an earlier complete read found of removed input files stands until a later complete read says again (a
   // --limit, interrupted or killed resume cannot tell: red team 14, the warning had vanished)
   const removed = d.label_state?.inputs_removed;
-  const partial_passes = carriedPasses(d.label_state, counts.trajectories); // passes short of the inputs (break 51 #2): undefined is not written
-  d.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}), partial_passes };
+  const record = carriedPasses(d.label_state, counts.trajectories, before); // inputs read only in part (./partial-passes.ts)
+  d.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}), ...record };
   return before;
 }
 
-/** Record how the invocation ended in `st` (its `label_state`): its state, stopped judges, cost cap, limit, removed inputs and partial passes. */
-export function finishPass(st: LabelState, outcome: PassOutcome): void {
+/**
+ * Record how the invocation ended in the snapshot's `label_state` (nothing without one): its state, stopped judges,
+ * cost cap, limit, removed inputs, and the inputs read only in part (`./partial-passes.ts`, over `d.inputs`).
+ */
+export function finishPass(d: RunSnapshot, outcome: PassOutcome): void {
+  const st = d.label_state;
+  if (!st) return;
   const stopped = outcome.stoppedJudges ?? [];
   st.state = outcome.interrupted ? "interrupted" : stopped.length ? "stopped_judges" : outcome.costCap ? "cost_cap" : "complete";
   if (stopped.length) st.stopped_judges = stopped;
@@ -52,7 +59,7 @@ export function finishPass(st: LabelState, outcome: PassOutcome): void {
   if (outcome.limit !== undefined) st.limit = outcome.limit;
   if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples.slice(0, 3) };
   else if (outcome.inputsRemoved === null) delete st.inputs_removed;
-  recordPasses(st, outcome.limit, outcome.where);
+  recordPasses(st, outcome.limit, outcome.where, outcome.inputs, d.inputs);
 }
 
 /** At close: this process's unfinished invocation (no outcome recorded, or journal lines lost) is `failed`, and ends now. */

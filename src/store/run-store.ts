@@ -236,8 +236,7 @@ export class RunStore {
    * without it records `failed`; a process killed before closing leaves `running` behind (with its lock).
    */
   finish(outcome: PassOutcome): void {
-    const st = this.db.data.label_state;
-    if (st) finishPass(st, outcome);
+    finishPass(this.db.data, outcome);
   }
 
   /** Path of a file in the run folder. */
