@@ -79,6 +79,7 @@ function labelCommand(program: Command): Command {
     .option("--batch", "send batch judges' requests through the OpenAI Batch API (judges with batch: true, or on api.openai.com); killed runs resume polling")
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
+    .option("--show-prompt <id>", "with --dry-run: print the messages each judge's first request would carry for trajectory <id>, exactly as label renders them (only the structural tags' nonce is drawn afresh); with --json, as JSON; sends nothing, prints no key")
     .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
     .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price; with --batch, a batch judge's conversations are reserved at its batch price, and those of chunks an earlier invocation left in flight are reserved first; with --dry-run, says how many conversations the cap would let through at their worst case")
     .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
@@ -226,6 +227,14 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
     );
   }
   if (r.label_would_refuse) process.exitCode = EXIT.usage;
+}
+
+/** `label --dry-run --show-prompt ID`: each judge's first request's messages for one trajectory (../run/show-prompt.ts). */
+async function printShownPrompt(shared: Parameters<typeof labelRun>[0], id: string, json: boolean): Promise<void> {
+  const { formatShownPrompt, showPrompt } = await import("../run/show-prompt.js");
+  const r = await showPrompt(shared, id);
+  if (json) printJson(r);
+  else process.stdout.write(formatShownPrompt(r) + "\n");
 }
 
 /** How many trajectories a resume counted as read without reading their file (docs/label.md "resume"), said so a user sees the rule applied. */
@@ -464,6 +473,8 @@ export function registerLabel(program: Command): void {
       utilityScorer: o.utilityScorer,
       where: whereOf(o),
     };
+    if (o.showPrompt !== undefined && !o.dryRun) throw new UsageError("--show-prompt goes with --dry-run (it renders, sends nothing)");
+    if (o.showPrompt !== undefined) return printShownPrompt(shared, String(o.showPrompt), !!o.json);
     if (o.dryRun) return printDryRun(shared, o, maxCostUsd);
     // First Ctrl-C: nothing new starts, the requests in flight finish (they are paid for) and their verdicts are
     // stored. Second: quit at once (what was in flight is judged again on resume).

@@ -143,7 +143,7 @@ Example:
       if (labelFileNote) warnLine(labelFileNote);
       if (m.run_state.complete === false) warnLine(`run incomplete: ${m.run_state.message}`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
-      else if (m.run_state.status === "inputs_removed" && m.run_state.message) warnLine(m.run_state.message);
+      else if ((m.run_state.status === "inputs_removed" || m.run_state.status === "history_unknown") && m.run_state.message) warnLine(m.run_state.message);
       for (const w of m.run_state.mixed_configurations ?? []) warnLine(w);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);

@@ -457,7 +457,7 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
   L.push(`committee of run ${r.run}: ${r.judges.length} judge${r.judges.length === 1 ? "" : "s"} (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
   if (opts.warningsSaid === undefined) for (const w of r.warnings) L.push(`WARNING: ${w}`);
   else if (r.warnings.length) L.push(`${r.warnings.length} warning(s) ${opts.warningsSaid}`);
-  if (r.run_state?.message && r.run_state.complete !== false && r.run_state.status !== "inputs_removed") L.push(`note: ${r.run_state.message}`);
+  if (r.run_state?.message && r.run_state.complete !== false && r.run_state.status !== "inputs_removed" && r.run_state.status !== "history_unknown") L.push(`note: ${r.run_state.message}`);
   const c = r.committee;
   L.push(
     // what the count is: the run's trajectories, each with one committee verdict; not the n of a figure below

@@ -490,7 +490,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // a single judge has no committee warnings, but its health warnings (issue 12.2) still show; a judge left out: its own
   const warnings = f.warnings.concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
-  else if (runState.message) warnings.push(runState.status === "inputs_removed" ? runState.message : `note: ${runState.message}`);
+  else if (runState.message) warnings.push(runState.status === "inputs_removed" || runState.status === "history_unknown" ? runState.message : `note: ${runState.message}`);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
   warnings.push(...(runState.mixed_configurations ?? []));
   warnings.push(...restricted.warnings);

@@ -18,10 +18,13 @@ import { warningKindOf } from "./warning-kinds.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
 
-/** The headline's population: "all N attacked trajectories", or, of a run that is not complete, the N it holds (break 51 #2). */
+/** The headline's population: "all N attacked trajectories", or, of a run that is not complete or whose pass history is unknown, the N it holds (break 51 #2). */
 function population(m: ReportModel, n: number): string {
   const where = m.where ? " kept by --where" : "";
-  return m.run_state.complete === false ? `the ${int(n)} attacked trajectories this incomplete run holds${where} (not all of its inputs: see "Read with")` : `all ${int(n)} attacked trajectories${where}`;
+  if (m.run_state.complete === false) return `the ${int(n)} attacked trajectories this incomplete run holds${where} (not all of its inputs: see "Read with")`;
+  // an older build's run whose passes are not recorded: all of its inputs is not known (session 52 #2)
+  if (m.run_state.status === "history_unknown") return `the ${int(n)} attacked trajectories this run holds${where} (whether these are all of its inputs is not known: see "Read with")`;
+  return `all ${int(n)} attacked trajectories${where}`;
 }
 
 /** The headline of the calibrated `(all)` estimate: both rates with their intervals, the judge and human figures beside. */

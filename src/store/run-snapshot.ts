@@ -56,8 +56,10 @@ export interface LabelState {
   limit?: number;
   /** Trajectories the run holds whose input file no longer exists, as that invocation found (`../run/removed-inputs.ts`). */
   inputs_removed?: { count: number; examples: string[] };
-  /** The passes with --limit or --where since the run's inputs were last covered (`./partial-passes.ts`); absent: covered. */
+  /** The passes with --limit or --where whose inputs no full pass has covered since (`./partial-passes.ts`); absent: none recorded. */
   partial_passes?: PartialPass[];
+  /** The inputs (absolute) a pass without --limit/--where read to the end (`./partial-passes.ts`); absent: recorded by an older build. */
+  covered_inputs?: string[];
 }
 
 /** A label pass that left the run short of its inputs: its `--limit` (it stopped the reading) and/or `--where` (it left some out). */
@@ -68,6 +70,12 @@ export interface PartialPass {
   where?: string;
   /** trajectories the filter read and left out */
   left_out?: number;
+  /** the inputs it read (as given) that no full pass has covered since; absent: not recorded (session 51's build) */
+  inputs?: string[];
+  /** {@link inputs} as absolute paths, in the same order */
+  resolved?: string[];
+  /** set on the entry of inputs an older build read without recording how (./partial-passes.ts) */
+  history_unknown?: true;
 }
 
 export function validSnapshot(d: unknown): d is RunSnapshot {

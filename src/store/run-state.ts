@@ -11,14 +11,16 @@ import { readRunLock, type LockHolder } from "./lock.js";
 import type { LabelState } from "./run-store.js";
 import { removedStatement } from "./removed-ids.js";
 import { byJudgeName } from "../format/judge-order.js";
-import { passText } from "./partial-passes.js";
-import type { PartialPass } from "./run-snapshot.js";
+import { carriedPasses, passText } from "./partial-passes.js";
+import type { PartialPass, RunSnapshot } from "./run-snapshot.js";
 
 /** The labelling state of a run. */
 export interface RunState {
   /**
    * `complete`; `limited` (complete, with `--limit N`); `partial` (every pass since the run began, or since a pass
-   * without --limit/--where last covered its inputs, had --limit or --where: `./partial-passes.ts`); `running` (a label process holds the run now, here or on
+   * without --limit/--where last covered its inputs, had --limit or --where: `./partial-passes.ts`); `history_unknown`
+   * (complete, but an older build labelled some inputs in earlier invocations without recording whether they were read
+   * whole: {@link historyUnknownText}); `running` (a label process holds the run now, here or on
    * another host); `killed` (the last label process ended without finishing and without closing the store:
    * killed, or the machine stopped); `interrupted` (Ctrl-C / SIGTERM); `stopped_judges` (judges stopped by a
    * fatal error: bad key, no quota); `cost_cap` (stopped by
@@ -26,7 +28,7 @@ export interface RunState {
    * `inputs_removed` (complete; trajectories whose input is gone are left out of the figures, `./removed-ids.ts`, or,
    * for a run recorded before that, still counted: {@link inputsRemovedText}).
    */
-  status: "inputs_removed" | "complete" | "limited" | "partial" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
+  status: "inputs_removed" | "complete" | "limited" | "partial" | "history_unknown" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
   /** True when the last labelling finished; false when the figures cover only part of it; null when unknown. */
   complete: boolean | null;
   /** What to tell the user (null when there is nothing to say). */
@@ -124,7 +126,9 @@ function lastLabelState(runDir: string): RunState {
   }
   if (st && typeof st.state === "string") {
     const counts = store?.counts as { trajectories?: unknown } | undefined;
-    const r = labelStateOf(st, out, runDir, typeof counts?.trajectories === "number" ? counts.trajectories : undefined);
+    const inputs = Array.isArray(store?.inputs) ? (store.inputs as unknown[]).filter((i): i is string => typeof i === "string") : [];
+    const last = store?.last_invocation as RunSnapshot["last_invocation"] | undefined;
+    const r = labelStateOf(st, out, runDir, typeof counts?.trajectories === "number" ? counts.trajectories : undefined, { inputs, last_invocation: Array.isArray(last?.inputs) ? last : undefined });
     // removed input files recorded by an earlier complete read stand through a later partial one (red team 14)
     if (r && r.status !== "inputs_removed" && st.inputs_removed && st.inputs_removed.count > 0) {
       r.message = `${r.message ? `${r.message}; ` : ""}${removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed)}`;
@@ -175,7 +179,7 @@ export function runStateFor(s: RunState, judges: Iterable<string>): RunState {
 
 /** The line to print for a run state: `WARNING: ...` for a partial run, `note: ...` otherwise; null when complete. */
 export function runStateLine(s: RunState): string | null {
-  const lines = s.message ? [`${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" ? "WARNING: " : "note: "}${s.message}`] : [];
+  const lines = s.message ? [`${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" || s.status === "history_unknown" ? "WARNING: " : "note: "}${s.message}`] : [];
   for (const m of s.mixed_configurations ?? []) lines.push(`WARNING: ${m}`);
   return lines.length ? lines.join("\n") : null;
 }
@@ -193,7 +197,8 @@ function labelStateOf(
   st: LabelState,
   out: (status: RunState["status"], complete: boolean | null, message: string | null) => RunState,
   runDir: string,
-  trajectories?: number,
+  trajectories: number | undefined,
+  snap: Pick<RunSnapshot, "inputs" | "last_invocation">,
 ): RunState | undefined {
   const when = st.finished_at ?? st.started_at;
   switch (st.state) {
@@ -217,7 +222,13 @@ function labelStateOf(
       return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
     case "complete":
       if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed));
-      if (st.partial_passes?.length) return out("partial", false, partialText(st.partial_passes, trajectories));
+      {
+        // a record of an older build (no covered_inputs) is read as a new pass would carry it (./partial-passes.ts)
+        // (only its history_unknown entry added: a last pass under --limit keeps its `limited` note below)
+        const passes = st.covered_inputs ? (st.partial_passes ?? []) : [...(st.partial_passes ?? []), ...carriedPasses(st, trajectories ?? 0, snap).partial_passes.filter((p) => p.history_unknown)];
+        if (passes.some((p) => !p.history_unknown)) return out("partial", false, partialText(passes, trajectories));
+        if (passes.length) return out("history_unknown", null, historyUnknownText(passes));
+      }
       return st.limit !== undefined ? out("limited", true, limitedText(st.limit, trajectories)) : out("complete", true, null);
   }
   return undefined;
@@ -245,7 +256,19 @@ export function limitedText(limit: number, trajectories?: number): string {
 export function partialText(passes: readonly PartialPass[], trajectories?: number): string {
   const held = trajectories === undefined ? "the trajectories" : `the ${trajectories.toLocaleString("en-US")} trajectories`;
   return (
-    `partial run: every label run since its inputs were last read whole had --limit or --where (${passes.map(passText).join("; ")}), so these figures cover ${held} ` +
-    "those runs stored, a slice of the inputs (the first files read, or what a filter kept), not the inputs: run label again without --limit and --where to cover them"
+    `partial run: inputs were read only in part by label runs with --limit or --where that no later label run without them covered (${passes.map(passText).join("; ")}), so these figures cover ${held} ` +
+    "the runs stored, a slice of those inputs (the first files read, or what a filter kept), not the inputs: run label again on them without --limit and --where to cover them"
+  );
+}
+
+/**
+ * The message of a `history_unknown` run: an older build labelled some of its inputs in earlier invocations and did
+ * not record whether they were read whole (`--limit`, `--where`), so complete cannot be said; not guessed either way.
+ */
+export function historyUnknownText(passes: readonly PartialPass[]): string {
+  const one = passes.length === 1 && passes[0]!.inputs?.length === 1;
+  return (
+    `${passes.map(passText).join("; ")}: earlier label runs read ${one ? "this input" : "these inputs"} and did not record whether with --limit or --where, ` +
+    `so whether these figures cover ${one ? "it" : "them"} whole is unknown: run label again on ${one ? "it" : "them"} without --limit and --where to know`
   );
 }

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
@@ -21,7 +20,7 @@ import { FileStamps, stampOf, type FileStamp, type StampWarning } from "./file-s
 import { checkRunName, validSnapshot, type RunSnapshot } from "./run-snapshot.js";
 import { storedUsageImplausible } from "./stored-usage.js";
 export { checkRunName, RunNameError, type LabelState, type RunSnapshot } from "./run-snapshot.js";
-import { carriedPasses, recordPasses } from "./partial-passes.js";
+import { abandonPass, closePass, finishPass, startPass, type PassOutcome, type SnapshotBefore } from "./label-pass.js";
 export type { StoredConfig } from "./resume-keys.js";
 
 /** Journal lines loaded between two calls of `RunStore.open`'s `onLoadCheck`. */
@@ -118,7 +117,7 @@ export class RunStore {
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
-  private before?: Pick<RunSnapshot, "inputs" | "stopped_judges" | "label_state" | "judges" | "last_invocation">;
+  private before?: SnapshotBefore;
   private release: () => void = () => {};
   private dirty = 0;
   private lastWrite = 0;
@@ -228,20 +227,7 @@ export class RunStore {
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
     this.verdicts = Journal.open(this.file("verdicts.jsonl"), { after: [this.trajectories as Journal<unknown>] });
     this.errors = Journal.open(this.file("errors.jsonl"), { after: [this.verdicts as Journal<unknown>], writeThrough: true });
-    const d = this.db.data;
-    this.before = { inputs: d.inputs, stopped_judges: d.stopped_judges, label_state: d.label_state, judges: d.judges, last_invocation: d.last_invocation };
-    if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
-    this.db.data.counts = {
-      trajectories: this.trajectoryCount,
-      verdicts: this.keys.size,
-      errors: this.errorKeys.size,
-    };
-    this.db.data.stopped_judges = {};
-    // what an earlier complete read found of removed input files stands until a later complete read says again (a
-    // --limit, interrupted or killed resume cannot tell: red team 14, the warning had vanished)
-    const removed = this.db.data.label_state?.inputs_removed;
-    const partial_passes = carriedPasses(this.db.data.label_state, this.trajectoryCount); // passes short of the inputs (break 51 #2): undefined is not written
-    this.db.data.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}), partial_passes };
+    this.before = startPass(this.db.data, inputs, { trajectories: this.trajectoryCount, verdicts: this.keys.size, errors: this.errorKeys.size }, now);
     await this.writeSnapshot();
   }
 
@@ -249,25 +235,8 @@ export class RunStore {
    * Record how this invocation ended (`store.json` `label_state`); written by {@link close}. A store closed
    * without it records `failed`; a process killed before closing leaves `running` behind (with its lock).
    */
-  finish(outcome: {
-    interrupted: boolean;
-    stoppedJudges?: string[];
-    limit?: number;
-    costCap?: { cap_usd: number; spent_usd: number };
-    /** what is recorded now of trajectories whose input is gone (`./removed-ids.ts`); null: none; absent: as it was */
-    inputsRemoved?: { count: number; examples: string[] } | null;
-    where?: { text: string; left_out: number }; // --where's text, the read trajectories it left out (./partial-passes.ts)
-  }): void {
-    const st = this.db.data.label_state;
-    if (!st) return;
-    const stopped = outcome.stoppedJudges ?? [];
-    st.state = outcome.interrupted ? "interrupted" : stopped.length ? "stopped_judges" : outcome.costCap ? "cost_cap" : "complete";
-    if (stopped.length) st.stopped_judges = stopped;
-    if (outcome.costCap) st.cost_cap = { cap_usd: outcome.costCap.cap_usd, spent_usd: outcome.costCap.spent_usd };
-    if (outcome.limit !== undefined) st.limit = outcome.limit;
-    if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples.slice(0, 3) };
-    else if (outcome.inputsRemoved === null) delete st.inputs_removed;
-    recordPasses(st, outcome.limit, outcome.where);
+  finish(outcome: PassOutcome): void {
+    finishPass(this.db.data, outcome);
   }
 
   /** Path of a file in the run folder. */
@@ -567,14 +536,7 @@ export class RunStore {
    * run stays complete instead of reading as `failed`. Call before {@link close}.
    */
   abandon(): void {
-    if (!this.db?.data || !this.before) return;
-    this.db.data.judges = this.before.judges;
-    if (this.before.last_invocation === undefined) delete this.db.data.last_invocation;
-    else this.db.data.last_invocation = this.before.last_invocation;
-    this.db.data.inputs = this.before.inputs;
-    this.db.data.stopped_judges = this.before.stopped_judges;
-    if (this.before.label_state === undefined) delete this.db.data.label_state;
-    else this.db.data.label_state = this.before.label_state;
+    if (this.db?.data && this.before) abandonPass(this.db.data, this.before);
   }
 
   /** Write pending lines, fsync, write the snapshot, release the lock; safe twice. @throws StoreWriteError when pending lines or the snapshot cannot be written (closed and unlocked all the same; red team 20: never silent). */
@@ -584,11 +546,7 @@ export class RunStore {
     let snapshot: unknown = null;
     try {
       lost = syncJournals(journals); // errors after the rows and verdicts (`load`)
-      const st = this.db?.data?.label_state;
-      if (st && st.pid === process.pid && !st.finished_at) {
-        if (st.state === "running" || lost) st.state = "failed";
-        st.finished_at = new Date().toISOString();
-      }
+      closePass(this.db?.data?.label_state, !!lost);
       if (this.db?.data) snapshot = await this.writeSnapshot(false).then(() => null, (e: unknown) => (e instanceof StoreWriteError ? e : null));
     } finally {
       closeJournals(journals);

@@ -198,6 +198,8 @@ describe("the summary first, every warning under one counted list", () => {
     // a run that is not complete: the headline says the trajectories it holds, not "all" (break 51 #2)
     const partial = await renderReportHtml({ ...m, run_state: { ...m.run_state, status: "partial", complete: false, message: "partial run: x" } });
     expect(partial).toMatch(/Attack success over the [\d,]+ attacked trajectories this incomplete run holds \(not all of its inputs/);
+    const unknown = await renderReportHtml({ ...m, run_state: { ...m.run_state, status: "history_unknown", complete: null, message: "pass history unknown (labelled by an older build) of x" } });
+    expect(unknown).toMatch(/Attack success over the [\d,]+ attacked trajectories this run holds \(whether these are all of its inputs is not known/);
     expect(words).toMatch(/Attack success over all [\d,]+ attacked trajectories/);
     // each warning is on the page: as is, or merged with its twin
     for (const w of m.warnings) {

@@ -1,35 +1,72 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { carriedPasses, passesAfter, recordPasses } from "../../src/store/partial-passes.js";
+import { carriedPasses, isCovered, passText, recordPasses } from "../../src/store/partial-passes.js";
 import type { LabelState } from "../../src/store/run-snapshot.js";
 
 const st = (o: Partial<LabelState>): LabelState => ({ state: "complete", started_at: "t1", pid: 1, host: "h", ...o });
+const abs = (p: string) => path.resolve(p);
+const none = { inputs: [] as string[] };
 
-describe("the passes that left a run short of its inputs (break 51 #2)", () => {
-  it("a new run starts uncovered; a run recorded before the field: only a complete --limit last pass is known", () => {
-    expect(carriedPasses(undefined, 0)).toEqual([]);
-    expect(carriedPasses(undefined, 10)).toBeUndefined();
-    expect(carriedPasses(st({}), 10)).toBeUndefined();
-    expect(carriedPasses(st({ limit: 5 }), 5)).toEqual([{ started_at: "t1", limit: 5 }]);
-    expect(carriedPasses(st({ state: "interrupted", limit: 5 }), 5)).toBeUndefined();
-    expect(carriedPasses(st({ partial_passes: [{ started_at: "t0", where: "suite=x", left_out: 3 }] }), 5)).toEqual([{ started_at: "t0", where: "suite=x", left_out: 3 }]);
+describe("the inputs a run read only in part (break 51 #2, per input since session 52)", () => {
+  it("a new run starts with nothing covered and no pass; a record of this build carries as it is", () => {
+    expect(carriedPasses(undefined, 0, none)).toEqual({ partial_passes: [], covered_inputs: [] });
+    const rec = { partial_passes: [{ started_at: "t0", limit: 5, inputs: ["a"], resolved: [abs("a")] }], covered_inputs: [abs("b")] };
+    expect(carriedPasses(st(rec), 5, { inputs: ["a", "b"] })).toEqual(rec);
   });
 
-  it("a limited pass adds itself whatever its outcome; a whole pass clears the list only when it completes", () => {
-    const a = [{ started_at: "t0", limit: 5 }];
-    expect(passesAfter(st({ partial_passes: a }), { where: "m=x", left_out: 2 })).toEqual([...a, { started_at: "t1", where: "m=x", left_out: 2 }]);
-    expect(passesAfter(st({ state: "interrupted", partial_passes: a }), { limit: 3 })).toEqual([...a, { started_at: "t1", limit: 3 }]);
-    expect(passesAfter(st({ partial_passes: a }), null)).toBeUndefined();
-    expect(passesAfter(st({ state: "interrupted", partial_passes: a }), null)).toEqual(a);
-    expect(passesAfter(st({ state: "cost_cap", partial_passes: [] }), null)).toEqual([]);
-    expect(passesAfter(st({}), { limit: 3 })).toBeUndefined(); // covered stays covered
+  it("a folder covers what is in it, not the folder holding it", () => {
+    expect(isCovered("/c/runs/gpt", ["/c/runs"])).toBe(true);
+    expect(isCovered("/c/runs", ["/c/runs/gpt"])).toBe(false);
+    expect(isCovered("/c/runs-2", ["/c/runs"])).toBe(false);
   });
 
-  it("recordPasses: a --where that left nothing out is no limit", () => {
-    const s = st({ partial_passes: [] });
-    recordPasses(s, undefined, { text: "attacked=true,false", left_out: 0 });
-    expect(s.partial_passes).toBeUndefined();
-    const t = st({ partial_passes: [] });
-    recordPasses(t, 100, { text: "suite=b", left_out: 7 });
-    expect(t.partial_passes).toEqual([{ started_at: "t1", limit: 100, where: "suite=b", left_out: 7 }]);
+  it("label A --limit, then a full label B: A stays listed; a full label A then clears it", () => {
+    const s = st({ state: "complete", partial_passes: [], covered_inputs: [] });
+    recordPasses(s, 100, undefined, ["A"], ["A"]);
+    expect(s.partial_passes).toEqual([{ started_at: "t1", limit: 100, inputs: ["A"], resolved: [abs("A")] }]);
+    const t = st({ started_at: "t2", partial_passes: s.partial_passes, covered_inputs: s.covered_inputs });
+    recordPasses(t, undefined, undefined, ["B"], ["A", "B"]);
+    expect(t.partial_passes).toEqual(s.partial_passes);
+    expect(t.covered_inputs).toEqual([abs("B")]);
+    const u = st({ started_at: "t3", partial_passes: t.partial_passes, covered_inputs: t.covered_inputs });
+    recordPasses(u, undefined, undefined, ["A"], ["A", "B"]);
+    expect(u.partial_passes).toEqual([]);
+  });
+
+  it("a full pass ends covering only when complete; a limited pass over covered inputs adds nothing", () => {
+    const a = [{ started_at: "t0", limit: 5, inputs: ["A", "B"], resolved: [abs("A"), abs("B")] }];
+    const s = st({ state: "interrupted", partial_passes: a, covered_inputs: [] });
+    recordPasses(s, undefined, undefined, ["A"], ["A", "B"]);
+    expect(s.partial_passes).toEqual(a);
+    const t = st({ partial_passes: a, covered_inputs: [] });
+    recordPasses(t, undefined, undefined, ["A"], ["A", "B"]);
+    expect(t.partial_passes).toEqual([{ started_at: "t0", limit: 5, inputs: ["B"], resolved: [abs("B")] }]);
+    const u = st({ partial_passes: [], covered_inputs: [abs("A")] });
+    recordPasses(u, 3, undefined, ["A"], ["A"]);
+    expect(u.partial_passes).toEqual([]);
+  });
+
+  it("a --where that left nothing out is no limit; a pass of session 51 (no inputs) clears once every input is covered", () => {
+    const s = st({ partial_passes: [], covered_inputs: [] });
+    recordPasses(s, undefined, { text: "attacked=true,false", left_out: 0 }, ["A"], ["A"]);
+    expect(s.partial_passes).toEqual([]);
+    const old = [{ started_at: "t0", where: "suite=b", left_out: 7 }];
+    const t = st({ partial_passes: old, covered_inputs: [] });
+    recordPasses(t, undefined, undefined, ["A"], ["A", "B"]);
+    expect(t.partial_passes).toEqual(old);
+    recordPasses(t, undefined, undefined, ["B"], ["A", "B"]);
+    expect(t.partial_passes).toEqual([]);
+  });
+
+  it("an older build's record: the last whole invocation's inputs covered, the run's others of unknown history", () => {
+    const last = { at: "t0", inputs: ["B"], judges: [], options: {} };
+    const r = carriedPasses(st({}), 10, { inputs: ["A", "B"], last_invocation: last });
+    expect(r.covered_inputs).toEqual([abs("B")]);
+    expect(r.partial_passes).toEqual([{ started_at: "t1", history_unknown: true, inputs: ["A"], resolved: [abs("A")] }]);
+    expect(passText(r.partial_passes[0]!)).toBe("pass history unknown (labelled by an older build) of A");
+    // one invocation (or none recorded): nothing unknown; a last pass under --limit: that pass over its inputs
+    expect(carriedPasses(st({}), 10, { inputs: ["A"], last_invocation: { ...last, inputs: ["A"] } }).partial_passes).toEqual([]);
+    expect(carriedPasses(st({}), 10, { inputs: ["A"] }).partial_passes).toEqual([]);
+    expect(carriedPasses(st({ limit: 5 }), 5, { inputs: ["A"], last_invocation: { ...last, inputs: ["A"] } }).partial_passes).toEqual([{ started_at: "t1", limit: 5, inputs: ["A"], resolved: [abs("A")] }]);
   });
 });
