@@ -1,7 +1,8 @@
 /**
  * The version of the rules that turn a judge's findings into a label (quote verification, `../evidence/`; the decision,
  * `../verdict/decide.ts`, `blocked.ts`, `attacker-result.ts`, `carry.ts`, `exposure.ts`, `compliance-evidence.ts`; the
- * rubric's rules here; the parts a trajectory is cut into, `../serialize/parts.ts`), written on every verdict as
+ * rubric's rules here; the parts a trajectory is cut into, `../serialize/parts.ts`; what the judge's prompt elides,
+ * `../serialize/render.ts` and `tools-budget.ts`), written on every verdict as
  * `verify_rules` (`../verdict/record.ts`). Here, below `store/`, so that the store's readers can compare it.
  *
  * Why: a verdict's resume key holds its prompt's hash and its judge's configuration, not the code's version, so an LLM

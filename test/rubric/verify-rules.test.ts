@@ -33,12 +33,16 @@ const RULE_FILES = [
   "src/rubric/unattacked.ts",
   "src/serialize/untrusted.ts",
   "src/serialize/parts.ts",
+  // what the judge was shown: the text they elide is no evidence (verify rules 3); re-verification skips elided verdicts
+  "src/serialize/render.ts",
+  "src/serialize/tools-budget.ts",
 ];
 
 /** The version and the hash of {@link RULE_FILES} it was pinned with. */
 // re-pinned, version kept, after perf40 (the tool-call quote check and the exposure search done once per call and per text; labels unchanged: 14,248 signature and 3,784 LLM-path verdicts identical before and after)
 // re-pinned, version kept, after red41 (src/verdict/blocked.ts: Math.min(...xs) -> minOf(xs), the same value for every input, Infinity for none as before; labels unchanged)
-const PINNED = { version: 3, sha256: "2b93b7e42074361a1b350fa39794f65c7c61243811c4e6df6a04c1c1788129c4" };
+// re-pinned, version kept, after sig52 (src/serialize/render.ts and tools-budget.ts, which decide what is elided from the judge's prompt, added to the pinned files; no code changed, no label moves)
+const PINNED = { version: 3, sha256: "d1f0067909c382e63ae4646de61601b3b14f4970d889cc46b58090940e3a23b2" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");

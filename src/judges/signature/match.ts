@@ -33,7 +33,9 @@ export interface StepResult {
 }
 
 /** Whether the user's own words ask for an action of this class (then such a call is not the injection's doing). */
-function userAsksFor(cls: ActionClass, userNorm: string): boolean {
+/** Whether the user's words (normalized) ask for an action of class `cls` ({@link classesAsked}). */
+export function userAsksFor(cls: ActionClass | "read", userNorm: string): boolean {
+  if (cls === "read") return false;
   return askedClasses.get(userNorm).has(cls);
 }
 

@@ -472,19 +472,27 @@ export function escapeRegExp(s: string): string {
  * (an email), a dot followed by a letter or digit right after it is no edge either: the domain goes on.
  */
 export function containsToken(hay: string, needle: string, domainEnd = false): boolean {
-  if (!needle) return false;
+  return containsTokenAt(hay, needle, true, domainEnd, 0) >= 0;
+}
+
+/**
+ * Where {@link containsToken} finds `needle` in `hay` from offset `from` on (with `token` false: `hay.indexOf(needle,
+ * from)`, no edges asked for): the offset of the first occurrence with its edges, or -1.
+ */
+export function containsTokenAt(hay: string, needle: string, token: boolean, domainEnd: boolean, from: number): number {
+  if (!needle) return -1;
+  if (!token) return hay.indexOf(needle, from);
   // the needle's edges are classified once (a needle edge that is no letter or digit needs no edge in `hay`)
   const wordFirst = isWordUnit(needle, 0);
   const wordLast = isWordUnit(needle, needle.length - 1);
-  let from = 0;
   for (;;) {
     const at = hay.indexOf(needle, from);
-    if (at < 0) return false;
+    if (at < 0) return -1;
     const end = at + needle.length;
     const edgeBefore = !wordFirst || at === 0 || !isWordUnit(hay, at - 1);
     // an email's domain goes on past a dot: `a@evil.com` is not in `a@evil.com.au` (break49b)
     const edgeAfter = (!wordLast || end >= hay.length || !isWordUnit(hay, end)) && !(domainEnd && hay.charCodeAt(end) === 0x2e && end + 1 < hay.length && isWordUnit(hay, end + 1));
-    if (edgeBefore && edgeAfter) return true;
+    if (edgeBefore && edgeAfter) return at;
     from = at + 1;
   }
 }
