@@ -239,6 +239,7 @@ function tableCalibrated(
       by: condition ? ["agent_model", "condition"] : ["agent_model"],
       minSampled: human.minSampled,
       where: whereOf(o as { where?: string[] }),
+      likeForLikeCells: !o.ownMix, // the table's rows' population (../estimate/group-cells.ts)
     });
   } catch (e) {
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);

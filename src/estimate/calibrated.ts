@@ -78,6 +78,7 @@ import { stratifiedVariance } from "../stats/stratified.js";
 import { stratumMover } from "../stats/stratum-mover.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 import { stratumShares, type GroupStrata } from "../stats/stratum-shares.js";
+import { weightCheck, type WeightCheck } from "./weight-check.js";
 
 /** One labelled item of the sample (every labelled item of the whole sample, in the domain or not). */
 export interface LabelledItem {
@@ -133,6 +134,11 @@ export interface DesignAsr {
    * (`smallCountBelow`) the union with the exact small-count interval when that widened it. Named here.
    */
   ci_method?: string;
+  /**
+   * Set when the value has no interval (`asr` defined, `ci95` null: marked UNSTABLE): the heaviest labelled item's
+   * share of the weight and the Kish effective n (./weight-check.ts), the numbers that say how unstable it is.
+   */
+  weight_check?: WeightCheck;
   /** Kept for readers of older outputs; no longer set (a zero-SE group gets the interval `ci_method` names). */
   degenerate?: boolean;
   estimator: string;
@@ -547,5 +553,16 @@ export function domainAsr(
     what: ["human-judge disagreements", "human-judge agreements"],
     how: ` = judge term + the MOVER combination (Zou & Donner 2008) of the exact intervals of the human-over-judge share ${pct(p1)} and the judge-over-human share ${pct(p2)} (design effective n ${n1.toFixed(1)} and ${n2.toFixed(1)}; each at least the zero-event bound ${pct(bound)} on its unseen side)`,
   }, strataOf((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)), (it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0))), judgeTerm!);
+  return withWeightChecks(out, labelled.flatMap((it, i) => (inG[i] ? [{ cell: it.cell, N: cellSizes.get(it.cell)!, n: nc.get(it.cell)! }] : [])));
+}
+
+/**
+ * A value without an interval says how unstable it is, in numbers a reader can check (./weight-check.ts): sets
+ * `weight_check` on the human and calibrated estimates that have a value and no interval. Returns `out`.
+ * @param items the group's labelled items with their cell's N_c and labelled n_c.
+ */
+function withWeightChecks(out: DomainAsr, items: ReadonlyArray<{ cell: string; N: number; n: number }>): DomainAsr {
+  const wc = weightCheck(items);
+  for (const e of [out.human, out.calibrated]) if (wc && e.asr !== null && e.ci95 === null) e.weight_check = wc;
   return out;
 }

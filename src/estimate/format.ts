@@ -16,6 +16,7 @@ import { shownStrings } from "../format/shown.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { quoted } from "../format/quote-name.js";
 import { humanLeftOutText } from "./human-left-out.js";
+import { weightCheckText } from "./weight-check.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -26,7 +27,8 @@ const pct = (x: number) => (100 * x).toFixed(1);
  */
 export function designAsrText(e: DesignAsr): string {
   if (e.asr === null) return undefinedText(e.reason);
-  const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI ${undefinedText(e.ci_reason)}`;
+  // no interval: why it is unstable, in numbers (./weight-check.ts)
+  const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI ${undefinedText(e.ci_reason)}${weightCheckText(e.weight_check)}`;
   // a clipped estimate names its unclipped value: the one to average or pool across groups (audit 35 M1)
   const clipped = e.asr_unclipped === undefined ? "" : ` (clipped to ${pct(e.asr)}% from ${e.asr_unclipped < 0 ? "-" : ""}${pct(Math.abs(e.asr_unclipped))}%: pool or average the unclipped value, not this)`;
   // a value without an interval is marked, never a bare headline (newuser51 finding 1)

@@ -12,6 +12,7 @@ import { cellFields } from "./design-cells.js";
 import { domainAsr, type DomainAsr, type DomainView, type LabelledItem } from "./calibrated.js";
 import { pooledConditions, pooledModels } from "./pooled.js";
 import { EstimateError } from "./source.js";
+import { tieReadings, tiesNote, type HumanTies, type TieItem } from "./tie-bound.js";
 
 /** The name of the pooled group (every trajectory of the domain; its `fields` empty). */
 export const ALL_GROUP = "(all)";
@@ -41,6 +42,13 @@ export interface GroupEstimate extends DomainAsr {
    * `n_sampled`: counted as unlabelled in their strata); absent when none (./human-left-out.ts).
    */
   human_left_out?: Record<string, number>;
+  /**
+   * What the group's labelled trajectories with tied annotators could do to its figures (./tie-bound.ts): the figures
+   * read with every tie agreeing with the judge, disagreeing, and the range of the estimates; absent when it has none.
+   */
+  human_ties?: HumanTies;
+  /** The group over its model's shared cells, with the runs it left out (`likeForLikeCells`, ./group-cells.ts); absent: all its attacked runs. */
+  over_cells?: { kept: number; left_out: number };
   warnings: string[];
 }
 
@@ -198,6 +206,8 @@ export function groupEstimate(
     refusal?: string;
     /** How many agent models the groups' attacked trajectories hold (a one-model group names its model: ./pooled.ts). */
     domainModels?: number;
+    /** The sample's labelled trajectories with tied annotators (./tie-bound.ts), and N_c of every cell with theirs. */
+    ties?: { items: TieItem[]; cellSizes: Map<string, number> };
   },
 ): Omit<GroupEstimate, "exposure"> {
   const { flagOf, labelled, cellSizes, design, by, minSampled, rowOf, inFrame, refusal } = c;
@@ -207,7 +217,7 @@ export function groupEstimate(
   };
   // the labelled units of the group (a few thousand at most): the domain's lookup by id, no map of the whole group
   const labelledUnits = new Set<number>();
-  for (const it of labelled) labelledUnits.add(c.unitOf(it.id));
+  for (const it of [...labelled, ...(c.ties?.items ?? [])]) labelledUnits.add(c.unitOf(it.id));
   const inGroup = new Set<number>();
   for (const u of g.units) if (labelledUnits.has(u)) inGroup.add(u);
   const domain: DomainView = {
@@ -227,12 +237,15 @@ export function groupEstimate(
   // on a file without strata, reads none: no array of up to a million rows per group and rate, issue 26 point 3)
   let rowsMade: TrajectoryIndexRow[] | undefined;
   const rows = (): TrajectoryIndexRow[] => (rowsMade ??= Array.from(g.units, rowOf));
-  const est = domainAsr(domain, labelled, cellSizes, {
+  const opts = {
     minSampled,
     cellHoldsDomain: design === "two_phase" ? cellHoldsRows(rows()) : undefined,
     outsideFrame: inFrame ? rows().reduce((n, r) => n + (inFrame(r) ? 0 : 1), 0) : undefined,
     refusal,
-  });
+  };
+  const est = domainAsr(domain, labelled, cellSizes, opts);
+  // ties read both ways beside a figure that has them (./tie-bound.ts): none when the figure itself is undefined
+  const ties = c.ties?.items.length && (est.calibrated.asr !== null || est.human.asr !== null) ? tieReadings(domain, labelled, c.ties.items, c.ties.cellSizes, opts, est.judge.asr) : undefined;
   const gw: string[] = [];
   const pools = by.length > 0 && !(by.includes("condition") && (by.includes("agent_model") || by.includes("model")));
   for (const pooled of pools ? [pooledConditions(by, rows()), pooledModels(by, rows(), c.domainModels)] : []) if (pooled) gw.push(pooled);
@@ -253,9 +266,10 @@ export function groupEstimate(
         : `${est.human.se === 0 ? SE0_NOTE.replace("human-minus-judge difference", "human label") : "few humans say compromised, or few say not (a t interval would under-cover)"}: the human-only interval is an ${hm}`,
     );
   }
+  if (ties) gw.push(tiesNote(ties));
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);
-  return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, warnings: gw };
+  return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, ...(ties ? { human_ties: ties } : {}), warnings: gw };
 }
 

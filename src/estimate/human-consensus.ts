@@ -31,6 +31,11 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   /** The trajectory of every count in `excluded`, with its reason (so a caller can rank reasons, e.g. `not_in_run` first). */
   excluded_ids: Map<string, string>;
   excluded_rows: Record<string, number>;
+  /**
+   * The design fields of every trajectory left out as `consensus_tie` (annotators tied on the rate's question): what
+   * `./tie-bound.ts` needs to read the ties both ways.
+   */
+  tie_design: Map<string, { stratum?: string; stratum_size?: number }>;
   annotators: number;
   conflicts: string[];
 } {
@@ -76,6 +81,7 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   }
   const items = new Map<string, { human: boolean; stratum?: string; stratum_size?: number; pi?: number }>();
   const splits = new Map<string, string>();
+  const tieDesign = new Map<string, { stratum?: string; stratum_size?: number }>();
   for (const [id, v] of votes) {
     // the rate's own question (../agree/consensus.ts figureConsensus): a bucket split giving one answer counts
     const settled = adjudicated.get(id);
@@ -83,12 +89,13 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
     const top = settled !== undefined ? (answer === null ? { reason: "cannot_tell_full_from_partial" as const } : { answer }) : figureConsensus([...v.values()], rate);
     if ("reason" in top) {
       ex(top.reason, id);
+      if (top.reason === "consensus_tie") tieDesign.set(id, { stratum: design.get(id)?.stratum, stratum_size: design.get(id)?.stratum_size });
       continue;
     }
     if ("split" in top && top.split) splits.set(id, top.split);
     items.set(id, { human: top.answer, ...design.get(id) });
   }
-  return { items, bucket_splits: splits, excluded, excluded_ids: excludedIds, excluded_rows: excludedRows, annotators: annotators.size, conflicts };
+  return { items, bucket_splits: splits, excluded, excluded_ids: excludedIds, excluded_rows: excludedRows, tie_design: tieDesign, annotators: annotators.size, conflicts };
 }
 
 /**

@@ -27,6 +27,8 @@ import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { groupHumanLeftOut } from "./human-left-out.js";
+import { HUMAN_TIES_NOTE, type TieItem } from "./tie-bound.js";
+import { cutNote, cutToSharedCells } from "./group-cells.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 
@@ -98,6 +100,11 @@ export interface EstimateReport {
   /** The population the human sample was drawn from (`sample --where`, recorded in the label file); absent: the whole run. */
   sample_population?: SamplePopulation;
   warnings: string[];
+  /**
+   * `like_for_like_cells` when the `--by` groups (not `(all)`) are over their models' shared cells (`likeForLikeCells`:
+   * the paper table's rows; a group cut says so in `over_cells`); absent: every group over all its attacked runs.
+   */
+  groups_over?: "like_for_like_cells";
   /** The rate of `groups` (DESIGN section 1): asr_goal = full compliance, asr_behaviour = full or partial. */
   rate: RateName;
   /**
@@ -134,6 +141,11 @@ export interface EstimateOptions {
   where?: WhereFilter | null;
   /** Warn when the `--by` groups printed side by side are not like for like (./like-for-like.ts); `estimateRun` sets it. */
   likeForLike?: boolean;
+  /**
+   * The paper table's like-for-like rows (`--by agent_model[,condition]`): every group but `(all)` over its model's
+   * shared cells, a domain estimate (./group-cells.ts); the report says so in `groups_over`.
+   */
+  likeForLikeCells?: boolean;
 }
 
 
@@ -245,7 +257,8 @@ function estimateBothRates(data: EstimateData, file: HumanLabelFile, o: Omit<Est
         for (const g of goal.groups.filter((x) => hit.has(x.group))) {
           g.human = { asr: null, reason, se: null, ci95: null, estimator: g.human.estimator };
           g.calibrated = { ...g.calibrated, asr: null, reason, se: null, ci95: null, ci_method: undefined, ci_reason: undefined, df: undefined, correction: null };
-          g.warnings = g.warnings.filter((w) => ![SE0_NOTE, SMALL_COUNT_NOTE, UNVARIED_STRATA_NOTE, "few humans say compromised", "within each stratum, the labelled items of the group have the same human label"].some((n) => w.startsWith(n)));
+          g.warnings = g.warnings.filter((w) => ![SE0_NOTE, SMALL_COUNT_NOTE, UNVARIED_STRATA_NOTE, HUMAN_TIES_NOTE, "few humans say compromised", "within each stratum, the labelled items of the group have the same human label"].some((n) => w.startsWith(n)));
+          delete g.human_ties;
         }
         if (hit.size) goal.warnings.push(`${SPLIT_GOAL_WARNING}${why}, in the groups that hold them or labelled items of their strata (${[...hit].join(", ")}): undefined there; the other groups' estimates use none of those items (${ADJUDICATE_HOW})`);
       }
@@ -339,6 +352,31 @@ function designCells(
   return { design, labelled, cellSizes, cells, excluded, covered };
 }
 
+
+/**
+ * The sample's labelled trajectories left out as annotator ties (`consensus_tie`, still that reason after `not_in_run`
+ * took its own), each in its design cell, with N_c of every cell theirs add (./tie-bound.ts reads them both ways);
+ * undefined when there is none. A tie without design fields in a two-phase file has no cell: not put back.
+ */
+function tieItems(
+  cons: ReturnType<typeof humanConsensus>,
+  design: EstimateReport["design"],
+  N: number,
+  cellSizes: ReadonlyMap<string, number>,
+  inRun: (id: string) => boolean,
+): { items: TieItem[]; cellSizes: Map<string, number> } | undefined {
+  const sizes = new Map(cellSizes);
+  const items: TieItem[] = [];
+  for (const [id, d] of [...cons.tie_design].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (cons.excluded_ids.get(id) !== "consensus_tie" || !inRun(id)) continue;
+    const cell = design === "assumed_srs" ? "all" : d.stratum;
+    const size = design === "assumed_srs" ? N : d.stratum_size;
+    if (cell === undefined || size === undefined) continue;
+    if (!sizes.has(cell)) sizes.set(cell, size);
+    items.push({ id, cell });
+  }
+  return items.length ? { items, cellSizes: sizes } : undefined;
+}
 
 /** What `estimate` does with the labels of trajectories changed since the sample (../agree/label-pairing.ts). */
 const PAIRING_EFFECT =
@@ -438,10 +476,16 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
   // labelled trajectories without a human consensus (a tie, ...), by unit: each group counts its own (./human-left-out.ts)
   const noConsensus = new Map<number, string>();
   for (const [id, reason] of cons.excluded_ids) if (data.unitOf(id) >= 0) noConsensus.set(data.unitOf(id), reason);
-  for (const [group, g] of groupDomains(domain, by, rowOf)) {
-    const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels });
+  const ties = tieItems(cons, design, N, cellSizes, (id) => data.unitOf(id) >= 0);
+  const groupUnits = groupDomains(domain, by, rowOf);
+  // the paper table's like-for-like rows: each model's groups over its shared cells, a domain estimate (./group-cells.ts)
+  const cuts = o.likeForLikeCells && by.includes("agent_model") ? cutToSharedCells(groupUnits, domain, by, rowOf) : undefined;
+  for (const [group, g] of groupUnits) {
+    const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels, ties });
     const left = groupHumanLeftOut(g.units, noConsensus);
-    groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf), ...(Object.keys(left).length ? { human_left_out: left } : {}) });
+    const cut = cuts?.get(group);
+    if (cut) ge.warnings.unshift(cutNote(cut));
+    groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf), ...(Object.keys(left).length ? { human_left_out: left } : {}), ...(cut ? { over_cells: cut } : {}) });
   }
   if (o.likeForLike) warnings.push(...estimateLikeForLike(Array.from(domain, rowOf), by, groupValue));
   return {
@@ -467,6 +511,7 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
     ...(sampled ? { sample_population: sampled } : {}),
     warnings: uniqueWarnings(warnings),
     rate,
+    ...(o.likeForLikeCells && by.includes("agent_model") ? { groups_over: "like_for_like_cells" as const } : {}),
     ...(caveats.length ? { rate_caveats: caveats } : {}),
     ...(broken.used.length || broken.other.length ? { broken_judges: broken } : {}),
   };

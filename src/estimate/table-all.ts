@@ -33,11 +33,18 @@ export interface CalibratedAll {
   /** The agent models and conditions of the table's rows with attacked trajectories: what the row pools. */
   agent_models: string[];
   conditions: string[];
+  /**
+   * The attacked runs the rows above are over (their n summed) and those the like-for-like cells left out of them (session
+   * 52): the `(all)` row stays over every attacked run (`n_population`), which is not the rows' population when some
+   * were cut, and says so.
+   */
+  rows_n_attacked: number;
+  rows_left_out: number;
 }
 
 /** What {@link withCalibratedAll} reads of a paper table: its rows' models, conditions and attacked counts. */
 interface TableRows {
-  rows: ReadonlyArray<{ agent_model: string; condition: string | null; n_attacked: number }>;
+  rows: ReadonlyArray<{ agent_model: string; condition: string | null; n_attacked: number; n_attacked_left_out?: number }>;
 }
 
 /** The `(all)` group of one rate's estimate report, or undefined when it has none. */
@@ -66,6 +73,8 @@ export function withCalibratedAll<T extends TableRows>(t: T, calibrated: Estimat
     asr_goal: goal,
     agent_models: sorted(attacked.map((r) => r.agent_model)),
     conditions: sorted(attacked.flatMap((r) => (r.condition === null ? [] : [r.condition]))),
+    rows_n_attacked: t.rows.reduce((k, r) => k + r.n_attacked, 0),
+    rows_left_out: t.rows.reduce((k, r) => k + (r.n_attacked_left_out ?? 0), 0),
   };
   return { ...t, calibrated_all: all };
 }
@@ -102,6 +111,15 @@ export function allJudgeText(r: CalibratedAllRate | { reason: string }): string 
 /** The human-only or calibrated figure of a `(all)` rate as estimate prints it (`designAsrText`). */
 export function allDesignText(r: CalibratedAllRate | { reason: string }, which: "human" | "calibrated"): string {
   return "group" in r ? designAsrText(r.group[which]) : undefinedText(r.reason);
+}
+
+/**
+ * What the `(all)` row is over, in words: `all 414 attacked trajectories of the rows above`, or, when the like-for-like
+ * cells cut some rows, that it is over every attacked run of the rows' models and conditions, not the rows' runs.
+ */
+export function allOverText(a: CalibratedAll): string {
+  if (!a.rows_left_out) return `all ${int(a.n_population)} attacked trajectories of the rows above`;
+  return `all ${int(a.n_population)} attacked trajectories of the rows' agent models and conditions, every run of theirs: not the like-for-like cells the rows above are over (their n sum to ${int(a.rows_n_attacked)}; ${int(a.rows_left_out)} runs on cells of their own left out there), so it is not a mean of the rows`;
 }
 
 /** What the `(all)` row pools, in words: `4 agent models (a, b, c, d), condition no_defense`. */
@@ -185,7 +203,7 @@ export function allCells(a: CalibratedAll | undefined): CalibratedCell[] {
 export function allRowLines(a: CalibratedAll | undefined): string[] {
   if (!a) return [];
   return [
-    `(all): the calibrated estimate over all ${int(a.n_population)} attacked trajectories of the rows above, as estimate without --table prints its (all) group; the other columns are per row only:`,
+    `(all): the calibrated estimate over ${allOverText(a)}, as estimate without --table prints its (all) group; the other columns are per row only:`,
     `  ${calibratedAllLine(a)}`,
     ...calibratedAllNotes(a).map((n) => `  (all) ${n}`),
   ];

@@ -8,6 +8,7 @@ import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } 
 import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import type { EstimateReport } from "./run.js";
 import type { CalibratedCell } from "./calibrated-cell.js";
+import { HUMAN_TIES_NOTE, tieRangeText } from "./tie-bound.js";
 
 /** The word that marks a calibrated interval that is or holds an exact one (`ci_method`), in the text, HTML and notes. */
 export const EXACT_MARK = "exact";
@@ -19,6 +20,9 @@ interface CalibratedRow {
   condition: string | null;
   calibrated_asr_goal: CalibratedCell | null;
   calibrated_asr_behaviour: CalibratedCell | null;
+  n_attacked: number;
+  /** The row's attacked runs the like-for-like cells left out (0 or absent: none). */
+  n_attacked_left_out?: number;
 }
 
 /**
@@ -43,5 +47,16 @@ export function calibratedNotes(calibrated: EstimateReport, goalReport: { warnin
   if (above.length) notes.push(`WARNING: ${GOAL_ABOVE_BEHAVIOUR}: a calibrated asr_goal above the row's calibrated asr_behaviour (${above.join("; ")}), ${GOAL_ABOVE_BEHAVIOUR_WHY}`);
   const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: either its group's labelled items had the same human-minus-judge difference within each stratum (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen), or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, so the interval is the union of the t interval and an exact small-count one (Korn-Graubard: Clopper-Pearson with the design effective n), which a t interval on a rare event needs`;
   if (exact.length) notes.push(`${exactWhy}: ${exact.join("; ")}`);
+  // rows the shared cells cut: their calibrated cells are domain estimates over the row's runs (./group-cells.ts)
+  const cut = calibrated.groups_over === "like_for_like_cells" ? rows.filter((r) => r.n_attacked_left_out && r.calibrated_asr_behaviour?.value !== null) : [];
+  if (cut.length) notes.push(`calibrated cells of the rows the like-for-like cells cut (${cut.map((r) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""}: n ${r.n_attacked}, ${r.n_attacked_left_out} left out`).join("; ")}): over the row's own n runs, as its other cells: domain estimates of the human sample (the labelled items among those runs with their design weights; Sarndal, Swensson & Wretman 1992, sec. 10.3-10.5), so fewer labelled items than the model's whole sample`);
+  // rows whose labelled trajectories include annotator ties, left out of the figure: how far they could move it (./tie-bound.ts)
+  const ties = rows.flatMap((r) =>
+    (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => {
+      const t = r[k]?.human_ties;
+      return t ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${t.n} tied, ${tieRangeText(t)}`] : [];
+    }),
+  );
+  if (ties.length) notes.push(`${HUMAN_TIES_NOTE}: labelled trajectories whose annotators tied are counted as unlabelled in their strata (missing at random), which a tie need not be (they can be exactly the judge's errors); read any way, these rows' calibrated estimates lie in (every tie not compromised to every tie compromised; read as disagreeing with the judge): ${ties.join("; ")}`);
   return notes;
 }

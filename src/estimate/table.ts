@@ -22,6 +22,7 @@
  */
 import { wrappedTable, wrapHint } from "../format/text-table.js";
 import { NO_INTERVAL_MARK, reasonText, undefinedText } from "../format/stat-text.js";
+import { weightCheckText, type WeightCheck } from "./weight-check.js";
 import { writeCsv } from "../io/csv.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { judgeCaveatText, type BrokenJudge } from "../verdict/broken-judge.js";
@@ -50,7 +51,7 @@ import { referenceValueOf } from "../stats/reference-rates.js";
 
 export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
-import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
+import { LFL_CALIBRATED, rowCalibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
@@ -367,9 +368,9 @@ export function paperTableFrom(
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) || "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
-      // the calibrated estimate is over every attacked run of the group: not a row whose runs like for like cut
-      calibrated_asr_behaviour: opts.calibrated ? (leftOut ? LFL_CALIBRATED : calibratedCell(c)) : null,
-      calibrated_asr_goal: opts.calibrated ? (leftOut ? LFL_CALIBRATED : goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
+      // a row the shared cells cut: the group cut alike (a domain estimate, ../estimate/group-cells.ts), else none
+      calibrated_asr_behaviour: opts.calibrated ? rowCalibratedCell(c, leftOut, att.length, opts.calibrated) : null,
+      calibrated_asr_goal: opts.calibrated ? (goalReport ? rowCalibratedCell(goalCal.get(key), leftOut, att.length, goalReport) : leftOut ? LFL_CALIBRATED : { value: null, reason: goalReason, ci95: null }) : null,
     }, pop && !pop.applied ? noSharedCellsReason(model, pop) : null));
   }
   const allow = !!opts.allowLowCoverage;
@@ -402,10 +403,8 @@ export function paperTableFrom(
   return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, population, mix_footnotes, allow_low_coverage: allow, notes };
 }
 
-/** A calibrated cell of a row like for like cut: the estimate is over all the group's attacked runs, not these. */
-const LFL_CALIBRATED: CalibratedCell = { value: null, reason: "calibrated_over_all_runs_not_like_for_like_cells", ci95: null };
 
-type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
+type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string; weight_check?: WeightCheck } | null;
 
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
@@ -464,7 +463,7 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false): s
   if (p.value === null) return undefinedText(p.reason) + low;
   if (coverageWithheld(p, allowLow)) return lowReason(p) + low;
   const mark = p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "";
-  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark + low;
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}${weightCheckText(p.weight_check)}` : `${pct(p.value)}`) + mark + low;
 }
 
 /**
@@ -541,7 +540,8 @@ export function tableLatex(t: PaperTable): string {
     const mark = p.coverage_low ? "$^\\ddagger$" : "";
     if (withheld(t, p)) return `n/a${mark}`;
     const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the comment line below
-    return (p.ci95 ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}` : `${pct(p.value)} {\\scriptsize [CI n/a]}`) + mark; // a bare number would read as certain
+    // a bare number would read as certain; one without an interval says why in the dagger's comment line (./weight-check.ts)
+    return (p.ci95 ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}` : (undefinedCells.push(`${where}: ${pct(p.value)} has no interval (${reasonText(p.ci_reason ?? "no_interval")})${weightCheckText(p.weight_check)}`), `${pct(p.value)} {\\scriptsize [CI n/a]}$^\\dagger$`)) + mark;
   };
   const L: string[] = [];
   for (const n of t.notes) L.push(`% ${n.replace(/[\r\n]/g, " ")}`);

@@ -5,7 +5,7 @@
  */
 import { undefinedText } from "../format/stat-text.js";
 import { escapeHtml } from "./escape.js";
-import { allDesignText, allJudgeText, calibratedAllNotes, pooledText, type CalibratedAll, type CalibratedAllRate } from "../estimate/table-all.js";
+import { allDesignText, allJudgeText, allOverText, calibratedAllNotes, pooledText, type CalibratedAll, type CalibratedAllRate } from "../estimate/table-all.js";
 
 export { allDesignText, allJudgeText, calibratedAllLine, pooledText } from "../estimate/table-all.js";
 import { sameRowsCommand } from "./same-rows.js";
@@ -33,7 +33,7 @@ export function calibratedAllRowHtml(a: CalibratedAll, cols: { byCondition: bool
 export function calibratedAllNoteHtml(m: Pick<ReportModel, "run" | "paper_table" | "human" | "where">, a: CalibratedAll): string {
   const cmd = sameRowsCommand(m).replace(" --table", "").replace(" --allow-low-coverage", "").replace(" --csv table.csv --latex table.tex", "");
   const notes = calibratedAllNotes(a);
-  return `<p class="note" id="calibrated-all-note"><strong>(all)</strong>: the calibrated estimate over all ${int(a.n_population)} attacked trajectories of the rows above (${escapeHtml(pooledText(a))}; ${int(a.n_sampled)} of them human-labelled), exactly as <code>${escapeHtml(cmd)}</code> prints its (all) group; its judge columns are that estimate's judge figures (count / usable verdicts), the other columns are per row only. Human-only (design-weighted human labels, no judge): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}.</p>${
+  return `<p class="note" id="calibrated-all-note"><strong>(all)</strong>: the calibrated estimate over ${escapeHtml(allOverText(a))} (${escapeHtml(pooledText(a))}; ${int(a.n_sampled)} of them human-labelled), exactly as <code>${escapeHtml(cmd)}</code> prints its (all) group; its judge columns are that estimate's judge figures (count / usable verdicts), the other columns are per row only. Human-only (design-weighted human labels, no judge): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}.</p>${
     notes.length ? `<ul class="note calibrated-all-notes">${notes.map((n) => `<li>(all) ${escapeHtml(n)}</li>`).join("")}</ul>` : ""
   }`;
 }

@@ -26,7 +26,7 @@ export function calibratedColumns(
   colRun: ColumnRun,
   content: Map<string, string>,
   labels: HumanLabelFile,
-  o: { run: string; humanFile: string; source: EstimateSource; where?: WhereFilter | null; shown?: ColumnRun },
+  o: { run: string; humanFile: string; source: EstimateSource; where?: WhereFilter | null; shown?: ColumnRun; /** the table's `--own-mix`: rows over all their runs */ ownMix?: boolean },
   warnings: string[],
 ): EstimateReport | undefined {
   const shown = o.shown ?? colRun;
@@ -39,6 +39,7 @@ export function calibratedColumns(
       source: o.source,
       by: condition ? ["agent_model", "condition"] : ["agent_model"],
       where: o.where,
+      likeForLikeCells: !o.ownMix, // the table's rows' population (../estimate/group-cells.ts)
     });
     for (const w of calibrated.warnings) warnings.push(`calibrated estimate: ${w}`);
     // and each group's, as estimate prints them (calibrated_goal_above_behaviour on the asr_goal group: review 16)

@@ -389,6 +389,7 @@ function paperTableSection(
         source: tableSource,
         by: [...d.index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"],
         where: o.where,
+        likeForLikeCells: !o.ownMix, // the table's rows' population (../estimate/group-cells.ts)
       });
       for (const w of calibrated.warnings) d.warnings.push(`calibrated estimate: ${w}`);
       // and each group's, as estimate prints them (calibrated_goal_above_behaviour on the asr_goal group: review 16)

@@ -313,7 +313,7 @@ interface HumanFigures {
 function humanFigures(
   rd: ReportColumns,
   hi: ReturnType<typeof humanInput>,
-  o: { humanFile?: string; where?: ReportOptions["where"]; run: string; bootstrap: { B: number; seed: number }; tableSource: EstimateSource | null },
+  o: { humanFile?: string; where?: ReportOptions["where"]; run: string; bootstrap: { B: number; seed: number }; tableSource: EstimateSource | null; ownMix?: boolean },
   m: { members: string[]; quorum: number },
   step: (s: string) => void,
 ): HumanFigures {
@@ -337,7 +337,7 @@ function humanFigures(
       if (!cal) {
         const warnings: string[] = [];
         if (tableSource && rd.full) step("the calibrated estimate");
-        const calibrated = tableSource ? calibratedColumns(fullOf(), hi.content, labels, { run: o.run, humanFile, source: tableSource, where: o.where, shown: rd.run }, warnings) : undefined;
+        const calibrated = tableSource ? calibratedColumns(fullOf(), hi.content, labels, { run: o.run, humanFile, source: tableSource, where: o.where, shown: rd.run, ownMix: o.ownMix }, warnings) : undefined;
         cal = { calibrated, warnings };
       }
       return cal;

@@ -87,7 +87,8 @@ describe("estimate --table --human: the (all) row is estimate's (all) group", ()
     const calLine = plainText.stdout.split("\n").find((l) => l.trimStart().startsWith("calibrated "))!;
     // estimate prints asr_behaviour's (all) group first
     expect(unwrapText(text.stdout)).toContain(`asr_behaviour ${calLine.trim().replace(/^calibrated\s+/, "")}`);
-    expect(unwrapText(text.stdout)).toMatch(/\(all\): the calibrated estimate over all \d+ attacked trajectories of the rows above/);
+    // its rows are cut to their models' shared cells: (all) says it is over every run, not theirs (est52 #3)
+    expect(unwrapText(text.stdout)).toMatch(/\(all\): the calibrated estimate over all \d+ attacked trajectories of the rows' agent models and conditions, every run of theirs: not the like-for-like cells the rows above are over \(their n sum to \d+; \d+ runs on cells of their own left out there\)/);
     // LaTeX (session 47): the same row after a \midrule, its pooling and notes as comment lines under the tabular
     const texFile = path.join(tmp, "t.tex");
     const tex = await runCli([...base, "--table", "--latex", texFile]);
