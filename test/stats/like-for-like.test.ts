@@ -50,7 +50,7 @@ describe("likeForLikeWarnings: the warning names every way the groups differ (ne
     expect(conditionMixKindOf(both, "m")).toBe("different attacks and different suites");
     // models under one condition: the same words
     const models = likeForLikeWarnings([{ model: "x", condition: "c", attack: "ii", suite: "s1" }, { model: "y", condition: "c", attack: "d", suite: "s2" }]);
-    expect(models[0]).toMatch(/^agent models ran different attacks and different suites \(attacks x: ii; y: d; suites x: s1; y: s2\).*they share no attack.*; they share no suite/);
+    expect(models[0]).toMatch(/^agent models ran different attacks and different suites \(attacks "x": ii; "y": d; suites "x": s1; "y": s2\).*they share no attack.*; they share no suite/);
     expect(conditionMixKindOf(both, "n")).toBeNull();
     expect(conditionMixKindOf(models, "x")).toBeNull();
   });
