@@ -23,6 +23,7 @@ import { calibratedAllLine } from "../report/calibrated-all-html.js";
 import { applySampleWhere } from "./sample-where-default.js";
 import { footnoteLines } from "../estimate/table-marks.js";
 import { tableMarksJson } from "../report/table-marks-html.js";
+import { conditionsOverJson } from "../report/condition-views.js";
 
 /**
  * Why every judge of the run is behind report's figures (said after its exit code 3): the page shows each judge's
@@ -45,7 +46,7 @@ export function registerReport(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the kappa intervals against humans (0: none)", "2000")
     .option("--seed <s>", "bootstrap seed", "12345")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
-    .option("--own-mix", "the paper table's rows each over every attacked run of its own (unlike rows marked), not the default like for like (each agent model's rows over the cells all its conditions ran), as estimate --table --own-mix")
+    .option("--own-mix", "the paper table's rows and the by-condition cells each over every attacked run of its own (unlike rows marked), not the default like for like (each agent model's rows over the cells all its conditions ran), as estimate --table --own-mix")
     .option("--json", "print a JSON summary of what was written");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
@@ -56,7 +57,10 @@ the run's only judge). A run with several judges and no choice gets no paper tab
 warning on stderr, say why and how to choose; the other sections are written (exit 0, or 3 as below). Its rows
 are like for like, as estimate --table's: each agent model's rows over the cells all its conditions ran, each row
 saying what it is over ("all runs", or the shared cells and what it left out); --own-mix puts each row over all
-its own runs.
+its own runs. The same holds for the "Attack success by condition" views (and conditions_over in --json): each
+agent model's cells over the cells all its values ran, a model whose values share none withheld with why. The
+per-judge section ("Attack success per agent model and condition") sets the judges side by side on each row's own
+runs, and says so in its heading.
 Sections appear when their input exists: the committee needs two or more judges. One committee serves every
 section (its verdicts, rates, its members' agreement, its rows against humans and the benchmark, the disagreement
 list, the --committee paper table), named with its members: committee.jsonl's judges and quorum when the run has
@@ -126,6 +130,8 @@ Example:
         human: m.human ? { file: m.human.file, items: m.human.items, drawn: m.human.drawn ?? null, ...(m.where ? { items_in_where: humanScope(m.human, true).in_where } : {}), consensus: m.human.consensus.n, scale: m.human.scale } : null,
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
+        // what each by-condition cell is over (like for like unless --own-mix: ../report/condition-views.ts), per field
+        conditions_over: conditionsOverJson(m.conditions),
         // with its (all) row: the pooled calibrated estimate, estimate's (all) group of each rate (../report/calibrated-all.ts)
         // each row's n and like-for-like marks with their footnotes and population, as the page's table (../report/table-marks-html.ts)
         paper_table: m.paper_table ? { source: m.paper_table.judge, ...tableMarksJson(m.paper_table), ...(m.paper_table.calibrated_all ? { calibrated_all: m.paper_table.calibrated_all } : {}) } : null,

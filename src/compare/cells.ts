@@ -210,7 +210,7 @@ function wholeModelsWarning(whole: readonly WholeModel[], fields: readonly strin
     const [m] = whole;
     return (
       `agent model ${m.model}: its conditions share ${m.none} (${m.cs}): nothing of it is like for like, so all its ${m.n} attacked trajectories are kept ` +
-      `and its rates per ${one} (its worst ${one}, its leave-one-suite-out folds) mix ${m.mix}; narrow them with --where`
+      `and its rates per ${one} mix ${m.mix} (it has no worst ${one}; its leave-one-suite-out folds are each over the cells its ${one}s share in the fold, or withheld); narrow them with --where`
     );
   }
   // a model with 3+ conditions: what each pair shares (newuser51: "share no cell" read as "no pair is comparable")
@@ -218,8 +218,8 @@ function wholeModelsWarning(whole: readonly WholeModel[], fields: readonly strin
   const pairs = whole.some((m) => pw(m) !== "");
   return (
     `${whole.length} agent models: their own conditions share no (${fields.join(", ")}) cell${pairs ? " common to all" : ""} (${whole.map((m) => `${m.model}: ${m.cs}${pw(m)}`).join("; ")}): nothing of them is like for like, ` +
-    `so all their attacked trajectories are kept (${whole.map((m) => `${m.model} ${m.n}`).join(", ")}) and their rates per ${one} (their worst ${one}, their leave-one-suite-out folds) ` +
-    `mix ${whole.map((m) => `${m.mix} (${m.model})`).join(", ")}; narrow them with --where`
+    `so all their attacked trajectories are kept (${whole.map((m) => `${m.model} ${m.n}`).join(", ")}) and their rates per ${one} ` +
+    `mix ${whole.map((m) => `${m.mix} (${m.model})`).join(", ")} (they have no worst ${one}; their leave-one-suite-out folds are each over the cells their ${one}s share in the fold, or withheld); narrow them with --where`
   );
 }
 
@@ -403,7 +403,7 @@ export function commonCellFilter<T extends CellObservation>(
     // one warning: the models whose own conditions share no cell either are named in it (their own ones would repeat it)
     const whole = Object.entries(base.per_model).filter(([, pm]) => !pm.applied).map(([m]) => m);
     const alsoOwn = whole.length
-      ? `; nor do the conditions of ${whole.length === Object.keys(base.per_model).length ? "any model" : whole.join(", ")}, so all ${whole.length === 1 ? "its" : "their"} trajectories are kept and ${whole.length === 1 ? "its" : "their"} own figures (rates per ${one}, worst ${one}, leave-one-suite-out) mix tasks too`
+      ? `; nor do the conditions of ${whole.length === Object.keys(base.per_model).length ? "any model" : whole.join(", ")}, so all ${whole.length === 1 ? "its" : "their"} trajectories are kept and ${whole.length === 1 ? "its" : "their"} rates per ${one} mix tasks too (no worst ${one}; leave-one-suite-out folds each over the cells shared in the fold, or withheld)`
       : "";
     const warnings = [
       `${base.reason}: nothing is like for like across them, so the figures that set models side by side (${POOLED_FIGURES.join(", ")}) are over each model's own cells and ` +

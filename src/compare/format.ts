@@ -316,6 +316,8 @@ function losoLines(r: CompareResult, rate: RateName): string[] {
       const ex = l.folds.filter((f) => f.selected_tied).slice(0, 3).map((f) => `${f.model} without ${f.held_out}: ${f.selected_tied!.join(" = ")}`);
       lines.push(`  ${l.folds_tied} of ${l.n_folds} folds had conditions tied at the top on their training suites (${ex.join("; ")}${l.folds_tied > 3 ? "; ..." : ""}): their figures are the means over the tied conditions`);
     }
+    const shared = l.folds.filter((f) => f.shared_cells);
+    if (shared.length) lines.push(`  ${shared.length} fold${shared.length === 1 ? "" : "s"} of models whose ${fieldNoun(r.condition_field)}s share no cell overall, each on the cells its ${fieldNoun(r.condition_field)}s share in the fold (${shared.slice(0, 3).map((f) => `${quoted(f.model)} without ${quoted(f.held_out)}: ${f.shared_cells!.train} training cells, ${f.shared_cells!.held_out} held-out`).join("; ")}${shared.length > 3 ? "; ..." : ""})`);
     if (low.length) lines.push(`  built on cells with coverage_low (below 80%): ${low.join(", ")}`);
     if (unexposed.length) lines.push(`  built on cells with EXPOSURE LOW (the attack did not arrive): ${unexposed.join(", ")}`);
   } else {
@@ -326,6 +328,8 @@ function losoLines(r: CompareResult, rate: RateName): string[] {
       `  not computed: no fold${why.size ? ` (skipped, by reason: ${[...why].map(([k, n]) => `${k} ${n}`).join(", ")})` : " (no model ran two suites)"}`,
     );
   }
+  // a fold withheld because its conditions share no cell is said with why, never only counted (session 52)
+  for (const s of l.skipped.filter((x) => x.detail)) lines.push(`  withheld: ${quoted(s.model)} without ${quoted(s.held_out)} (${s.reason}): ${s.detail}`);
   return lines;
 }
 

@@ -325,7 +325,8 @@ export function compareConditions(
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(pooled.obs, pCells, boot, rate)),
     // a model whose own conditions share no cell has no like-for-like worst condition (newuser51)
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate, apartModels(cellCheck))),
-    leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate)),
+    // a model whose own conditions share no cell: each fold on the cells its conditions share there, or withheld (session 52)
+    leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate, apartModels(cellCheck))),
     interaction: byRate((rate) =>
       interactionLRT(
         forRate(pooled.obs, rate).map((x) => ({ model: x.model, suite: x.suite, injection_task: x.injection_task, condition: x.condition, y: x.compromised, ...(x.weight !== undefined ? { weight: x.weight } : {}) })),

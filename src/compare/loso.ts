@@ -29,6 +29,11 @@ export interface LosoFold {
   realized_asr: number;
   baseline_asr: number;
   oracle_asr: number;
+  /**
+   * Set for a model whose conditions share no cell (kept whole by ./cells.ts): the fold was put on the cells its
+   * candidate conditions share, on the training suites and on the held-out one (session 52: such folds mixed tasks).
+   */
+  shared_cells?: { train: number; held_out: number };
 }
 
 /** Leave-one-suite-out condition selection. */
@@ -37,8 +42,11 @@ export interface LosoSummary {
   rate: RateName;
   baseline: string;
   folds: LosoFold[];
-  /** (model, suite) pairs skipped, with the reason. */
-  skipped: Array<{ model: string; held_out: string; reason: string }>;
+  /**
+   * (model, suite) pairs skipped, with the reason; `no_shared_cell` (a model whose conditions share no cell, whose
+   * candidate conditions share none on the training suites or on the held-out one) says which in `detail`.
+   */
+  skipped: Array<{ model: string; held_out: string; reason: string; detail?: string }>;
   n_folds: number;
   /** Share of folds whose selected condition is an oracle condition of the held-out suite (a tied fold counts its `correct_share`). */
   selection_accuracy: number | null;
@@ -65,8 +73,15 @@ export interface LosoSummary {
  * (`single_condition`: there is nothing to select) and the baseline among them (`baseline_not_observed`). Figures are means over folds (one fold = one model x held-out suite);
  * oracle = the highest ASR on s; the share of the oracle gain recovered is Σ(realized − baseline) /
  * Σ(oracle − baseline).
+ *
+ * A model in `apart` (its conditions share no cell: ./cells.ts keeps its runs whole) has each fold put on the cells
+ * its candidate conditions share: on the training suites for the selection, on the held-out suite for the scores
+ * (`shared_cells`); a fold where they share none on either side, or where a run has no cell, is skipped with reason
+ * `no_shared_cell` and a `detail` (never a fold over each condition's own tasks).
+ * @param apart the models kept whole (`apartModels` of ./index.ts); other models' observations are already on their
+ *   common cells.
  */
-export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, rate: RateName = "asr_behaviour"): LosoSummary {
+export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, rate: RateName = "asr_behaviour", apart: ReadonlySet<string> = new Set()): LosoSummary {
   obs = forRate(obs, rate);
   const counts = new Map<string, { k: number; n: number }>();
   for (const o of obs) {
@@ -79,15 +94,22 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
   const folds: LosoFold[] = [];
   const skipped: LosoSummary["skipped"] = [];
   for (const model of sorted(obs.map((o) => o.model))) {
-    const mine = obs.filter((o) => o.model === model);
-    const suites = sorted(mine.map((o) => o.suite));
+    const all = obs.filter((o) => o.model === model);
+    const suites = sorted(all.map((o) => o.suite));
     for (const s of suites) {
       const others = suites.filter((x) => x !== s);
       if (others.length === 0) {
         skipped.push({ model, held_out: s, reason: "no_training_suite" });
         continue;
       }
-      const condsHere = new Set(mine.filter((o) => o.suite === s).map((o) => o.condition));
+      const condsHere = new Set(all.filter((o) => o.suite === s).map((o) => o.condition));
+      const trained = new Set(all.filter((o) => o.suite !== s).map((o) => o.condition));
+      const fold = apart.has(model) ? sharedFold(all, s, sorted([...condsHere].filter((c) => trained.has(c))), baseline) : { obs: all };
+      if ("reason" in fold) {
+        skipped.push({ model, held_out: s, reason: "no_shared_cell", detail: fold.reason });
+        continue;
+      }
+      const mine = fold.obs;
       const train = new Map<string, { k: number; n: number }>();
       for (const o of mine) {
         if (o.suite === s) continue;
@@ -110,8 +132,18 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
       // every condition tied at the best training ASR: a tie is not decided by name (audit 31 M1: alphabetical
       // picks read as 0% selection accuracy where the other tied choices gave 50%)
       const tied = candidates.filter((c) => trainAsr(c) >= best - TIE);
+      const heldOut = new Map<string, { k: number; n: number }>();
+      if (fold.cells) {
+        for (const o of mine) {
+          if (o.suite !== s) continue;
+          let c = heldOut.get(o.condition);
+          if (!c) heldOut.set(o.condition, (c = { k: 0, n: 0 }));
+          c.n += weightOf(o);
+          if (o.compromised) c.k += weightOf(o);
+        }
+      }
       const here = (c: string) => {
-        const x = counts.get(key(model, s, c))!;
+        const x = fold.cells ? heldOut.get(c)! : counts.get(key(model, s, c))!;
         return x.k / x.n;
       };
       const oracleAsr = Math.max(...candidates.map(here));
@@ -129,6 +161,7 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
         realized_asr: realized,
         baseline_asr: here(baseline),
         oracle_asr: oracleAsr,
+        ...(fold.cells ? { shared_cells: fold.cells } : {}),
       });
     }
   }
@@ -153,4 +186,31 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
     oracle_gain_recovered: recovered,
     ...(n === 0 ? { reason: "no_folds" } : recovered === null ? { reason: "no_oracle_gain" } : {}),
   };
+}
+
+/**
+ * One fold of a model whose conditions share no cell, put on the cells its candidate conditions share: on the training
+ * suites and on the held-out suite `s` separately (the selection and the scores each compare like with like).
+ * @param all the model's observations; @param candidates the conditions run both on `s` and on another suite.
+ * Cells are the observations' `cell` (the compared field left out of it: ./data.ts).
+ * @returns the observations of the candidates on those cells and the cell counts, or the reason there is no such fold.
+ */
+function sharedFold(all: readonly Observation[], s: string, candidates: readonly string[], baseline: string): { obs: readonly Observation[]; cells?: { train: number; held_out: number } } | { reason: string } {
+  if (candidates.length < 2 || !candidates.includes(baseline)) return { obs: all }; // skipped below (single_condition, ...)
+  const mine = all.filter((o) => candidates.includes(o.condition));
+  const unknown = mine.filter((o) => o.cell === undefined).length;
+  if (unknown > 0) return { reason: `${unknown} of its runs in the fold have no user task or injection task id, so the cells its conditions share are unknown` };
+  const sharedOf = (side: readonly Observation[]) => {
+    const per = new Map<string, Set<string>>(candidates.map((c) => [c, new Set<string>()]));
+    for (const o of side) per.get(o.condition)!.add(o.cell!);
+    const sets = [...per.values()];
+    return { shared: new Set([...sets[0]].filter((k) => sets.every((x) => x.has(k)))), counts: candidates.map((c) => `${JSON.stringify(c)} ${per.get(c)!.size}`).join(", ") };
+  };
+  const train = sharedOf(mine.filter((o) => o.suite !== s));
+  const held = sharedOf(mine.filter((o) => o.suite === s));
+  const names = candidates.map((c) => JSON.stringify(c)).join(", ");
+  if (train.shared.size === 0) return { reason: `its conditions ${names} share no cell on the training suites (cells: ${train.counts})` };
+  if (held.shared.size === 0) return { reason: `its conditions ${names} share no cell on the held-out suite ${JSON.stringify(s)} (cells: ${held.counts})` };
+  const keep = (o: Observation) => (o.suite === s ? held.shared : train.shared).has(o.cell!);
+  return { obs: mine.filter(keep), cells: { train: train.shared.size, held_out: held.shared.size } };
 }

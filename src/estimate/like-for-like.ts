@@ -19,10 +19,7 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { groupSetMix } from "./group-mix.js";
-import { MODEL_MIX_MARK, conditionMixOf, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
-
-/** The name the trajectories of every agent model carry when `--by` has `condition` but not `agent_model`. */
-const ALL_MODELS = "all agent models";
+import { ALL_MODELS, MODEL_MIX_MARK, conditionMixOf, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
 
 /**
  * The like-for-like warnings of the groups `estimate --by` prints side by side (module docstring).

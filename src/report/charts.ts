@@ -245,7 +245,7 @@ export function forestPlot(rows: readonly ForestRow[]): Promise<string> {
  * names the column field (`condition`, `attack`, `surface`) on the axis and in the tooltip.
  */
 export function conditionHeatmap(
-  cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number; coverage_low?: boolean; exposure_low?: boolean }>,
+  cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number; coverage_low?: boolean; exposure_low?: boolean; over?: string }>,
   title: string,
   rate = "asr_behaviour",
 ): Promise<string> {
@@ -257,6 +257,7 @@ export function conditionHeatmap(
       values: cells.map((c) => ({
         ...c,
         coverage: c.coverage_low ? "LOW (below 80%)" : "ok",
+        over: c.over ?? "",
         exposure: c.exposure_low ? `LOW (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: the attack did not arrive)` : "ok",
         text: `${Math.round(100 * c.asr)}%${c.coverage_low ? " LOW" : ""}${c.exposure_low ? " †" : ""}`,
       })),
@@ -271,7 +272,7 @@ export function conditionHeatmap(
         encoding: {
           color: { field: "asr", type: "quantitative", title: rate, scale: { scheme: "reds", domain: [0, 1] }, legend: { format: ".0%" } },
           // the column's field by its name (attack, surface: not "condition"), and what n counts (review)
-          tooltip: [{ field: "model" }, { field: "condition", title }, { field: "asr", title: rate, format: ".1%" }, { field: "n", title: "n (labelled attacked runs)" }, { field: "coverage" }],
+          tooltip: [{ field: "model" }, { field: "condition", title }, { field: "asr", title: rate, format: ".1%" }, { field: "n", title: "n (labelled attacked runs)" }, { field: "over", title: "over" }, { field: "coverage" }],
         },
       },
       {

@@ -194,7 +194,10 @@ export interface ReportOptions {
   source?: EstimateOptions["source"];
   /** `--where` (src/store/where.ts): the report is over the trajectories it keeps (stated in the page). */
   where?: WhereFilter | null;
-  /** `--own-mix`: the paper table's rows each over every attacked run of its own, not like for like (src/estimate/table-population.ts). */
+  /**
+   * `--own-mix`: the paper table's rows and the by-condition views' cells each over every attacked run of its own, not
+   * like for like (src/estimate/table-population.ts, ./condition-views.ts).
+   */
   ownMix?: boolean;
   /** Clock (tests). */
   now?: Date;
@@ -528,7 +531,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
   const cli = cliWarnings(index); // compare's and the pooled folders' warnings over these figures (review 16)
-  const conditions = conditionViewsOf(cli.tap(conditionObservations(index, verdicts, committeeVerdicts, condSource)));
+  const conditions = conditionViewsOf(cli.tap(conditionObservations(index, verdicts, committeeVerdicts, condSource)), { ownMix: !!o.ownMix });
   warnings.push(...cli.warnings(warnings));
 
   step("the paper table");

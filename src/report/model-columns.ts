@@ -180,7 +180,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
 
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const conditions = conditionFigures(colRun, condSource, cs, rep0, warnings);
+  const conditions = conditionFigures(colRun, condSource, cs, rep0, warnings, !!o.ownMix);
 
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
@@ -279,9 +279,9 @@ function referenceFigures(colRun: ColumnRun, judgeIds: string[], cs: CommitteeSl
 
 /**
  * The ASR by condition, attack and surface of `condSource` (the committee when `cs`), `compare`'s warnings over them
- * added to `warnings` (those not there already).
+ * added to `warnings` (those not there already); like for like unless `ownMix` (./condition-views.ts).
  */
-function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSlots | null, rep0: ReadonlyMap<string, Uint32Array>, warnings: string[]): ConditionView[] {
+function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSlots | null, rep0: ReadonlyMap<string, Uint32Array>, warnings: string[], ownMix: boolean): ConditionView[] {
   const given = cs ? committeeObservations(colRun, cs, rep0, COMMITTEE) : rep0.has(condSource) ? { codes: rep0.get(condSource)!, verdicts: colRun.verdicts } : undefined; // the rater's verdict per slot, once for the three fields
   const observationsOf = (field: string): Observations => {
     const obs = buildObservationsColumns(colRun, condSource, field, given);
@@ -289,7 +289,7 @@ function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSl
   };
   // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
   const cli = cliWarnings({ values: () => rowRecords(colRun) });
-  const conditions = conditionViewsOf(cli.tap(observationsOf));
+  const conditions = conditionViewsOf(cli.tap(observationsOf), { ownMix }); // like for like unless --own-mix (./condition-views.ts)
   warnings.push(...cli.warnings(warnings));
   return conditions;
 }

@@ -206,7 +206,9 @@ function modelLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
         .map((w) => (saidUnder.has(w) ? `    NOT LIKE FOR LIKE: as under judge ${quoted(saidUnder.get(w)!)} above` : (saidUnder.set(w, j.judge_id), `    NOT LIKE FOR LIKE: ${w}`))),
     );
   if (perCondition) {
-    lines.push(`  per agent model and condition (defense):`);
+    // each row over its own runs: label's summary keeps no task ids, so it cannot pair cells; said in the heading,
+    // with where the like-for-like figures are (session 52)
+    lines.push(`  per agent model and condition (defense), each row over its own runs (not paired by cell: estimate --table pairs):`);
     lines.push(...notLikeOf(false));
     lines.push(...table(j.by_model_condition.map((x) => ({ name: x.condition, group: x.agent_model, rates: x }))));
   }

@@ -17,6 +17,21 @@
 import { NO_VALUE } from "./no-value.js";
 import { cellKey } from "./cell-key.js";
 
+/**
+ * The name a caller gives the models pooled into one group (`estimate --by condition`: every agent model's runs under
+ * a condition). Not a name from the run files, so it is printed as it is, never quoted ({@link shownName}).
+ */
+export const ALL_MODELS = "all agent models";
+
+/**
+ * A model or condition name in a warning: quoted (`"gpt-4o"`), as the table's notes write them, so where a name with
+ * spaces or punctuation starts and ends is plain (session 52); {@link ALL_MODELS} and the missing value `(none)` are
+ * not names from the run, and stay bare.
+ */
+function shownName(name: string): string {
+  return name === ALL_MODELS || name === NO_VALUE ? name : JSON.stringify(name); // `quoted` of ../format/quote-name.ts (a layer above)
+}
+
 /** One attacked trajectory as {@link likeForLikeWarnings} reads it (task ids only where the caller has them). */
 export interface LikeForLikeItem {
   model?: string;
@@ -77,7 +92,7 @@ function unattackedOnlyText(conditionsByModel: Map<string, Set<string>>, unattac
   const parts: string[] = [];
   for (const [model, byCondition] of byName(unattackedRuns ?? [])) {
     const attacked = conditionsByModel.get(model);
-    for (const [condition, n] of byName(byCondition)) if (!attacked?.has(condition)) parts.push(`${model} under ${condition}: ${n} run${n === 1 ? "" : "s"}, none attacked`);
+    for (const [condition, n] of byName(byCondition)) if (!attacked?.has(condition)) parts.push(`${shownName(model)} under ${shownName(condition)}: ${n} run${n === 1 ? "" : "s"}, none attacked`);
   }
   return parts.length ? `; not in these sets (runs, but none attacked: no rate there): ${parts.join("; ")}` : "";
 }
@@ -95,7 +110,7 @@ export function conditionMixOf(conditionsByModel: Map<string, Set<string>>): { s
   const key = (c: Set<string>) => [...c].sort().join("\u0000");
   if (models.every(([, c]) => key(c) === key(models[0][1]))) return null;
   return {
-    sets: models.map(([m, c]) => `${m}: ${[...c].sort().join(", ")}`).join("; "),
+    sets: models.map(([m, c]) => `${shownName(m)}: ${[...c].sort().map(shownName).join(", ")}`).join("; "),
     shared: [...models[0][1]].filter((c) => models.every(([, cs]) => cs.has(c))).sort(),
   };
 }
@@ -149,7 +164,7 @@ function narrowing(groups: Array<[string, Group]>, field: "attack" | "suite", co
   const n = [...kept[0][1]].filter((k) => kept.every(([, c]) => c.has(k))).length;
   return (
     `${where} removes the ${field} difference only: on those ${field}s their (suite, user task, injection task, attack) cells still differ ` +
-    `(${kept.map(([c, k]) => `${c} ${k.size}`).join(", ")}; ${n} shared by all); ${hint.cells}`
+    `(${kept.map(([c, k]) => `${shownName(c)} ${k.size}`).join(", ")}; ${n} shared by all); ${hint.cells}`
   );
 }
 
@@ -165,8 +180,8 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
   const first = groups[0][1];
   const attacksDiffer = !groups.every(([, g]) => same(g.attacks, first.attacks));
   const suitesDiffer = !groups.every(([, g]) => same(g.suites, first.suites));
-  const attackList = groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ");
-  const suiteList = groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ");
+  const attackList = groups.map(([n, g]) => `${shownName(n)}: ${list(g.attacks, "attacks")}`).join("; ");
+  const suiteList = groups.map(([n, g]) => `${shownName(n)}: ${list(g.suites, "suites")}`).join("; ");
   const commonSuites = shared(groups, (g) => g.suites);
   const noSuite = `they share no suite (different benchmarks or suites): their rates measure different tasks`;
   if (attacksDiffer) {
@@ -186,7 +201,7 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
   if (groups.some(([, g]) => g.cells === null)) return null;
   if (groups.every(([, g]) => same(g.cells!, first.cells!))) return null;
   const n = [...first.cells!].filter((k) => groups.every(([, g]) => g.cells!.has(k))).length;
-  return `${who} ${ran} ${MIX_KINDS.cells} (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+  return `${who} ${ran} ${MIX_KINDS.cells} (${groups.map(([c, g]) => `${shownName(c)} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
 }
 
 /** What a like-for-like warning says differs, in its words (after "ran "): the one vocabulary {@link mixKindOf} reads. */
@@ -206,10 +221,12 @@ export const MIX_KINDS = {
  *   warning's words are not recognised, or null when no per-condition warning names the model.
  */
 export function conditionMixKindOf(warnings: readonly string[], model: string): string | null {
-  const prefix = `${model}: its conditions `;
-  const w = warnings.find((x) => x.startsWith(prefix) && x.includes(ATTACK_MIX_MARK));
-  if (w === undefined) return null;
-  return mixKindOf(w.slice(prefix.length)) ?? "different attacks, suites or tasks";
+  // the name quoted (since session 52), or bare as a summary.json written before wrote it
+  for (const prefix of [`${shownName(model)}: its conditions `, `${model}: its conditions `]) {
+    const w = warnings.find((x) => x.startsWith(prefix) && x.includes(ATTACK_MIX_MARK));
+    if (w !== undefined) return mixKindOf(w.slice(prefix.length)) ?? "different attacks, suites or tasks";
+  }
+  return null;
 }
 
 /** The first {@link MIX_KINDS} value in `rest` ("ran different suites (...": the verb can be several words), else null. */
@@ -333,26 +350,26 @@ function warningsOf(perModel: Map<string, Map<string, Group>>, perCondition: Map
   const out: string[] = [];
   for (const [model, m] of byName(perModel)) {
     if (m.size < 2) continue;
-    const w = differs(`${model}: its conditions`, byName(m), `its ${ATTACK_MIX_MARK}`, {
+    const w = differs(`${shownName(model)}: its conditions`, byName(m), `its ${ATTACK_MIX_MARK}`, {
       narrow: "compare --by condition (common cells)",
       none: "compare --by condition names what differs",
       cells: "compare --by condition compares them on the shared cells",
       ...hintOver,
     }, ran);
     if (w) out.push(w);
-    if (w) tags?.models.set(model, mixKindOf(w.slice(`${model}: its conditions`.length)) ?? "different attacks, suites or tasks");
+    if (w) tags?.models.set(model, mixKindOf(w.slice(`${shownName(model)}: its conditions`.length)) ?? "different attacks, suites or tasks");
   }
   const named = perCondition.size > 1;
   for (const [cond, m] of byName(perCondition)) {
     if (m.size < 2) continue;
-    const w = differs(`agent models${named ? ` under condition ${cond}` : ""}`, byName(m), `their ${MODEL_MIX_MARK}`, {
+    const w = differs(`agent models${named ? ` under condition ${shownName(cond)}` : ""}`, byName(m), `their ${MODEL_MIX_MARK}`, {
       narrow: "compare --common-tasks (the tasks every model ran)",
       none: "compare names what differs",
       cells: "compare --common-tasks compares them on the tasks every model ran",
       ...hintOver,
     }, ran);
     if (w) out.push(w);
-    if (w) tags?.conditions.set(cond, mixKindOf(w.slice(`agent models${named ? ` under condition ${cond}` : ""}`.length)) ?? "different attacks, suites or tasks");
+    if (w) tags?.conditions.set(cond, mixKindOf(w.slice(`agent models${named ? ` under condition ${shownName(cond)}` : ""}`.length)) ?? "different attacks, suites or tasks");
   }
   const spellings = new Map<string, Set<string>>();
   for (const m of new Set([...perCondition.values()].flatMap((x) => [...x.keys()]))) {

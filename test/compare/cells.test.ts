@@ -126,9 +126,9 @@ describe("pooled figures when nothing, or one model, is like for like", () => {
     // a model whose own conditions share no cell either is named in that one warning (not in one more of its own)
     const w = commonCellFilter([...obs, ...runs("v", "A", cs(7), [1]), ...runs("v", "B", cs(8), [0])], "condition", "common").warnings;
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain("; nor do the conditions of v, so all its trajectories are kept and its own figures (rates per condition, worst condition, leave-one-suite-out) mix tasks too; narrow them");
+    expect(w[0]).toContain("; nor do the conditions of v, so all its trajectories are kept and its rates per condition mix tasks too (no worst condition; leave-one-suite-out folds each over the cells shared in the fold, or withheld); narrow them");
     const byAttack = commonCellFilter(runs("v", "A", cs(7), [1]).concat(runs("v", "B", cs(8), [0])), "attack", "common").warnings;
-    expect(byAttack[0]).toContain("; nor do the conditions of any model, so all its trajectories are kept and its own figures (rates per attack, worst attack, leave-one-suite-out)");
+    expect(byAttack[0]).toContain("; nor do the conditions of any model, so all its trajectories are kept and its rates per attack mix tasks too (no worst attack; leave-one-suite-out folds each over the cells shared in the fold, or withheld)");
   });
 
   it("two models whose own conditions share no cell: one warning naming both, with each one's counts (session 39: one per model, the same text)", () => {
@@ -138,7 +138,7 @@ describe("pooled figures when nothing, or one model, is like for like", () => {
     const f = commonCellFilter(obs, "condition", "common");
     const own = f.warnings.filter((w) => /share no/.test(w));
     expect(own).toEqual([
-      "2 agent models: their own conditions share no (suite, user_task_id, injection_task_id, attack) cell (x: A 1, B 1; y: A 1, B 1): nothing of them is like for like, so all their attacked trajectories are kept (x 2, y 2) and their rates per condition (their worst condition, their leave-one-suite-out folds) mix different attacks (x), different tasks (y); narrow them with --where",
+      "2 agent models: their own conditions share no (suite, user_task_id, injection_task_id, attack) cell (x: A 1, B 1; y: A 1, B 1): nothing of them is like for like, so all their attacked trajectories are kept (x 2, y 2) and their rates per condition mix different attacks (x), different tasks (y) (they have no worst condition; their leave-one-suite-out folds are each over the cells their conditions share in the fold, or withheld); narrow them with --where",
     ]);
   });
   it("a model whose own conditions share no cell is kept whole in its rows, said NOT LIKE FOR LIKE, and left out of the pooled figures", () => {
@@ -148,7 +148,7 @@ describe("pooled figures when nothing, or one model, is like for like", () => {
     expect(f.cells.per_model.x.reason).toBe("its conditions share no (suite, user_task_id, injection_task_id, attack) cell (A 1, B 1)");
     expect(f.warnings).toEqual([
       "agent model x: its conditions share no (suite, user_task_id, injection_task_id, attack) cell (A 1, B 1): nothing of it is like for like, so all its 2 attacked trajectories are kept " +
-        "and its rates per condition (its worst condition, its leave-one-suite-out folds) mix different tasks; narrow them with --where",
+        "and its rates per condition mix different tasks (it has no worst condition; its leave-one-suite-out folds are each over the cells its conditions share in the fold, or withheld); narrow them with --where",
     ]);
     expect(f.observations).toHaveLength(6);
     expect(f.pooled.map((o) => o.model)).toEqual(["y", "y", "y", "y"]);

@@ -176,20 +176,20 @@ describe("compare on the real slice", () => {
     // so; like for like (the table's default) its rows are over the cells its conditions share, with no such warning
     const lfl = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json"]);
     expect(lfl.code, lfl.stderr).toBe(0);
-    expect((JSON.parse(lfl.stdout).notes as string[]).some((n) => n.startsWith("WARNING: gpt-4o-2024-05-13: its conditions"))).toBe(false);
+    expect((JSON.parse(lfl.stdout).notes as string[]).some((n) => n.startsWith('WARNING: "gpt-4o-2024-05-13": its conditions'))).toBe(false);
     const t = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json", "--own-mix"]);
     expect(t.code, t.stderr).toBe(0);
     const notes: string[] = JSON.parse(t.stdout).notes;
-    const w = notes.find((n) => n.startsWith("WARNING: gpt-4o-2024-05-13: its conditions ran different attacks"));
-    expect(w).toMatch(/no_defense: ignore_previous, important_instructions, tool_knowledge; repeat_user_prompt: important_instructions; tool_filter: important_instructions/);
+    const w = notes.find((n) => n.startsWith('WARNING: "gpt-4o-2024-05-13": its conditions ran different attacks'));
+    expect(w).toMatch(/"no_defense": ignore_previous, important_instructions, tool_knowledge; "repeat_user_prompt": important_instructions; "tool_filter": important_instructions/);
     expect(w).toMatch(/--where attack=important_instructions/);
     const again = await runCli(["label", SLICE, "--run", "lfl", "--labels-dir", labels(), "--json"]);
-    expect(JSON.parse(again.stdout).warnings.join("\n")).toMatch(/gpt-4o-2024-05-13: its conditions ran different attacks/);
+    expect(JSON.parse(again.stdout).warnings.join("\n")).toMatch(/"gpt-4o-2024-05-13": its conditions ran different attacks/);
     // one attack, but the defenses ran user_task_2 too, which the undefended slice lacks: the cells still differ
     const one = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json", "--own-mix", "--where", "attack=important_instructions,(none)"]);
     const cellsNote = (JSON.parse(one.stdout).notes as string[]).filter((n) => n.startsWith("WARNING"));
     expect(cellsNote).toEqual([
-      "WARNING: gpt-4o-2024-05-13: its conditions ran different (suite, user task, injection task, attack) cells (no_defense 2, repeat_user_prompt 3, tool_filter 3; 2 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells",
+      'WARNING: "gpt-4o-2024-05-13": its conditions ran different (suite, user task, injection task, attack) cells ("no_defense" 2, "repeat_user_prompt" 3, "tool_filter" 3; 2 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells',
     ]);
     // like for like: one user task under the one attack in every condition, no warning
     const like = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json", "--where", "attack=important_instructions,(none)", "--where", "user_task=user_task_0,user_task_1"]);

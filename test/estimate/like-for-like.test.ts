@@ -28,9 +28,9 @@ describe("estimateLikeForLike: the groups estimate --by prints side by side (nuf
   it("--by agent_model: models pooled over different conditions are said first, then what else differs", () => {
     const w = estimateLikeForLike(rows, ["agent_model"], groupValue);
     expect(w[0]).toBe(
-      "agent models ran different conditions (gpt: filter, none; llama: none), each figure pooled over its own, so their per-model rates are not like for like; add condition to --by for one figure per model and condition",
+      "agent models ran different conditions (\"gpt\": \"filter\", \"none\"; \"llama\": \"none\"), each figure pooled over its own, so their per-model rates are not like for like; add condition to --by for one figure per model and condition",
     );
-    expect(w[1]).toMatch(/^agent models ran different suites \(gpt: banking, slack; llama: banking\)/);
+    expect(w[1]).toMatch(/^agent models ran different suites \("gpt": banking, slack; "llama": banking\)/);
     expect(w).toHaveLength(2);
     expect(w.every(isLikeForLikeWarning)).toBe(true);
     expect(w[0]).toContain(MODEL_MIX_MARK);
@@ -44,7 +44,7 @@ describe("estimateLikeForLike: the groups estimate --by prints side by side (nuf
     expect(estimateLikeForLike(rows, ["condition"], groupValue)).toEqual([
       "the --by condition groups pool different agent models, each its own (gpt only: filter; 2 agent models (gpt, llama): none), so their rates side by side are not like for like: " +
         "a difference between them may be the agent models', not the condition's; narrow with --where agent_model=gpt (the agent model every group holds), or add agent_model to --by for one figure per agent model",
-      expect.stringMatching(/^all agent models: its conditions ran different suites \(filter: banking; none: banking, slack\)/),
+      expect.stringMatching(/^all agent models: its conditions ran different suites \("filter": banking; "none": banking, slack\)/),
     ]);
   });
   it("--by suite: suites differ by design, their models do not (new user 33); no --by: nothing side by side; with agent_model, models are compared within each suite", () => {
@@ -65,7 +65,7 @@ describe("narrowing advice does not promise like for like (nufix13a)", () => {
   const cell = (model: string, suite: string, u: string) => ({ model, condition: "c", attack: "a", suite, user_task_id: u, injection_task_id: "i" });
   it("suites narrowed but cells on them still differ: says the narrowing removes the suite difference only, points to compare --common-tasks", () => {
     expect(likeForLikeWarnings([cell("m", "s1", "u1"), cell("m", "s1", "u2"), cell("m", "s2", "u1"), cell("n", "s1", "u1")])).toEqual([
-      "agent models ran different suites (m: s1, s2; n: s1), so their per-model rates are not like for like; --where suite=s1 removes the suite difference only: on those suites their (suite, user task, injection task, attack) cells still differ (m 2, n 1; 1 shared by all); compare --common-tasks compares them on the tasks every model ran",
+      "agent models ran different suites (\"m\": s1, s2; \"n\": s1), so their per-model rates are not like for like; --where suite=s1 removes the suite difference only: on those suites their (suite, user task, injection task, attack) cells still differ (\"m\" 2, \"n\" 1; 1 shared by all); compare --common-tasks compares them on the tasks every model ran",
     ]);
   });
   it("suites narrowed onto the same cells: the narrowing is offered as like for like", () => {

@@ -50,7 +50,7 @@ describe("estimate --table: each row says whether it is like for like, in the ro
       ["L", "repeat", false, note],
     ]);
     // the text's warning is the one the flag reads
-    expect(t.notes.some((n) => n.startsWith("WARNING: L: its conditions ran different suites"))).toBe(true);
+    expect(t.notes.some((n) => n.startsWith("WARNING: \"L\": its conditions ran different suites"))).toBe(true);
     const csv = parseCsv(tableCsv(t, { where: "attack=important_instructions" })).map((r) => r.fields);
     const at = (h: string) => csv[0].indexOf(h);
     expect(at("like_for_like")).toBeGreaterThan(0);
@@ -61,7 +61,7 @@ describe("estimate --table: each row says whether it is like for like, in the ro
     ]);
     // the filter, then the always-present caveat and notes columns (break51 finding 5), the notes with the warning
     expect(csv[0].slice(-3)).toEqual(["where", "judge_caveat", "notes"]);
-    expect(csv[1][at("notes")]).toContain("WARNING: L: its conditions ran different suites");
+    expect(csv[1][at("notes")]).toContain("WARNING: \"L\": its conditions ran different suites");
     // by default (like for like) L's rows are over the cells both its conditions ran: not flagged for its conditions;
     // under no_defense G's suites beside L's still are
     const lfl = paperTable("r", index, verdicts, src);

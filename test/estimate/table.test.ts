@@ -458,7 +458,7 @@ describe("the utility columns are checked like for like in the table's notes (re
     const vs = [...idx.values()].filter((x) => x.attacked).map((x) => verdict(x.id, "signature", "unaffected"));
     const notes = paperTable("r", idx, vs, { kind: "judge", judge_id: "signature" }).notes.filter((n) => n.startsWith("WARNING: utility"));
     expect(notes).toEqual([
-      "WARNING: utility without attack: agent models ran different suites (a: banking, slack; b: banking), so their per-model utility figures (over unattacked runs) are not like for like; narrow with --where suite=banking (on which they ran the same cells), or compare --common-tasks (the tasks every model ran)",
+      "WARNING: utility without attack: agent models ran different suites (\"a\": banking, slack; \"b\": banking), so their per-model utility figures (over unattacked runs) are not like for like; narrow with --where suite=banking (on which they ran the same cells), or compare --common-tasks (the tasks every model ran)",
       "WARNING: utility without attack: a | d: its utility is over suites banking 1, slack 1 (runs) while its attack-success rates are over banking (slack only in the utility), so the two are not like for like; narrow with --where suite=banking (the suites of both)",
     ]);
   });

@@ -80,7 +80,12 @@ describe("report data of a committee run with human labels", () => {
     expect(model.conditions.filter((c) => c.field === "attack").map((c) => c.rate)).toEqual(["asr_goal", "asr_behaviour"]);
     const attack = model.conditions.find((c) => c.field === "attack");
     expect(attack).toBeDefined();
-    expect(new Set(attack!.cells.map((c) => c.condition))).toEqual(new Set(["important_instructions", "ignore_previous", "tool_knowledge"]));
+    // like for like (session 52): each model's attacks on the cells they all ran; the models that ran several attacks on
+    // different samples share none, so they are withheld with why, not shown over each attack's own tasks
+    expect(attack!.population).toEqual({ kind: "like_for_like" });
+    expect(new Set(attack!.cells.map((c) => c.condition))).toEqual(new Set(["important_instructions"]));
+    expect(attack!.withheld?.length).toBeGreaterThan(0);
+    for (const w of attack!.withheld!) expect(w.reason).toMatch(/^no like-for-like cell: ".*": its conditions share no \(suite, user_task_id, injection_task_id\) cell/);
     expect(model.condition_source).toBe("committee");
   });
 });

@@ -64,7 +64,7 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(text).toContain("attack success over the 6 attacked runs, pooled over every agent model and all 2 conditions (repeat 0;");
     expect(text).toContain("the 2 conditions (one rate per model and condition below): (none), no_defense");
     // the models pooled different sets of conditions: said
-    expect(s.warnings.some((w) => w.includes("pooled per-model rates are not like for like") && w.includes("gpt-4o: (none), no_defense"))).toBe(true);
+    expect(s.warnings.some((w) => w.includes("pooled per-model rates are not like for like") && w.includes('"gpt-4o": (none), "no_defense"'))).toBe(true);
   });
 
   it("a verdict whose trajectory has no index row (a damaged line) is counted under the model the verdict names, slim or not (review)", () => {
@@ -115,8 +115,8 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(text).toContain("the 2 conditions (one rate per model and condition below): no_defense, tool_filter");
     // the warning (also in --json's warnings) comes with the rows it concerns, before them
     const block = text.slice(text.indexOf("per agent model and condition"));
-    expect(block).toMatch(/^per agent model and condition \(defense\):\n    NOT LIKE FOR LIKE: /);
-    expect(unwrapText(block)).toMatch(/^per agent model and condition \(defense\): NOT LIKE FOR LIKE: gpt-4o: its conditions ran different attacks \(no_defense: direct, important_instructions; tool_filter: important_instructions\)/);
+    expect(block).toMatch(/^per agent model and condition \(defense\), each row over its own runs \(not paired by cell: estimate --table pairs\):\n    NOT LIKE FOR LIKE: /);
+    expect(unwrapText(block)).toMatch(/^per agent model and condition \(defense\), each row over its own runs \(not paired by cell: estimate --table pairs\): NOT LIKE FOR LIKE: "gpt-4o": its conditions ran different attacks \("no_defense": direct, important_instructions; "tool_filter": important_instructions\)/);
     expect(s.warnings.filter(isLikeForLikeWarning)).toHaveLength(1);
     expect(unwrapText(text)).toMatch(/gpt-4o: pooled over 2 conditions: no_defense, tool_filter; they ran different attacks: not like for like, see above/);
     // one condition: the line is as before
@@ -150,7 +150,7 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const row = (id: string, agent_model: string, suite: string) => [id, slimIndexRow({ id, attacked: true, agent_model, condition: "no_defense", attack: "ii", suite, n_messages: 1, content_sha256: "h" } as TrajectoryIndexRow)] as const;
     const index = new Map<string, TrajectoryIndexRow>([row("a", "gpt-4o", "workspace"), row("b", "gpt-4o", "slack"), row("c", "llama", "banking")]);
     const s = summarizeRun("r", [verdict("a", "full_compliance"), verdict("b", "unaffected"), verdict("c", "unaffected")], index, []);
-    expect(s.warnings).toEqual([expect.stringMatching(/^agent models ran different suites \(gpt-4o: slack, workspace; llama: banking\), so their per-model rates are not like for like/)]);
+    expect(s.warnings).toEqual([expect.stringMatching(/^agent models ran different suites \("gpt-4o": slack, workspace; "llama": banking\), so their per-model rates are not like for like/)]);
     const text = unwrapText(formatSummary(s)); // the warning's continuation lines joined back, the table's header after it
     expect(text).toContain(`per agent model: NOT LIKE FOR LIKE: ${s.warnings[0]} (asr_goal = full compliance`);
     expect(text).toMatch(/ gpt-4o +50\.0%/);

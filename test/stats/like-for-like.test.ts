@@ -15,9 +15,9 @@ describe("likeForLikeWarnings: per-(model, condition) rows over different attack
     const w = likeForLikeWarnings(items).filter((x) => x.includes(ATTACK_MIX_MARK));
     expect(w).toHaveLength(2);
     expect(w[0]).toBe(
-      "m: its conditions ran different attacks (base: a, b, c; def: a), so its per-condition rates are not like for like; narrow with --where attack=a to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells)",
+      "\"m\": its conditions ran different attacks (\"base\": a, b, c; \"def\": a), so its per-condition rates are not like for like; narrow with --where attack=a to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells)",
     );
-    expect(w[1]).toMatch(/^o: .*\(base: x; def: y\).*they share no attack/);
+    expect(w[1]).toMatch(/^"o": .*\("base": x; "def": y\).*they share no attack/);
     expect(likeForLikeWarnings([{ model: "m", condition: "base" }, { model: "m", condition: "def" }])).toEqual([]);
   });
   it("with task ids, the same attacks over different (suite, user task, injection task) cells are warned about too", () => {
@@ -25,10 +25,10 @@ describe("likeForLikeWarnings: per-(model, condition) rows over different attack
     expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1"), cell("def", "s1", "u2")])).toEqual([]);
     // (another suite is said as suites, below)
     expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("def", "s1", "u2")])).toEqual([
-      "m: its conditions ran different (suite, user task, injection task, attack) cells (base 1, def 1; 0 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells",
+      "\"m\": its conditions ran different (suite, user task, injection task, attack) cells (\"base\" 1, \"def\" 1; 0 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells",
     ]);
     // one extra cell in one condition is a difference, said
-    expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1")])[0]).toMatch(/base 2, def 1; 1 shared by all/);
+    expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1")])[0]).toMatch(/"base" 2, "def" 1; 1 shared by all/);
   });
 });
 
@@ -36,21 +36,21 @@ describe("likeForLikeWarnings: the warning names every way the groups differ (ne
   const it2 = (condition: string, attack: string, suite: string) => ({ model: "m", condition, attack, suite });
   it("suites only, attacks only, both: each said, and conditionMixKindOf reads it back", () => {
     const suites = likeForLikeWarnings([it2("a", "ii", "banking"), it2("a", "ii", "slack"), it2("b", "ii", "banking")]);
-    expect(suites).toEqual([expect.stringMatching(/^m: its conditions ran different suites \(a: banking, slack; b: banking\)/)]);
+    expect(suites).toEqual([expect.stringMatching(/^"m": its conditions ran different suites \("a": banking, slack; "b": banking\)/)]);
     expect(conditionMixKindOf(suites, "m")).toBe("different suites");
     const attacks = likeForLikeWarnings([it2("a", "ii", "banking"), it2("a", "direct", "banking"), it2("b", "ii", "banking")]);
-    expect(attacks).toEqual([expect.stringMatching(/^m: its conditions ran different attacks \(a: direct, ii; b: ii\)/)]);
+    expect(attacks).toEqual([expect.stringMatching(/^"m": its conditions ran different attacks \("a": direct, ii; "b": ii\)/)]);
     expect(conditionMixKindOf(attacks, "m")).toBe("different attacks");
     const both = likeForLikeWarnings([it2("a", "ii", "banking"), it2("a", "direct", "slack"), it2("b", "ii", "banking")]);
     expect(both).toEqual([
-      "m: its conditions ran different attacks and different suites (attacks a: direct, ii; b: ii; suites a: banking, slack; b: banking), so its per-condition rates are not like for like; " +
+      '"m": its conditions ran different attacks and different suites (attacks "a": direct, ii; "b": ii; suites "a": banking, slack; "b": banking), so its per-condition rates are not like for like; ' +
         "narrow with --where attack=ii to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells); " +
         "the suites differ too: add --where suite=banking",
     ]);
     expect(conditionMixKindOf(both, "m")).toBe("different attacks and different suites");
     // models under one condition: the same words
     const models = likeForLikeWarnings([{ model: "x", condition: "c", attack: "ii", suite: "s1" }, { model: "y", condition: "c", attack: "d", suite: "s2" }]);
-    expect(models[0]).toMatch(/^agent models ran different attacks and different suites \(attacks x: ii; y: d; suites x: s1; y: s2\).*they share no attack.*; they share no suite/);
+    expect(models[0]).toMatch(/^agent models ran different attacks and different suites \(attacks "x": ii; "y": d; suites "x": s1; "y": s2\).*they share no attack.*; they share no suite/);
     expect(conditionMixKindOf(both, "n")).toBeNull();
     expect(conditionMixKindOf(models, "x")).toBeNull();
   });
@@ -67,7 +67,7 @@ describe("likeForLikeWarnings: different models side by side (like13)", () => {
       { model: "claude", condition: "no_defense", attack: "important_instructions" },
     ];
     expect(likeForLikeWarnings(items)).toEqual([
-      "agent models ran different attacks (claude: important_instructions; gpt-4o: direct, important_instructions, tool_knowledge), so their per-model rates are not like for like; " +
+      'agent models ran different attacks ("claude": important_instructions; "gpt-4o": direct, important_instructions, tool_knowledge), so their per-model rates are not like for like; ' +
         "narrow with --where attack=important_instructions to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --common-tasks (the tasks every model ran)",
     ]);
     expect(likeForLikeWarnings(items).every(isLikeForLikeWarning)).toBe(true);
@@ -82,19 +82,19 @@ describe("likeForLikeWarnings: different models side by side (like13)", () => {
     ];
     const w = likeForLikeWarnings(items).filter((x) => x.includes(MODEL_MIX_MARK));
     expect(w).toEqual([
-      "agent models under condition tool_filter ran different suites (a: slack, workspace; b: banking), so their per-model rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
+      "agent models under condition \"tool_filter\" ran different suites (\"a\": slack, workspace; \"b\": banking), so their per-model rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
     ]);
     // and each model's own conditions ran different suites too
     expect(likeForLikeWarnings(items).filter((x) => x.includes(ATTACK_MIX_MARK))).toEqual([
-      "a: its conditions ran different suites (no_defense: workspace; tool_filter: slack, workspace), so its per-condition rates are not like for like; narrow with --where suite=workspace to remove the suite difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells)",
-      "b: its conditions ran different suites (no_defense: workspace; tool_filter: banking), so its per-condition rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
+      "\"a\": its conditions ran different suites (\"no_defense\": workspace; \"tool_filter\": slack, workspace), so its per-condition rates are not like for like; narrow with --where suite=workspace to remove the suite difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells)",
+      "\"b\": its conditions ran different suites (\"no_defense\": workspace; \"tool_filter\": banking), so its per-condition rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
     ]);
   });
   it("with task ids, models on the same attacks and suites but different cells are said; the same cells are not", () => {
     const cell = (model: string, u: string) => ({ model, condition: "c", attack: "a", suite: "s", user_task_id: u, injection_task_id: "i" });
     expect(likeForLikeWarnings([cell("m", "u1"), cell("n", "u1")])).toEqual([]);
     expect(likeForLikeWarnings([cell("m", "u1"), cell("m", "u2"), cell("n", "u1")])).toEqual([
-      "agent models ran different (suite, user task, injection task, attack) cells (m 2, n 1; 1 shared by all), so their per-model rates are not like for like; compare --common-tasks compares them on the tasks every model ran",
+      "agent models ran different (suite, user task, injection task, attack) cells (\"m\" 2, \"n\" 1; 1 shared by all), so their per-model rates are not like for like; compare --common-tasks compares them on the tasks every model ran",
     ]);
   });
   it("model names that differ only in case or whitespace are kept apart and said, naming every spelling (AgentDojo's and AgentDyn's Llama)", () => {
@@ -136,7 +136,7 @@ describe("pooledConditionWarnings", () => {
     const w = pooledConditionWarnings(m({ "gpt-4o": ["tool_filter", "repeat_user_prompt", "pi_detector"], llama: ["repeat_user_prompt"] }));
     expect(w).toHaveLength(1);
     expect(w[0]).toContain(POOLED_MIX_MARK);
-    expect(w[0]).toContain("gpt-4o: pi_detector, repeat_user_prompt, tool_filter; llama: repeat_user_prompt");
+    expect(w[0]).toContain("\"gpt-4o\": \"pi_detector\", \"repeat_user_prompt\", \"tool_filter\"; \"llama\": \"repeat_user_prompt\"");
     expect(w[0]).toContain("--where condition=repeat_user_prompt");
     expect(isLikeForLikeWarning(w[0])).toBe(true);
   });
@@ -153,8 +153,8 @@ describe("pooledConditionWarnings", () => {
     ]);
     const w = pooledConditionWarnings(m({ "gpt-4o": ["no_defense", "tool_filter"], "gpt-5-mini": ["no_defense"] }), unattacked);
     expect(w).toHaveLength(1);
-    expect(w[0]).toContain("gpt-5-mini: no_defense");
-    expect(w[0]).toContain("not in these sets (runs, but none attacked: no rate there): gpt-5-mini under tool_filter: 4 runs, none attacked");
+    expect(w[0]).toContain("\"gpt-5-mini\": \"no_defense\"");
+    expect(w[0]).toContain("not in these sets (runs, but none attacked: no rate there): \"gpt-5-mini\" under \"tool_filter\": 4 runs, none attacked");
     // a condition with attacked runs too is in the sets: not repeated
     expect(w[0]).not.toContain("under no_defense");
   });
@@ -167,7 +167,7 @@ describe("likeForLikeWarnings: runs without a condition are the condition (none)
       { model: "m", attack: "direct" },
     ]).filter((x) => x.includes(ATTACK_MIX_MARK));
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^m: its conditions ran different attacks \(\(none\): direct; no_defense: ii\)/);
+    expect(w[0]).toMatch(/^"m": its conditions ran different attacks \(\(none\): direct; "no_defense": ii\)/);
     expect(likeForLikeWarnings([{ model: "m", attack: "ii" }, { model: "m", attack: "direct" }]).filter((x) => x.includes(ATTACK_MIX_MARK))).toEqual([]);
   });
 });

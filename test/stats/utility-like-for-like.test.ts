@@ -23,12 +23,12 @@ describe("utilityLikeForLikeWarnings: each utility column over its own runs (rev
   it("models whose utility without attack is over different suites: said, prefixed with the column", () => {
     const w = utilityLikeForLikeWarnings([row("claude", "workspace", "user_task_0", false), row("gpt", "workspace", "user_task_0", false), row("gpt", "slack", "user_task_0", false)]);
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^utility without attack: agent models ran different suites \(claude: workspace; gpt: slack, workspace\), so their per-model utility figures \(over unattacked runs\) are not like for like/);
+    expect(w[0]).toMatch(/^utility without attack: agent models ran different suites \("claude": workspace; "gpt": slack, workspace\), so their per-model utility figures \(over unattacked runs\) are not like for like/);
     expect(isLikeForLikeWarning(w[0])).toBe(true);
   });
   it("models whose unattacked runs differ in user tasks on one suite: the cells named as unattacked runs have them, (suite, user task) (session 50)", () => {
     const w = utilityLikeForLikeWarnings([row("a", "banking", "user_task_0", false), row("a", "banking", "user_task_1", false), row("b", "banking", "user_task_0", false)]);
-    expect(w).toEqual(["utility without attack: agent models ran different (suite, user task) cells (a 2, b 1; 1 shared by all), so their per-model utility figures (over unattacked runs) are not like for like; compare --common-tasks compares them on the tasks every model ran"]);
+    expect(w).toEqual(["utility without attack: agent models ran different (suite, user task) cells (\"a\" 2, \"b\" 1; 1 shared by all), so their per-model utility figures (over unattacked runs) are not like for like; compare --common-tasks compares them on the tasks every model ran"]);
     expect(w[0]).not.toMatch(/injection task|attack\) cells|rates/);
     expect(isLikeForLikeWarning(w[0])).toBe(true);
   });
@@ -42,7 +42,7 @@ describe("utilityLikeForLikeWarnings: each utility column over its own runs (rev
     const rows = [row("a", "banking", "user_task_0", true), row("b", "slack", "user_task_0", true), row("a", "slack", "user_task_0", false, null), row("b", "banking", "injection_task_1", false)];
     const w = utilityLikeForLikeWarnings(rows);
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^utility under attack: agent models ran different suites \(a: banking; b: slack\)/);
+    expect(w[0]).toMatch(/^utility under attack: agent models ran different suites \("a": banking; "b": slack\)/);
     // its words are the column's, not the rates' (fix50b); the rates' own warning (same runs) is what dedups it
     expect(w[0]).toContain(UNDER_ATTACK_MIX_MARKS.model);
     expect(w[0]).not.toContain(MODEL_MIX_MARK);
@@ -72,7 +72,7 @@ describe("utilityLikeForLikeWarnings: a difference made only by runs without a v
     ];
     const w = utilityLikeForLikeWarnings(rows);
     expect(w).toHaveLength(1);
-    expect(w[0]).toMatch(/^utility under attack: agent models have a benchmark utility verdict on different \(suite, user task, injection task, attack\) cells \(a 2, b 1; 1 shared by all\)/);
+    expect(w[0]).toMatch(/^utility under attack: agent models have a benchmark utility verdict on different \(suite, user task, injection task, attack\) cells \("a" 2, "b" 1; 1 shared by all\)/);
     expect(w[0]).toContain("the runs were like for like, but some have no benchmark utility verdict (b | repeat_user_prompt 1), so this column leaves them out; no filter restores them");
     expect(w[0]).not.toMatch(/ ran different|compare --/);
   });
