@@ -8,9 +8,11 @@
  * - `agent_model` alone: the models, each pooled over its conditions (as printed); when their conditions differ
  *   that is said first (one model's figure mixes defenses the other never ran);
  * - `condition` alone: the conditions, each pooled over the agent models (as printed), named "all agent models";
- * - any other `--by` field (suite, attack, surface, metadata.<key>) splits the comparison: models and conditions
- *   are compared within each of its values (groups that differ in that field differ by design), the warning
- *   prefixed with the value.
+ * - `metadata.<key>` counts as a condition (break52 3: `--by metadata.defense` is how a corpus names its defense,
+ *   and its groups were compared only within each defense, so no defense-free row pooling 15 attacks beside a
+ *   one-attack defense was warned): the condition compared is the values of `condition` and every metadata key given;
+ * - any other `--by` field (suite, attack, surface) splits the comparison: models and conditions are compared within
+ *   each of its values (groups that differ in that field differ by design), the warning prefixed with the value.
  *
  * Then, whatever `--by` holds, the printed groups are compared on what they pool and `--by` does not split
  * (./group-mix.ts): the agent models when `--by` has no `agent_model` (a defense run on one model beside one pooled
@@ -31,13 +33,15 @@ import { ALL_MODELS, MODEL_MIX_MARK, conditionMixOf, likeForLikeWarnings, type L
  */
 export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: readonly string[], groupValue: (r: TrajectoryIndexRow, f: string) => string): string[] {
   const byModel = by.some((f) => f === "agent_model" || f === "model");
-  const byCondition = by.includes("condition");
+  // the fields compared as the condition: `condition` and any metadata key (module docstring)
+  const conditionFields = by.filter(isConditionField);
+  const byCondition = conditionFields.length > 0;
   const mixes = by.length === 0 ? [] : [
     ...(byModel ? [] : [groupSetMix(rows, by, groupValue, "agent_model")]),
     ...(byModel || byCondition || by.includes("suite") ? [] : [groupSetMix(rows, by, groupValue, "suite")]),
   ].filter((w): w is string => w !== null);
   if (!byModel && !byCondition) return mixes;
-  const other = by.filter((f) => f !== "agent_model" && f !== "model" && f !== "condition");
+  const other = by.filter((f) => f !== "agent_model" && f !== "model" && !isConditionField(f));
   const parts = new Map<string, TrajectoryIndexRow[]>();
   for (const r of rows) {
     // keyed by the values (JSON), not the printed `f=v, f=v` text two parts could share (fix50b)
@@ -61,7 +65,7 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
         yield {
           model: byModel ? groupValue(r, "agent_model") : ALL_MODELS,
           // pooled over conditions as printed: the models are compared over everything each ran
-          condition: byCondition ? groupValue(r, "condition") : undefined,
+          condition: byCondition ? conditionFields.map((f) => groupValue(r, f)).join(" / ") : undefined,
           attack: r.attack,
           suite: r.suite,
           user_task_id: r.user_task_id,
@@ -72,6 +76,11 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
     for (const w of likeForLikeWarnings(items())) out.push(prefix + w);
   }
   return [...mixes, ...out];
+}
+
+/** `condition` or a `metadata.<key>` field: compared as the condition (module docstring). */
+function isConditionField(f: string): boolean {
+  return f === "condition" || f.startsWith("metadata.");
 }
 
 /** Models printed each pooled over its conditions that ran different sets of conditions: the warning, else null. */

@@ -55,6 +55,17 @@ describe("estimateLikeForLike: the groups estimate --by prints side by side (nuf
     expect(w[0]).toMatch(/^within suite=banking: agent models ran different conditions/);
     expect(w.some((x) => x.startsWith("within suite=slack"))).toBe(false);
   });
+  it("--by metadata.<key> compares its groups as conditions (break52 3: a 15-attack defense-free group beside a one-attack defense read as like for like)", () => {
+    const md = (m: string, defense: string | undefined, attack: string, u: string) => ({ ...row(m, "c", "banking", u), attack, ...(defense ? { metadata: { defense } } : {}) }) as TrajectoryIndexRow;
+    const runs = [md("gpt", undefined, "ii", "u1"), md("gpt", undefined, "dos", "u1"), md("gpt", "filter", "ii", "u1")];
+    const w = estimateLikeForLike(runs, ["agent_model", "metadata.defense"], groupValue);
+    expect(w.some((x) => /^"gpt": its conditions ran different attacks/.test(x))).toBe(true);
+    // with condition too: both compared as one condition; alone: the defenses pooled over the models are compared
+    expect(estimateLikeForLike(runs, ["agent_model", "condition", "metadata.defense"], groupValue).some((x) => /different attacks/.test(x))).toBe(true);
+    expect(estimateLikeForLike(runs, ["metadata.defense"], groupValue).some((x) => /different attacks/.test(x))).toBe(true);
+    // the same attacks under every defense value: no warning
+    expect(estimateLikeForLike([md("gpt", undefined, "ii", "u1"), md("gpt", "filter", "ii", "u1")], ["agent_model", "metadata.defense"], groupValue)).toEqual([]);
+  });
   it("models run on the same cells under the same conditions: no warning", () => {
     const same = [row("a", "c", "s", "u1"), row("b", "c", "s", "u1")];
     expect(estimateLikeForLike(same, ["agent_model"], groupValue)).toEqual([]);
