@@ -566,8 +566,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   for (const j of r.judges) {
     L.push("");
     const who = j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${quoted(j.rater)}`;
-    // with a sample design, the design-weighted figure (the run's) comes first: the unweighted one, with its
-    // interval, is over a sample that may over-represent disagreements, and the first figure is the one quoted (newuser52 8)
+    // the design-weighted figure (the run's) first: the first figure is the one quoted (newuser52 8)
     const weighted = designWeightedLines(j);
     if (weighted.length) {
       L.push(`${who} vs the human consensus, design-weighted (the figure for the run, the sample's inclusion probabilities undone):`);
@@ -579,9 +578,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}${coarseNote(r)}`);
-    if (!j.design_weighted && j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
-      L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
-    }
+    if (!j.design_weighted && j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
   }
   L.push("");
   L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}${r.judges.some((j) => j.kind === "committee") ? `; committee quorum ${r.quorum}` : ""}`);
