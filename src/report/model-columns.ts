@@ -180,7 +180,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
 
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const conditions = conditionFigures(colRun, condSource, cs, rep0, warnings);
+  const conditions = conditionFigures(colRun, condSource, cs, rep0, warnings, !!o.ownMix);
 
   step("the paper table");
   // --where attack=X leaves out the unattacked runs: the utility cells say so, and a warning gives the --where keeping them
@@ -281,14 +281,14 @@ function referenceFigures(colRun: ColumnRun, judgeIds: string[], cs: CommitteeSl
  * The ASR by condition, attack and surface of `condSource` (the committee when `cs`), `compare`'s warnings over them
  * added to `warnings` (those not there already).
  */
-function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSlots | null, rep0: ReadonlyMap<string, Uint32Array>, warnings: string[]): ConditionView[] {
+function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSlots | null, rep0: ReadonlyMap<string, Uint32Array>, warnings: string[], ownMix: boolean): ConditionView[] {
   const given = cs ? committeeObservations(colRun, cs, rep0, COMMITTEE) : rep0.has(condSource) ? { codes: rep0.get(condSource)!, verdicts: colRun.verdicts } : undefined; // the rater's verdict per slot, once for the three fields
   const observationsOf = (field: string): Observations => {
     const obs = buildObservationsColumns(colRun, condSource, field, given);
     return cs ? { ...obs, source: { kind: "committee" } } : obs;
   };
   // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
-  const cli = cliWarnings({ values: () => rowRecords(colRun) });
+  const cli = cliWarnings({ values: () => rowRecords(colRun) }, ownMix);
   const conditions = conditionViewsOf(cli.tap(observationsOf));
   warnings.push(...cli.warnings(warnings));
   return conditions;
