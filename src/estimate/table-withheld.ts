@@ -40,8 +40,9 @@ export function withheldRow<R extends Row>(row: R, why: string | null): R {
   for (const k of CELLS) if (out[k].value === null && out[k].reason === "no_attacked_trajectories") out[k] = { ...out[k], reason: why };
   if (out.judge_blocked_attempts === null && out.judge_blocked_attempts_reason === "no_attacked_trajectories") out.judge_blocked_attempts_reason = why;
   if (out.judge_blocked_attempts_by === null && out.judge_blocked_attempts_by_reason === "no_attacked_trajectories") out.judge_blocked_attempts_by_reason = why;
-  // the utility too: its runs are on the tasks each condition ran, which share no cell (break52: banking beside slack)
-  out.utility = { ...out.utility, value: null, ci95: null, x: 0, n: 0, reason: why };
+  // the utility too: its runs are on the tasks each condition ran, which share no cell (break52: banking beside slack);
+  // one already undefined keeps its own reason (e.g. --where left its runs out), as the other cells do
+  if (out.utility.value !== null) out.utility = { ...out.utility, value: null, ci95: null, x: 0, n: 0, reason: why };
   if (out.calibrated_asr_behaviour) out.calibrated_asr_behaviour = { value: null, reason: why, ci95: null };
   if (out.calibrated_asr_goal) out.calibrated_asr_goal = { value: null, reason: why, ci95: null };
   return out;
