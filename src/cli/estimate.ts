@@ -359,8 +359,8 @@ function usedBy(s: RunState, source: EstimateSource, heuristic?: string): RunSta
 
 /**
  * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note (the mixed-configuration
- * warnings of `source` and the heuristic only) and `pooled` (one model and condition from several run folders,
- * `../run/pooled-folders.ts`) as WARNING notes, said on stderr. The notes said on stderr (those and `saidNotes`,
+ * warnings of `source` and the heuristic only) among its notes, in stdout with the table, and `pooled` (one model and
+ * condition from several run folders, `../run/pooled-folders.ts`) as WARNING notes, said on stderr. The notes said on stderr (those and `saidNotes`,
  * already said by the caller) are in the CSV, LaTeX and JSON, but not printed again on stdout in text mode: each
  * warning once (one line says how many are on stderr).
  */
@@ -391,12 +391,11 @@ async function printTable(
     onStderr.add(`WARNING: ${w}`);
     warnLine(w);
   }
-  // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
+  // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read); said in
+  // stdout with the table's other warnings, as estimate, compare and agree say it (break52 #10: on stderr only, a
+  // table saved with `> table.txt` lost that it is a slice)
   for (const state of runStateLine(usedBy(readRunState(runDir), source, t.heuristic))?.split("\n") ?? []) {
-    const note = state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`;
-    t.notes.push(note);
-    onStderr.add(note);
-    process.stderr.write(`ipi-judge: ${state.startsWith("WARNING") ? "warning: " + state.replace(/^WARNING: /, "") : state}\n`);
+    t.notes.push(state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`);
   }
   // the run's journal notes (lines skipped, verdicts left out as made on an older text: ../store/stale-verdicts.ts),
   // said on stderr here rather than at exit, so the CSV, LaTeX and JSON carry them among the notes too

@@ -8,3 +8,4 @@ export * from "./calibrated.js";
 export * from "./run.js";
 export * from "./format.js";
 export * from "./table.js";
+export * from "./table-latex.js";

@@ -12,12 +12,17 @@
  * its own mix in silence). A model with an attacked run without a user task or injection task id has unknown cells:
  * compared as the like-for-like check compares such runs, on attacks and suites, it keeps every attacked run when its
  * conditions ran the same attacks and suites (each row says its cells were not compared), else it has no number.
- * Unattacked runs have no injection task, so no cell: they are all kept (the utility column is over them, as
- * `compare`'s utility without attack). Each row says what it is over ({@link rowOver}): "all runs", or the shared cells
- * with the runs and cells of its own it left out.
+ * Unattacked runs have no injection task, so no cell: the utility column (over the unattacked runs of the user's own
+ * tasks) is cut with the rates instead, to the (suite, user task) pairs of the model's shared cells (break52 #4b: it
+ * stayed over four suites beside rates over banking alone, only warned); a run without a user task id, an
+ * injection-task run, and every unattacked run of a model not cut are kept. Each row says what it is over
+ * ({@link rowOver}): "all runs", or the shared cells with the runs and cells of its own it left out, and the
+ * unattacked runs its utility left out.
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cellKey } from "../stats/cell-key.js";
+import { NO_VALUE } from "../stats/no-value.js";
+import { runKind } from "../ingest/attacked.js";
 
 /** The table's trajectories by position (`TableInput` of ./table.ts). */
 interface Rows {
@@ -41,6 +46,8 @@ export interface ModelPopulation {
   cells_unknown?: number;
   /** Its attacked runs in the rows, of `of`. */
   kept: number;
+  /** Its unattacked runs of user tasks (utility's runs) left out: their (suite, user task) in none of its shared cells. */
+  utility_left_out?: number;
   of: number;
   /** The distinct cells each condition ran (absent when some attacked run of the model has no task ids). */
   cells_per_condition?: Record<string, number>;
@@ -135,15 +142,26 @@ export function likeForLikePopulation(
     };
     byCond.clear(); // only the shared set is kept from here on
   }
+  // the utility's runs cut with the rates: the (suite, user task) pairs of each cut model's shared cells
+  const tasks = new Map<string, Set<string>>();
+  for (const [m, s] of common) if (s instanceof Set) tasks.set(m, new Set([...s].map((k) => k.split("\u0000").slice(0, 2).join("\u0000"))));
+  const taskOf = (r: Partial<TrajectoryIndexRow>) => `${r.suite ?? NO_VALUE}\u0000${r.user_task_id}`;
   const keep = (i: number) => {
     const r = rows.row(i);
-    if (!r.attacked) return true;
+    if (!r.attacked) {
+      const t = tasks.get(modelOf(r));
+      return !t || r.user_task_id === undefined || runKind(r) !== "user_task" || t.has(taskOf(r));
+    }
     const s = common.get(modelOf(r));
     return s === "all" || s === undefined || (s !== "none" && s.has(cellOf(r)!));
   };
   const runs = new Map<string, Map<string, number>>(); // kept attacked runs per model and condition
   for (let i = 0; i < rows.n; i++) {
     const r = rows.row(i);
+    if (!r.attacked && !keep(i)) {
+      const p = per_model[modelOf(r)];
+      if (p) p.utility_left_out = (p.utility_left_out ?? 0) + 1;
+    }
     if (!r.attacked || !keep(i)) continue;
     const m = modelOf(r);
     per_model[m].kept++;
@@ -166,8 +184,13 @@ export interface RowOver {
   n_attacked_left_out: number;
   /** The row's distinct cells left out; null when its cells are unknown (runs without task ids). */
   cells_left_out: number | null;
-  /** `all runs`, `629 shared cells (6,146 runs on 6,146 cells left out)`, or `no number: <why>`. */
+  /**
+   * `all runs`, `629 shared cells (6,146 runs on 6,146 cells left out)`, or `no number: <why>`; then, when the
+   * utility left runs out, `; utility on their user tasks (81 unattacked runs left out)`.
+   */
   over: string;
+  /** The row's unattacked runs of user tasks its utility left out (absent: none). */
+  n_unattacked_left_out?: number;
 }
 
 /** The reason code of a rate cell of a model without a like-for-like rate (`reasonText` of ../format/stat-text.ts reads it). */
@@ -178,7 +201,14 @@ export const NO_SHARED_CELLS = "no_like_for_like_cells";
  * @param p its model's like-for-like population (undefined: `--own-mix`, every attacked run of the row).
  * @param condition the row's condition as the population keys it; @param leftOut its attacked runs left out.
  */
-export function rowOver(p: ModelPopulation | undefined, condition: string, leftOut: number): RowOver {
+export function rowOver(p: ModelPopulation | undefined, condition: string, leftOut: number, utilityLeftOut = 0): RowOver {
+  const o = rowOverRates(p, condition, leftOut);
+  // the utility's unattacked runs left out with the rates' cells (module docstring)
+  return utilityLeftOut ? { ...o, n_unattacked_left_out: utilityLeftOut, over: `${o.over}; utility on their user tasks (${int(utilityLeftOut)} unattacked run${utilityLeftOut === 1 ? "" : "s"} left out)` } : o;
+}
+
+/** {@link rowOver} of the rates alone. */
+function rowOverRates(p: ModelPopulation | undefined, condition: string, leftOut: number): RowOver {
   if (!p) return { n_attacked_left_out: 0, cells_left_out: 0, over: "all runs" };
   const cells = p.cells_per_condition?.[condition];
   if (!p.applied) return { n_attacked_left_out: leftOut, cells_left_out: cells ?? null, over: `no number: ${p.reason}` };
@@ -211,7 +241,7 @@ export function populationText(p: TablePopulation): string {
   );
   return (
     `population: like for like: each agent model's attacked runs on the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them ` +
-    `(${each.join("; ")}); utility without attack over all unattacked runs (they have no cell); --own-mix gives each row over all its own runs`
+    `(${each.join("; ")}); utility without attack over the unattacked runs of the user tasks (suite, user task) of those cells; --own-mix gives each row over all its own runs`
   );
 }
 

@@ -21,7 +21,7 @@
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
 import { wrappedTable, wrapHint } from "../format/text-table.js";
-import { NO_INTERVAL_MARK, reasonText, undefinedText } from "../format/stat-text.js";
+import { NO_INTERVAL_MARK, undefinedText } from "../format/stat-text.js";
 import { weightCheckText, type WeightCheck } from "./weight-check.js";
 import { writeCsv } from "../io/csv.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
@@ -32,19 +32,17 @@ import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { sourceName } from "./source.js";
 import { flagsOf, rateEvent, sourceLabels } from "./run.js";
-import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure, type BlockedCounts } from "../stats/rates.js";
+import { EXPOSURE_LOW_BELOW, isLowExposure, type BlockedCounts } from "../stats/rates.js";
 import { blockedKindOf } from "../verdict/blocked.js";
-import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, blockedLatexCell, committeePartials, rowBlocked, type PartialItem } from "./table-blocked.js";
-import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
+import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, committeePartials, rowBlocked, type PartialItem } from "./table-blocked.js";
 import { coverageLowNote, disputedNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { tableMix } from "./table-mix.js";
 import { LIKE_FOR_LIKE_CSV_COLUMNS, likeForLikeCsvCells, rowLikeForLike, type RowLikeForLike } from "./table-like-for-like.js";
-import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
-import { caveatMarks, JUDGE_KEYS } from "./table-caveat-text.js";
+import { exposedCounts, HEURISTIC_KEYS } from "./table-exposure.js";
+import { caveatMarks } from "./table-caveat-text.js";
 import { csvCaveatColumns } from "./table-csv-notes.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
-import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
@@ -54,12 +52,12 @@ export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { LFL_CALIBRATED, rowCalibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
-import { allCells, allRowCells, allRowCsv, allRowLatex, allRowLines, type CalibratedAll } from "./table-all.js";
-import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, overLatexLines, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
+import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
+import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
 import { withheldRow } from "./table-withheld.js";
-import { insertCountColumns, latexCountLegend, LATEX_COUNT_TITLES, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
+import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
 import { groupsByRow, tableRowKey } from "./table-groups.js";
-import { attacksCsv, footnoteLines, markUnlikeRows, marksLatex, marksText, rowMix, type MixFootnote } from "./table-marks.js";
+import { attacksCsv, footnoteLines, markUnlikeRows, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
 /** One (agent model, condition) row. */
 export interface TableRow extends RowLikeForLike, RowOver {
@@ -314,6 +312,7 @@ export function paperTableFrom(
     const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
     const pop = lfl?.per_model[model];
     const un = rs.filter((i) => !input.row(i).attacked);
+    const utilityLeftOut = lfl ? un.filter((i) => !lfl.keep(i)).length : 0; // cut with the rates (./table-population.ts)
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
     const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean) =>
       rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)));
@@ -336,7 +335,7 @@ export function paperTableFrom(
       const known = xs.filter((r) => typeof r.reference?.utility === "boolean");
       return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : none);
     };
-    const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task");
+    const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task" && (!lfl || lfl.keep(i)));
     const key = tableRowKey(model, condition);
     const c = cal.get(key);
     rows.push(withheldRow({
@@ -344,7 +343,7 @@ export function paperTableFrom(
       condition,
       like_for_like: true, // until the table's warnings are read, below
       n_attacked: att.length,
-      ...rowOver(pop, condition ?? "", leftOut),
+      ...rowOver(pop, condition ?? "", leftOut, utilityLeftOut),
       attacks,
       suites,
       n_unattacked: un.length,
@@ -366,7 +365,7 @@ export function paperTableFrom(
       judge_exposure_low: isLowExposure(exposure.x, exposure.n),
       heuristic_exposure_low: isLowExposure(ex.heuristic, ex.heuristicN),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
-      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) || "no_unattacked_trajectories"),
+      utility: util(userTaskRuns, utilityLeftOut ? "no_unattacked_run_on_shared_cells" : un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) || "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
       // a row the shared cells cut: the group cut alike (a domain estimate, ../estimate/group-cells.ts), else none
       calibrated_asr_behaviour: opts.calibrated ? rowCalibratedCell(c, leftOut, att.length, opts.calibrated) : null,
@@ -404,13 +403,14 @@ export function paperTableFrom(
 }
 
 
-type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string; weight_check?: WeightCheck } | null;
+/** A cell of the table as its outputs read it. */
+export type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string; weight_check?: WeightCheck } | null;
 
-type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
+/** A column of the table: its key, text and LaTeX titles, and its cell of a row. */
+export type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
-
-
-function columns(t: PaperTable): Col[] {
+/** The table's columns in order (the heuristic's when shown, the calibrated ones when the rows carry them). */
+export function columns(t: PaperTable): Col[] {
   const cols: Col[] = [
     { key: "judge_asr_goal", title: "asr_goal", latex: "ASR (goal)", get: (r) => r.judge_asr_goal },
     { key: "judge_asr_behaviour", title: "asr_behaviour", latex: "ASR (behaviour)", get: (r) => r.judge_asr_behaviour },
@@ -443,12 +443,14 @@ function columns(t: PaperTable): Col[] {
 export function coverageWithheld(p: CellValue, allowLow: boolean): boolean {
   return !!p?.coverage_low && !allowLow && p.value !== null;
 }
-const withheld = (t: PaperTable, p: CellValue) => coverageWithheld(p, t.allow_low_coverage);
+/** {@link coverageWithheld} with the table's own `allow_low_coverage`. */
+export const withheld = (t: PaperTable, p: CellValue) => coverageWithheld(p, t.allow_low_coverage);
 const lowReason = (p: CellValue) => `coverage_low${p?.coverage_low_reason ? ` (most unusable: ${p.coverage_low_reason})` : ""}`;
 /** Rows keep the condition column only when the run records conditions (a row's condition is null otherwise). */
 export const hasConditions = (t: Pick<PaperTable, "rows">) => t.rows.some((r) => r.condition !== null);
 
-const pct = (x: number) => (100 * x).toFixed(1);
+/** A share as a percent with one decimal (no sign). */
+export const pct = (x: number) => (100 * x).toFixed(1);
 
 /**
  * A cell as text: `31.9 [27.0, 37.2]` (percent), `UNSTABLE (...) 31.9 CI undefined (<why>)` when the value has no interval
@@ -521,58 +523,6 @@ export function latexEscape(s: string): string {
   return asciiControls(s).replace(/[\\&%$#_{}~^]/g, (c) =>
     c === "\\" ? "\\textbackslash{}" : c === "~" ? "\\textasciitilde{}" : c === "^" ? "\\textasciicircum{}" : `\\${c}`,
   );
-}
-
-/**
- * The table as a LaTeX `booktabs` tabular (needs `\usepackage{booktabs}`): percentages with 95% intervals, `undefined$^\dagger$`
- * for undefined cells (a comment line gives each one's reason), `[CI n/a]` for a value without an interval, a low-coverage
- * rate as `n/a$^\ddagger$` (or, with `--allow-low-coverage`, its number with `$^\ddagger$`; the footnote says why).
- */
-export function tableLatex(t: PaperTable): string {
-  const cols = columns(t);
-  const conds = hasConditions(t);
-  const undefinedCells: string[] = []; // never a bare "n/a" (README): marked, each reason in a comment line
-  const cell = (p: CellValue, where: string) => {
-    if (!p || p.value === null) {
-      undefinedCells.push(`${where}: ${reasonText(p?.reason ?? "no_value")}`);
-      return "undefined$^\\dagger$";
-    }
-    const mark = p.coverage_low ? "$^\\ddagger$" : "";
-    if (withheld(t, p)) return `n/a${mark}`;
-    const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the comment line below
-    // a bare number would read as certain; one without an interval says why in the dagger's comment line (./weight-check.ts)
-    return (p.ci95 ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}` : (undefinedCells.push(`${where}: ${pct(p.value)} has no interval (${reasonText(p.ci_reason ?? "no_interval")})${weightCheckText(p.weight_check)}`), `${pct(p.value)} {\\scriptsize [CI n/a]}$^\\dagger$`)) + mark;
-  };
-  const L: string[] = [];
-  for (const n of t.notes) L.push(`% ${n.replace(/[\r\n]/g, " ")}`);
-  L[0] = `% ipi-judge estimate --table, run ${t.run.replace(/[\r\n]/g, " ")}: ${t.notes[0].replace(/[\r\n]/g, " ")}`;
-  L.splice(1, 0, `% ${populationText(t.population ?? OWN_MIX).replace(/[\r\n]/g, " ").replace("[a], [b]", "$^{\\mathrm{a}}$, $^{\\mathrm{b}}$")}`);
-  const head = ["Model", ...(conds ? ["Condition"] : []), "$n$", ...cols.map((c) => c.latex), "Blocked"];
-  const body = t.rows.map((r) => [`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)}`, ...(conds ? [`${latexEscape(r.condition ?? "")}${marksLatex(r)}`] : []), String(r.n_attacked), ...cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")), blockedLatexCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")]);
-  // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
-  const all = t.calibrated_all ? [allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population)] : [];
-  const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1, LATEX_COUNT_TITLES); // utility's n; runs that ended in an error
-  const line = (cells: string[]) => `${cells.join(" & ")} \\\\`;
-  L.push(`\\begin{tabular}{l${conds ? "l" : ""}${"r".repeat(head.length - (conds ? 2 : 1))}}`, "\\toprule", line(head), "\\midrule", ...body.map(line), ...all.flatMap((a) => ["\\midrule", line(a)]));
-  L.push("\\bottomrule");
-  L.push("\\end{tabular}");
-  L.push(...overLatexLines(t.rows)); // what each row is over: all runs, or the shared cells (./table-population.ts)
-  L.push(...latexCountLegend(errors));
-  for (const f of t.mix_footnotes ?? []) L.push(`% $^{\\mathrm{${f.mark}}}$ ${f.text.replace(/[\r\n]/g, " ")}`);
-  for (const l of allRowLines(t.calibrated_all)) L.push(`% ${l.trim().replace(/[\r\n]/g, " ")}`);
-  if (t.rows.some((r) => (r.judge_blocked_attempts ?? 0) > 0)) L.push("% Blocked: blocked/partial compliance (refused/unavailable/failed): see the blocked note above");
-  const allCellsOf = allCells(t.calibrated_all);
-  if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
-    L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
-  }
-  if (t.rows.some((r) => r.judge_exposure_low || r.heuristic_exposure_low)) L.push(`% $^\\circ$ exposure below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: ${EXPOSURE_LOW_MEANS} (see the EXPOSURE LOW note above)`);
-  if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
-  for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
-    if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
-  if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method)) || allCellsOf.some((c) => c.ci95 && c.ci_method)) {
-    L.push(`% $^\\S$ exact interval: the group's labelled items had the same human-minus-judge difference within each stratum (SE 0), and the interval is the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen; or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, and the interval is the union of the t interval and an exact small-count one (see the ${EXACT_MARK} note above)`);
-  }
-  return L.join("\n") + "\n";
 }
 
 /** The table as aligned text; `width` (a terminal's columns): wider, in blocks of columns (`wrappedTable`). */

@@ -51,6 +51,8 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   // runs the shared cells cut, whose calibrated estimate (the human sample's design) is over all of them
   no_like_for_like_cells: "no like-for-like rate: the model's conditions cannot be put on shared (suite, user task, injection task, attack) cells",
   calibrated_over_all_runs_not_like_for_like_cells: "the calibrated estimate is over every attacked run of the row (the human sample's design), not the shared cells its rates are over; --own-mix gives it",
+  // break52 #4b: the utility cut with the rates to the user tasks of the shared cells, none of whose runs is left
+  no_unattacked_run_on_shared_cells: "none of the row's unattacked runs is on a user task of the shared cells its rates are over; --own-mix gives utility over every unattacked run",
   no_utility_in_input: "the input records no utility",
   // why a verdict or a label is not used
   no_verdict: "no verdict",

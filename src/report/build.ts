@@ -25,8 +25,12 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)
   const drawn = o.humanFile ? drawnItems(o.humanFile) : undefined; // drawn items without a label (break 51 #7)
   if (drawn && m.human) m.human.drawn = drawn;
-  const missingAdj = o.humanFile ? [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile), drawnWarning(o.humanFile, drawn)].filter(Boolean).join("; ") || undefined : undefined;
+  const labelFile = o.humanFile ? [missingAdjudicationsWarning(o.humanFile), labelDesignDriftWarning(o.humanFile), drawnWarning(o.humanFile, drawn)].filter((w): w is string => !!w) : [];
   if (m.human) sayCoverageOnce(m.warnings, m.human.warnings); // the sample's coverage said once (./coverage-once.ts)
-  if (missingAdj) (m.human?.warnings ?? m.warnings).unshift(missingAdj);
+  // the label file's own warnings: in the human section where its labels are shown, and among the report's warnings,
+  // each on its own, so the summary's tally and "Read with" see them as estimate prints them (break52 #2: labels on
+  // the wrong trajectories and unlabelled drawn items sat in the Agreement section only, the calibrated headline clean)
+  if (labelFile.length && m.human) m.human.warnings.unshift(labelFile.join("; "));
+  m.warnings.unshift(...labelFile);
   return m;
 }

@@ -21,8 +21,10 @@ import type { TrajectoryIndexRow } from "../store/records.js";
  * @returns `tap(observationsOf)` (the same observations, warnings noted on the way) and `warnings(have)`: the pooled
  *   run folders' and the tapped fields' warnings, each once, those already in `have` left out, named by the command
  *   and field they come from (`compare --by attack: ...`).
+ * @param ownMix the report's paper table is `--own-mix` (each row over every attacked run), not like for like: the
+ *   cells note says which (./cells-note.ts).
  */
-export function cliWarnings(rows: { values(): Iterable<TrajectoryIndexRow> }): {
+export function cliWarnings(rows: { values(): Iterable<TrajectoryIndexRow> }, ownMix = false): {
   tap: (observationsOf: (field: string) => Observations) => (field: string) => Observations;
   warnings: (have: readonly string[]) => string[];
 } {
@@ -40,7 +42,7 @@ export function cliWarnings(rows: { values(): Iterable<TrajectoryIndexRow> }): {
     // the report keeps every cell: its figures are compare --all-cells's, and so are these warnings' counts (named so:
     // compare's default drops the cells not every condition covers and counts what is left, review 17 item 2)
     for (const w of ws) found.push(`compare --by ${field} --all-cells: ${w.replace(/^--all-cells: /, "")}`);
-    const note = cellsNote(obs); // where compare's default prints other figures, which and why
+    const note = cellsNote(obs, ownMix); // where compare's default prints other figures, which and why
     if (note) found.push(note);
     return obs;
   };

@@ -530,7 +530,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const cli = cliWarnings(index); // compare's and the pooled folders' warnings over these figures (review 16)
+  const cli = cliWarnings(index, !!o.ownMix); // compare's and the pooled folders' warnings over these figures (review 16)
   const conditions = conditionViewsOf(cli.tap(conditionObservations(index, verdicts, committeeVerdicts, condSource)), { ownMix: !!o.ownMix });
   warnings.push(...cli.warnings(warnings));
 

@@ -288,7 +288,7 @@ function conditionFigures(colRun: ColumnRun, condSource: string, cs: CommitteeSl
     return cs ? { ...obs, source: { kind: "committee" } } : obs;
   };
   // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
-  const cli = cliWarnings({ values: () => rowRecords(colRun) });
+  const cli = cliWarnings({ values: () => rowRecords(colRun) }, ownMix);
   const conditions = conditionViewsOf(cli.tap(observationsOf), { ownMix }); // like for like unless --own-mix (./condition-views.ts)
   warnings.push(...cli.warnings(warnings));
   return conditions;

@@ -54,6 +54,7 @@ function judgeHeadline(m: ReportModel): string {
 /** The headline's caveats by warning kind (./warning-kinds.ts), most important first: a name and what it does to the figures. */
 const KIND_CAVEATS: readonly { kinds: readonly string[]; name: string; says: string }[] = [
   { kinds: ["judge_broken"], name: "A judge looks broken", says: "its rates are not its judging." },
+  { kinds: ["label_design_drift", "drawn_without_label"], name: "Human labels to check", says: "the human label file puts labels on other trajectories (or another design) than the sample drew, or leaves drawn items unlabelled, so the human and calibrated figures may be biased." },
   { kinds: ["same_content", "same_file_other_cell"], name: "Counted twice", says: "some trajectories are counted more than once (a copy under another id or in another cell), so counts and rates include them twice." },
   { kinds: ["pooled_run_folders", "pooled_conditions"], name: "Pooled", says: "some figures pool runs of several run folders or conditions (defenses) under one model and condition or attack." },
   { kinds: ["mixed_configurations"], name: "Mixed judge configurations", says: "a judge's figures mix verdicts made under different configurations." },

@@ -28,6 +28,9 @@ const re = (r: RegExp) => (w: string) => r.test(w);
 /** The kinds, first match wins: the ones that change how a figure reads before the notes, so a text carrying both marks is loud. */
 export const WARNING_KINDS: readonly WarningKind[] = [
   { kind: "run_incomplete", group: "reading", test: re(/^run incomplete: |\bincomplete\b|^run partial: /) },
+  // named before "biased", which the drawn_without_label text also says (break52 #2)
+  { kind: "drawn_without_label", group: "reading", test: re(/\bdrawn_without_label: /) },
+  { kind: "label_design_drift", group: "reading", test: re(/\blabel_design_drift( not checked)?: /) },
   { kind: "same_file_other_cell", group: "reading", test: re(/\bsame_file_other_cell: /) },
   { kind: "same_content", group: "reading", test: re(/\bsame_content: /) },
   { kind: "pooled_run_folders", group: "reading", test: re(/pools runs from several run folders/) },
@@ -44,7 +47,6 @@ export const WARNING_KINDS: readonly WarningKind[] = [
   { kind: "biased", group: "reading", test: re(/\bbiased\b/) },
   { kind: "stale", group: "reading", test: re(/\bstale\b/) },
   { kind: "strata_not_represented", group: "reading", test: re(/\bstrata_without_labels\b|the human and calibrated estimates do not represent them/) },
-  { kind: "drawn_without_label", group: "reading", test: re(/\bdrawn_without_label: /) },
   { kind: "rates_over_every_cell", group: "note", test: re(/^Rates over every cell: /) },
   { kind: "arbitrary_baseline", group: "note", test: re(/is an arbitrary baseline/) },
   { kind: "established_by_code", group: "note", test: re(/established by code|votes that code established/) },

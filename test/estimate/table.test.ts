@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { blockedCellText, cellText, formatTable, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
+import { blockedCellText, cellText, formatTable, latexEscape, paperTable, proportion, tableCsv } from "../../src/estimate/table.js";
+import { tableLatex } from "../../src/estimate/table-latex.js";
 import { estimateFromData, EstimateError, humanConsensus } from "../../src/estimate/run.js";
 import { parseCsv } from "../../src/io/csv.js";
 import { formatEstimate } from "../../src/estimate/format.js";
@@ -114,7 +115,10 @@ describe("paper table", () => {
     expect(cellText(c.rows[0].calibrated_asr_behaviour)).toMatch(/^UNSTABLE \(no interval: do not quote alone\) 40\.0 CI undefined \(/);
     const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
     expect(csv[1][csv[0].indexOf("calibrated_asr_behaviour_reason")]).toBe("se_zero");
-    expect(tableLatex(c)).toContain("40.0 {\\scriptsize [CI n/a]}");
+    // LaTeX as the text: UNSTABLE with its mark, the reason a rendered note (break52 #9: `40.0 [CI n/a]` read as a plain number)
+    const tex = tableLatex(c);
+    expect(tex).toContain("{\\scriptsize UNSTABLE} 40.0 {\\scriptsize [no CI]}$^\\triangle$");
+    expect(tex).toMatch(/^\\noindent \$\^\\triangle\$ UNSTABLE \(no interval: do not quote alone\): m\\_1\\&co Calibrated ASR \(behaviour\): /m);
   });
   it("undefined cells are null with a reason, never 0", () => {
     expect(q.judge_asr_behaviour).toMatchObject({ value: null, reason: "no_usable_verdict", n_unusable: 1 });

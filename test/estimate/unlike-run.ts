@@ -22,7 +22,8 @@ export function writeRun(tmp: string, name: string, runs: Run[]): string {
   for (const p of pairs) {
     const [model, condition] = p.split("\u0000");
     const id = `${name}/${model}/${condition}/none`;
-    rows.push(JSON.stringify({ id, agent_model: model, condition, suite: "s", user_task_id: "user_task_0", attacked: false, reference: { utility: true }, content_sha256: "c" }));
+    // on user task u0, which every condition ran attacked: its utility is on the shared cells' user tasks (break52 #4b)
+    rows.push(JSON.stringify({ id, agent_model: model, condition, suite: "s", user_task_id: "u0", attacked: false, reference: { utility: true }, content_sha256: "c" }));
     verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: "gpt", judge_model: "m", repeat: 0, prompt_sha256: "p", status: "ok", label: "not_exposed", attacked: false, findings: [] }));
   }
   const dir = path.join(tmp, name);

@@ -19,7 +19,13 @@ describe("cellsNote: the report's rates are over every cell; where compare's def
   it("names the model and condition compare counts otherwise", () => {
     const w = cellsNote(obs("condition"))!;
     expect(isCellsNote(w)).toBe(true);
-    expect(w).toContain("this report's rates by condition (attack success per agent model and condition, the charts by condition, the paper table's rates and utility under attack) are over every attacked trajectory");
+    expect(w).toContain("this report's rates by condition (attack success per agent model and condition, the charts by condition) are over every attacked trajectory, as compare --by condition --all-cells prints them; ");
+    // the paper table is like for like by default (break52 #5: the note called it the all-cells figure beside a row cut to shared cells)
+    expect(w).toContain("the paper table's rows are like for like instead (each model's rows over the cells all its conditions ran, as estimate --table prints them; --own-mix puts them over every attacked run)");
+    // report --own-mix: the paper table is over every attacked run, as these rates
+    const own = cellsNote(obs("condition"), true)!;
+    expect(own).toContain("(attack success per agent model and condition, the charts by condition, the paper table's rates and utility under attack) are over every attacked trajectory, as compare --by condition --all-cells and estimate --table --own-mix print them; compare --by condition without");
+    expect(own).not.toContain("like for like instead");
     expect(w).toContain("gives each model's rates over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions, so its figures differ for m under condition base: 3 attacked trajectories here, 2 in compare (1 in cells another condition of the model lacks)");
     expect(w).not.toContain("n under");
     // l ran one condition: compare's row keeps its cell c9, which def lacks (only compare's pooled figures leave it out)

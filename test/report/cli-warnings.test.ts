@@ -56,7 +56,7 @@ describe("report says which trajectories its rates are over, and where compare's
     const notes = reportWarnings(out).filter((w) => w.startsWith("Rates over every cell: this report's rates by condition"));
     expect(notes.length).toBe(3); // the top, the table per agent model and condition, the section by condition
     const note = notes[0];
-    expect(note).toContain("are over every attacked trajectory, as compare --by condition --all-cells and estimate --table print them");
+    expect(note).toContain("are over every attacked trajectory, as compare --by condition --all-cells prints them; the paper table's rows are like for like instead");
     const [nLike, nAll] = [attackedOf(like), attackedOf(all)];
     let named = 0;
     // compare's rows: each model on the cells common to its own conditions (cells.per_model, session 29)

@@ -5,7 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { buildReportModelObjects } from "../../src/report/data.js";
 import { buildReportModelColumns } from "../../src/report/model-columns.js";
 import { renderReportHtml } from "../../src/report/html.js";
-import { formatTable, tableLatex } from "../../src/estimate/table.js";
+import { formatTable } from "../../src/estimate/table.js";
+import { tableLatex } from "../../src/estimate/table-latex.js";
 import { RUN_ERROR_LEGEND } from "../../src/estimate/table-row-counts.js";
 import { RUNS, writeRun } from "../estimate/unlike-run.js";
 

@@ -36,8 +36,11 @@ const EXAMPLES: Record<string, string> = {
   stale: "the run's verdicts of judge j1 are stale: its prompt changed",
   strata_not_represented:
     "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 396 of the 414 trajectories of the run: the other 18 are in cells with no labelled item: the human and calibrated estimates do not represent them",
+  // the whole text: it says "biased" too, which filed it as the kind `biased` (break52 #2)
   drawn_without_label:
-    "drawn_without_label: 11 of the 40 items drawn in the sample of label file s1/hpartial.jsonl (27.5%) have no label: the human and calibrated estimates treat them as missing at random within their strata",
+    "drawn_without_label: 10 of the 60 items drawn in the sample of label file /tmp/x/s1/human4.jsonl (16.7%) have no label: the human and calibrated estimates treat them as missing at random within their strata (the labelled items of a stratum stand for them); if annotators skipped items for a reason (hard, or judged one way), those estimates are biased: label them and import again",
+  label_design_drift:
+    'label_design_drift: label file /tmp/x/s1/human4.jsonl puts 2 items on another trajectory (or another version of it) than the sample manifest its rows name (item 2c2c8d-001: trajectory_id "gpt-4o-2024-05-13/travel/user_task_15/tool_knowledge/injection_task_0" here, "gpt-4o-2024-05-13/travel/user_task_9/important_instructions/injection_task_2" in the manifest)',
   rates_over_every_cell:
     "Rates over every cell: this report's rates by attack (the charts by attack) are over every attacked trajectory, as compare --by attack --all-cells prints them",
   arbitrary_baseline:

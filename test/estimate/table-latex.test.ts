@@ -1,0 +1,59 @@
+/**
+ * The paper table's LaTeX says in the rendered table what the text says (break52 #4, #9): a row cut to shared cells
+ * is marked, every mark's text is a rendered note (not only a `%` comment), an UNSTABLE value is marked as such.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { latexEscape, paperTable } from "../../src/estimate/table.js";
+import { tableLatex } from "../../src/estimate/table-latex.js";
+import { readLeanRun } from "../../src/store/lean-read.js";
+import { RUNS, writeRun, type Run } from "./unlike-run.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-tablelatex-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const src = { kind: "judge" as const, judge_id: "gpt" };
+/** The lines TeX renders (not comments). */
+const rendered = (tex: string) => tex.split("\n").filter((l) => !l.startsWith("%"));
+
+describe("tableLatex", () => {
+  it("a row cut to shared cells carries the mark on its n, and the rendered note names its population (not only `% over:`)", async () => {
+    const { index, verdicts } = await readLeanRun(writeRun(tmp, "cut", RUNS));
+    const tex = rendered(tableLatex(paperTable("r", index, verdicts, src)));
+    expect(tex).toContain("M & no\\_defense$^{\\mathrm{a}}$ & 3$^\\parallel$ & 66.7 {\\scriptsize [20.8, 93.9]} & 66.7 {\\scriptsize [20.8, 93.9]} & 0.0 {\\scriptsize [0.0, 56.1]} & 100.0 {\\scriptsize [43.9, 100.0]} & 100.0 {\\scriptsize [20.7, 100.0]} & 1 & 0.0 {\\scriptsize [0.0, 56.1]} & 0/0 \\\\");
+    expect(tex.find((l) => l.startsWith("M & D"))).toMatch(/^M & D & 3 & /); // over all its runs: no mark
+    expect(tex.find((l) => l.startsWith("\\noindent $^\\parallel$"))).toBe(
+      "\\noindent $^\\parallel$ rows over part of their runs (like for like: the cells all their model's conditions ran, and utility on those cells' user tasks; -{}-own-mix gives every run): M | no\\_defense: n 3, 3 shared cells (5 runs on 5 cells left out)\\par",
+    );
+    expect(tex).toContain("{\\footnotesize\\par\\smallskip");
+  });
+
+  it("the marks' texts are rendered notes: a, b ... of rows not like for like, and † with each undefined cell's reason", async () => {
+    const { index, verdicts } = await readLeanRun(writeRun(tmp, "own", RUNS));
+    const t = paperTable("r", index, verdicts, src, { ownMix: true });
+    const tex = tableLatex(t);
+    expect(rendered(tex)).toContain(`\\noindent $^{\\mathrm{a}}$ ${latexEscape(t.mix_footnotes[0].text).replace(/--/g, "-{}-")}\\par`);
+    expect(tex).toContain(`% $^{\\mathrm{a}}$ ${t.mix_footnotes[0].text}`); // the comment kept for scripts
+    expect(rendered(tex).some((l) => l.includes("$^\\parallel$"))).toBe(false); // --own-mix: no row cut
+    // a model whose conditions share no cell: its cells undefined, each reason rendered
+    const apart: Run[] = [
+      { model: "K", condition: "no_defense", attack: "A", user: "u0", full: true },
+      { model: "K", condition: "D", attack: "B", user: "u1" },
+    ];
+    const k = await readLeanRun(writeRun(tmp, "apart", apart));
+    const kt = rendered(tableLatex(paperTable("r", k.index, k.verdicts, src)));
+    expect(kt.find((l) => l.startsWith("K & D & "))).toMatch(/^K & D & 0\$\^\\parallel\$ & undefined\$\^\\dagger\$ & /);
+    expect(kt.find((l) => l.startsWith("\\noindent $^\\dagger$ undefined: "))).toMatch(/^\\noindent \$\^\\dagger\$ undefined: K \| D ASR \(goal\), K \| D ASR \(behaviour\), .*, K \| no\\_defense Blocked: no like-for-like rate: [^;]*; "K": its conditions/);
+  });
+
+  it("a value with no interval and a reason reads UNSTABLE with its mark and reason, never a plain number (break52 #9)", async () => {
+    const runs: Run[] = RUNS.filter((r) => r.model === "G");
+    const { index, verdicts } = await readLeanRun(writeRun(tmp, "unstable", runs));
+    const t = paperTable("r", index, verdicts, src);
+    Object.assign(t.rows[0].judge_asr_goal, { ci95: null, ci_reason: "one_labelled_item_in_stratum" });
+    const tex = rendered(tableLatex(t));
+    expect(tex.find((l) => l.startsWith("G & "))).toContain(" & {\\scriptsize UNSTABLE} 0.0 {\\scriptsize [no CI]}$^\\triangle$ & ");
+    expect(tex).toContain("\\noindent $^\\triangle$ UNSTABLE (no interval: do not quote alone): G | no\\_defense ASR (goal): one labelled item in stratum\\par");
+  });
+});
