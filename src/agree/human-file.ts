@@ -84,6 +84,8 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
     return `annotator ${shownName(annotator)} looks like the reserved name "${RESERVED_ANNOTATOR}" (letter case, invisible characters or compatibility forms): not read as an adjudicated label nor as an annotator's; import the annotations again (import-annotations refuses such rows)`;
   }
   const row: HumanLabelRead = { trajectory_id: id, annotator: nfcName(annotator), label: str("label"), line };
+  const offScale = offDeclaredScale(row.label, str("scale"));
+  if (offScale) return offScale;
   if (annotator === RESERVED_ANNOTATOR) {
     if (typeof o.adjudicator === "string" && o.adjudicator.trim()) row.adjudicator = nfcName(o.adjudicator);
     const settled = o.settled_labels;
@@ -118,6 +120,25 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
     row.content_sha256 = c.trim();
   }
   return Object.assign(row, readFrameFields(o));
+}
+
+/** The scales a row's `scale` field can declare (`import-annotations` writes the sample's `--scale`). */
+const DECLARED_SCALES: readonly string[] = ["six", "three", "binary"];
+
+/**
+ * Why a row is not read when its label is off the scale the row itself declares (hostile52 F4b: one hand edit of a
+ * six-scale file to `complied` moved the whole file to the three-way scale, and a kappa "on six buckets" became a
+ * three-way one with only the header saying so), or null. A row without a `scale` field, or with an unknown label
+ * (counted `unknown_label` later, as before), is not this.
+ */
+function offDeclaredScale(label: string, declared: string): string | null {
+  if (!label || !DECLARED_SCALES.includes(declared)) return null;
+  const m = labelOnScale(label, declared as HumanScale);
+  if (!("reason" in m) || m.reason !== "not_on_scale") return null;
+  return (
+    `label ${JSON.stringify(label)} is not on the scale ${declared} the row declares (its scale field, the sample's --scale): not read, so the file is not moved to a coarser scale ` +
+    `(every row's label compared on fewer buckets); give it a ${declared}-scale label, or set the row's scale if another was meant`
+  );
 }
 
 /**

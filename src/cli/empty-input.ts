@@ -27,6 +27,16 @@ export function nothingFound(res: NothingFoundInput, limit: number | undefined):
 }
 
 /**
+ * Whether `label --where` kept none of the trajectories it read (break52 #8: `--where suite=nonexist` stored an empty run
+ * and exited 0, and a case slip such as `suite=Banking` into an existing run left it as it was while the user thought it
+ * extended): a usage error like an input holding no trajectory (exit 2, a new run folder removed again), as the figure
+ * commands' `--where` that matches none is. Not when stopped before reading all (Ctrl-C) or when nothing was read.
+ */
+export function whereKeptNone(res: { thisRun: NothingFoundInput["thisRun"] & { kept: number; where?: unknown }; interrupted: boolean }): boolean {
+  return res.thisRun.where !== undefined && res.thisRun.read > 0 && res.thisRun.kept === 0 && !res.interrupted;
+}
+
+/**
  * Whether every item `label` met in its input was an input error: no trajectory read, at least one input error
  * (empty placeholders and inputs given twice are none), not stopped (new user 48: an Inspect log whose messages were
  * all in OpenAI's chat shape gave `0 trajectories` and exit 0, and a pipeline went on to `agree` an empty run).

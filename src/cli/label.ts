@@ -17,7 +17,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
-import { allInputBad, allInputBadText, NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles } from "./empty-input.js";
+import { allInputBad, allInputBadText, NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles, whereKeptNone } from "./empty-input.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
@@ -399,7 +399,9 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
   const below = summaryText !== null && sameScreen() ? summaryText : null;
   for (const w of res.summary.warnings) warnLine(stderrForm(w, below));
   // on stderr too, as every other command says it (the figures on stdout leave those trajectories out)
-  if (res.summary.inputs_removed) warnLine(res.summary.inputs_removed.message);
+  // (not when every one of them moved: the move is said, nothing was lost: ../run/moved-removed.ts)
+  const ir = res.summary.inputs_removed;
+  if (ir && !(ir.moved !== undefined && ir.moved >= ir.count)) warnLine(ir.message);
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run (./empty-input.ts)
   if (nothingFound(res, o.limit === undefined ? undefined : Number(o.limit))) {
     const removed = created.run && removeEmptyNewRun(res.runDir, created.labels);
@@ -410,6 +412,15 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
     if (removed || filesRemoved) return;
   }
   warnWhere(res.where?.warnings ?? []);
+  // a --where that kept nothing read: no labelled run, whatever else was said (./empty-input.ts)
+  if (whereKeptNone(res)) {
+    const removed = created.run && removeEmptyNewRun(res.runDir, created.labels);
+    const filesRemoved = !created.run && removeNewRunFiles(res.runDir, created.runFiles);
+    const said = removed ? "; no run folder was written" : filesRemoved ? `; the run files it wrote into ${res.runDir} were removed` : `; run ${o.run} keeps the verdicts it held, nothing was added`;
+    process.stderr.write(`ipi-judge: --where ${res.thisRun.where!.filter} matches none of the ${res.thisRun.read} trajectories read: nothing was labelled (check the field and its value)${said}\n`);
+    process.exitCode = EXIT.usage;
+    if (removed || filesRemoved) return;
+  }
   if (o.json)
     printJson({
       ...res.summary,

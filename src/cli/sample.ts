@@ -11,30 +11,12 @@ import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { showControls, shownStrings } from "../format/shown.js";
 import { poolWarnings } from "./sample-broken.js";
+import { sampleRunState } from "./sample-run-state.js";
+import { readRunState } from "../store/run-state.js";
+import { unsayRemovedStatement } from "../store/removed-ids.js";
 
-/** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
-export function registerSample(program: Command): void {
-  const cmd = program
-    .command("sample")
-    .description(
-      "Draw trajectories for humans to label: a proportional random part (unbiased population estimates) plus committee disagreements, and write a blinded export (tasks, Label Studio files) with a private manifest of inclusion probabilities and weights.",
-    )
-    .requiredOption("--run <name>", "the run to sample (labels/<run>/)")
-    .requiredOption("--random <n1>", "phase 1: trajectories drawn at random, allocated to strata in proportion to their sizes")
-    .option("--disagreement <n2>", "phase 2: trajectories drawn from those where the committee was not unanimous (needs labels/<run>/committee.jsonl)", "0")
-    .option("--strata <fields>", "comma-separated stratum fields for phase 1: agent_model, agent_family, suite, attack, condition, attacked, user_task_id, injection_task_id")
-    .requiredOption("--seed <s>", "seed of every random draw and of the task order (recorded in the manifest)")
-    .requiredOption("--out <dir>", "folder for the export")
-    .option("--scale <scale>", "labels annotators choose from: six (the rubric buckets) or three (complied / recognized_and_refused / unaffected)", "six")
-    .option("--allow-short", "when a request exceeds what the run or the disagreement pool holds, take all and say so instead of failing")
-    .option("--force", "overwrite an --out folder that holds a different sample (its private manifest is lost)")
-    .option("--labels-dir <dir>", "where runs are stored", "labels")
-    .option("--source-root <dir>", "folder that the run's relative trajectory paths are resolved from (default: the current directory, where label ran)")
-    .option("--json", "print the summary as one JSON object");
-  addProgressOptions(addWhereOption(cmd))
-    .addHelpText(
-      "after",
-      `
+/** `sample --help`'s text after the options: examples, the design, the files written, the exit codes. */
+const SAMPLE_HELP = `
 Examples:
   ipi-judge sample --run committee --random 119 --disagreement 100 --seed 7 --out study1
   ipi-judge sample --run committee --random 60 --strata agent_model,suite --seed 7 --scale three --out study2
@@ -57,10 +39,33 @@ Output in --out:
                   design.json
 The same run, options and seed give byte-identical files.
 Then: ipi-judge import-annotations EXPORT --manifest <out>/manifest.jsonl --out human.jsonl
-Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy). Never 3: a draw is
+Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy, and a run whose
+labelling is not complete without --allow-partial). Never 3: a draw is
 not a figure of a judge (its inclusion probabilities hold whichever judges made the --disagreement pool), so a
-broken judge does not change it (--disagreement warns); ipi-judge committee --run R exits 3 when a member looks broken.`,
+broken judge does not change it (--disagreement warns); ipi-judge committee --run R exits 3 when a member looks broken.`;
+
+/** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
+export function registerSample(program: Command): void {
+  const cmd = program
+    .command("sample")
+    .description(
+      "Draw trajectories for humans to label: a proportional random part (unbiased population estimates) plus committee disagreements, and write a blinded export (tasks, Label Studio files) with a private manifest of inclusion probabilities and weights.",
     )
+    .requiredOption("--run <name>", "the run to sample (labels/<run>/)")
+    .requiredOption("--random <n1>", "phase 1: trajectories drawn at random, allocated to strata in proportion to their sizes")
+    .option("--disagreement <n2>", "phase 2: trajectories drawn from those where the committee was not unanimous (needs labels/<run>/committee.jsonl)", "0")
+    .option("--strata <fields>", "comma-separated stratum fields for phase 1: agent_model, agent_family, suite, attack, condition, attacked, user_task_id, injection_task_id")
+    .requiredOption("--seed <s>", "seed of every random draw and of the task order (recorded in the manifest)")
+    .requiredOption("--out <dir>", "folder for the export")
+    .option("--scale <scale>", "labels annotators choose from: six (the rubric buckets) or three (complied / recognized_and_refused / unaffected)", "six")
+    .option("--allow-short", "when a request exceeds what the run or the disagreement pool holds, take all and say so instead of failing")
+    .option("--allow-partial", "draw from a run whose labelling is not complete (partial, killed, interrupted...): its figures from this sample become undefined once the run is completed")
+    .option("--force", "overwrite an --out folder that holds a different sample (its private manifest is lost)")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--source-root <dir>", "folder that the run's relative trajectory paths are resolved from (default: the current directory, where label ran)")
+    .option("--json", "print the summary as one JSON object");
+  addProgressOptions(addWhereOption(cmd))
+    .addHelpText("after", SAMPLE_HELP)
     .action(async (o) => {
       const random = intOption(o.random, "--random", 0);
       const disagreement = intOption(o.disagreement, "--disagreement", 0);
@@ -70,6 +75,9 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
       if (random + disagreement === 0) throw new UsageError("nothing to draw: give --random and/or --disagreement above 0");
       const runDir = runDirOf(o.labelsDir, o.run);
       const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
+      // an unfinished run: refused, or drawn with --allow-partial and a WARNING on stdout (./sample-run-state.ts)
+      const partial = sampleRunState(readRunState(runDir), o.run, !!o.allowPartial);
+      if (!partial) unsayRemovedStatement(runDir); // the state read, not printed: the readers' input_removed note stands
       let res;
       // the steps after the read, as --progress says (a status line on a terminal, lines in a log: ./read-progress.ts)
       let step = { done: () => {} };
@@ -103,6 +111,7 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
       let d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${showControls(s)} (--allow-short)\n`);
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
+      if (partial) res.warnings.unshift(partial.warning);
       res.warnings.push(...poolWarnings(runDir, disagreement > 0 ? d.committee : undefined)); // a broken member behind the pool (./sample-broken.ts)
       for (const w of res.warnings) warnLine(w);
       if (o.json) {
@@ -115,6 +124,7 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
           phase1: d.phase1.n,
           phase2: d.phase2.n,
           ...(d.where ? { where: d.where } : {}),
+          ...(partial ? { run_state: partial.run_state } : {}),
           population: d.population.N,
           // the committee whose disagreements are phase 2's pool (null: the run has no committee verdicts)
           committee: d.committee ?? null,
@@ -140,6 +150,7 @@ broken judge does not change it (--disagreement warns); ipi-judge committee --ru
       // strata are named by values from the run files (model, condition): one visible line each (../format/shown.ts)
       d = shownStrings(d);
       const lines = [
+        ...(partial ? [`WARNING: ${partial.warning}`] : []),
         ...(d.where ? [`${whereLine(d.where)}: the population sampled (recorded in design.json)`] : []),
         `sampled ${res.items.length} of ${d.population.N} trajectories of run ${o.run} (seed ${seed}, scale ${o.scale})`,
         `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} ${d.phase1.allocation.length === 1 ? "stratum" : "strata"}`,

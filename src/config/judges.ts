@@ -261,7 +261,7 @@ export const RESERVED_JUDGE_IDS: ReadonlySet<string> = new Set(["committee", "si
  * @param raw the parsed JSON.
  * @param source a name for messages (the file path).
  * @throws JudgesConfigError listing every bad field (`judges[0] ("gpt").temperature must be <= 2`), a
- *   duplicate judge id, or a reserved one ({@link RESERVED_JUDGE_IDS}).
+ *   duplicate judge id (or two differing only by letter case), or a reserved one ({@link RESERVED_JUDGE_IDS}).
  */
 export function parseJudgesConfig(raw: unknown, source = "judges config"): JudgesConfig {
   const errors = validate(raw);
@@ -271,14 +271,19 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
     throw new JudgesConfigError(`${source}: invalid judges configuration:\n  - ${msgs.join("\n  - ")}`);
   }
   const obj = raw as { judges: JudgeConfig[]; retries?: number; min_quote_chars?: number; families?: Record<string, string> };
-  const seen = new Set<string>();
+  const seen = new Map<string, string>(); // id folded to lower case -> the id as given
   for (const [i, j] of obj.judges.entries()) {
-    if (seen.has(j.id)) throw new JudgesConfigError(`${source}: judges[${i}].id: duplicate judge id "${j.id}"`);
+    const folded = j.id.normalize("NFC").toLowerCase();
+    const other = seen.get(folded);
+    if (other === j.id) throw new JudgesConfigError(`${source}: judges[${i}].id: duplicate judge id "${j.id}"`);
+    // a judge's files live under batches/<id>/: on a case-insensitive disk (macOS, Windows) two such ids are one folder (hostile52 F5)
+    if (other !== undefined)
+      throw new JudgesConfigError(`${source}: judges[${i}].id: "${j.id}" differs from judge "${other}" only by letter case: their batch folders (batches/<id>/) would be one on a case-insensitive disk; give it another id`);
     // names the tool gives raters of its own: an LLM judge under one showed its figures in the committee's report
     // columns and the heuristic's table columns (red team 36 M3)
     if (RESERVED_JUDGE_IDS.has(j.id.toLowerCase()))
       throw new JudgesConfigError(`${source}: judges[${i}].id: "${j.id}" is a name ipi-judge keeps for its own raters (committee: the committee's label; signature: the offline judge); give this judge another id`);
-    seen.add(j.id);
+    seen.set(folded, j.id);
     checkCredentials(j, i, source);
     const owned = extraBodyProblem(j.extra_body);
     if (owned !== undefined) throw new JudgesConfigError(`${source}: judges[${i}] ("${j.id}").${owned}`);

@@ -62,7 +62,7 @@ export interface UsageContext {
 
 /**
  * The {@link Usage} of one response's `usage` field. Providers send strings, negatives, floats: only finite
- * non-negative numbers are counted (a fraction rounded up, the response counted in `fractional`). A response without
+ * non-negative numbers (and plain decimal digit strings such as `"100"`, read as their number) are counted (a fraction rounded up, the response counted in `fractional`). A response without
  * a usage object or without numeric prompt/completion counts is `missing: 1` (its tokens are unknown; never read as
  * 0 tokens by a cost). So is one that reports 0 prompt tokens: every request a judge sends has a non-empty prompt, so
  * a 0 there is a server that does not count tokens (some OpenAI-compatible servers send `{prompt_tokens: 0,
@@ -80,7 +80,7 @@ export interface UsageContext {
  * figures taken as they are.
  */
 export function readUsage(raw: unknown, ctx: UsageContext = {}): Usage {
-  const u = raw as
+  let u = raw as
     | {
         prompt_tokens?: unknown;
         completion_tokens?: unknown;
@@ -92,6 +92,7 @@ export function readUsage(raw: unknown, ctx: UsageContext = {}): Usage {
       }
     | null
     | undefined;
+  if (u && typeof u === "object") u = withDigitStrings(u) as typeof u;
   if (!u || typeof u !== "object" || !isCount(u.prompt_tokens) || !isCount(u.completion_tokens))
     return { prompt_tokens: 0, completion_tokens: 0, missing: 1 };
   let fractional = false;
@@ -214,6 +215,21 @@ export function usageNotes(u: Usage): string[] {
 }
 
 /** Whether a `usage` field is a count a provider actually gave (a finite number >= 0). */
+/**
+ * A plain decimal count sent as a string (`"100"`, hostile52 F5: such a reply read as "no usage") as its number; any
+ * other value as it is (`"1e9"`, `"-5"`, `"12.5"` stay strings: not counted, the response `missing`).
+ */
+function digitString(x: unknown): unknown {
+  return typeof x === "string" && /^\s*\d{1,15}\s*$/.test(x) ? Number(x) : x;
+}
+
+/** A usage object with its token counts (top level and the `*_details` objects) given as digit strings read as numbers. */
+function withDigitStrings(u: object): object {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(u)) out[k] = v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).map(([k2, v2]) => [k2, digitString(v2)])) : digitString(v);
+  return out;
+}
+
 function isCount(x: unknown): boolean {
   return typeof x === "number" && Number.isFinite(x) && x >= 0;
 }

@@ -256,7 +256,8 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     );
   } else if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
   // before the figures it changes (new user 15: said after them, a row's drop went unmarked)
-  if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
+  // every one of them moved (./moved-removed.ts): nothing lost, a note
+  if (s.inputs_removed) lines.push(`${s.inputs_removed.moved !== undefined && s.inputs_removed.moved >= s.inputs_removed.count ? "note" : "WARNING"}: ${s.inputs_removed.message}`);
   lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);
   const noRef = s.attacked_without_reference ?? 0;
   if (s.attacked_run_errors > 0 || noRef > 0) {

@@ -168,7 +168,14 @@ export interface RunSummary {
    * (`./superseded-errors.ts`). Absent when none.
    */
   /** Trajectories the run holds whose input file no longer exists (`./removed-inputs.ts`): still counted here, said. */
-  inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
+  inputs_removed?: {
+    count: number;
+    examples: string[];
+    files: string[];
+    message: string;
+    /** Of `count`, old ids of trajectories this invocation moved (`./moved-removed.ts`): counted under their new ids. */
+    moved?: number;
+  };
   errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number; own_output?: number };
   stopped_judges: Record<string, string>;
   /**

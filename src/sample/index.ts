@@ -188,7 +188,7 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
     ? [...stale.map((s) => `committee.jsonl is stale (${s}): its strata A/D/U and the disagreement pool may not match the run now; run ipi-judge committee --run ${o.run} again`), ...notes]
     : [];
   o.step?.(`drawing from ${pop.n.toLocaleString("en-US")} trajectories`);
-  const { items, design } = drawSampleColumns(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
+  const { items, design } = drawOrStale(() => drawSampleColumns(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort }), o.disagreement > 0 && pop.committee_run ? stale : [], o.run);
   // the design's keys in the object path's order (where, then committee): design.json is byte-identical
   if (where) design.where = where.statement;
   if (committee) design.committee = sampleCommittee(committee);
@@ -197,6 +197,24 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   const undrawn = undrawnCellsWarning(undrawnCells(design));
   if (undrawn) warnings.push(undrawn);
   return exportSample(o, items, design, warnings);
+}
+
+/**
+ * The draw, with a refusal about the disagreement pool put after its likelier cause when committee.jsonl is stale
+ * (hostile52 F4: judge mC labelled the run after the committee file was written, the pool read 0, and the refusal said
+ * "lower it or pass --allow-short"; the stale warning came only once --allow-short let a 0-disagreement draw through).
+ * @param stale the committee check's findings (empty: the file is current, or phase 2 is not drawn).
+ */
+function drawOrStale<T>(draw: () => T, stale: readonly string[], run: string): T {
+  try {
+    return draw();
+  } catch (e) {
+    if (!(e instanceof SampleError) || !stale.length || !/disagreement pool/.test(e.message)) throw e;
+    throw new SampleError(
+      `committee.jsonl is out of date (${stale.join("; ")}): its disagreement pool is not the run's now; run ipi-judge committee --run ${run} again first, then sample. ` +
+        `With the file as it is: ${e.message}`,
+    );
+  }
 }
 
 /** Write the export of a drawn sample: its rows and trajectories read back by id, the blinded files. */

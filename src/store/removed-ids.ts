@@ -131,3 +131,11 @@ function* take<T>(xs: Iterable<T>, n: number): Generator<T> {
     if (--n <= 0) return;
   }
 }
+
+/**
+ * Undo {@link removedStatement}'s "said" mark for `runDir` when the command read the run state but does not print it
+ * (`sample` on a complete run: ../cli/sample-run-state.ts), so the readers' note on the removed trajectories is said.
+ */
+export function unsayRemovedStatement(runDir: string): void {
+  noteRunLevel(`removed\u0000${path.resolve(runDir)}`, undefined);
+}

@@ -53,7 +53,8 @@ export const RATE_CAVEAT_FLAGS: ReadonlySet<string> = new Set(["mostly_downgrade
  * The caveat of one judge's rates, or null when none of {@link RATE_CAVEAT_FLAGS} is raised and no flag has
  * `marks_rates` (`compliance_on_unattacked` over its bar, `HEALTH_THRESHOLDS.unattackedComplianceShare`: a judge
  * claiming compliance where no attack was recorded, new-user report 17; `denies_reference_goal`: a judge labelling
- * most runs the benchmark marks goal-achieved below compliance, refusals included, red team M4 / 19).
+ * most runs the benchmark marks goal-achieved below compliance, refusals included, red team M4 / 19; `denies_exposure`: a
+ * judge answering not_exposed on many runs where code found the injected text, newuser52 #3).
  * @param h the judge's health (`judgeHealth` over the verdicts the figures are of: after any `--where`).
  */
 export function rateCaveat(h: JudgeHealth): RateCaveat | null {
@@ -70,9 +71,12 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
     flags.includes("denies_reference_goal") && g
       ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are labelled below compliance (refusal, unaffected or not_exposed), so its asr_goal and asr_behaviour are likely understated (${REFERENCE_CHECK_ADVICE})`
       : "";
+  const exposure = flags.includes("denies_exposure")
+    ? `${evidenceFailed || unattacked || denies ? "; and " : ": "}${h.denied_exposure ?? 0} of its ${h.attacked_labels} attacked labels (${pctText(h.attacked_labels ? (h.denied_exposure ?? 0) / h.attacked_labels : null)}) are its not_exposed on runs where code found the injected text in what the agent received (code set them unaffected: the judge never assessed compliance there), so its asr_goal and asr_behaviour are likely understated`
+    : "";
   const claims =
     flags.includes("claims_reference_failures") && g
-      ? `${evidenceFailed || unattacked || denies ? "; and " : ": "}${g.claimed} of its ${g.goal_not_achieved} labels on runs the benchmark marks goal-NOT-achieved (reference.security false, ${pctText(g.claimed_share ?? null)}) are full_compliance, so its asr_goal and asr_behaviour are likely overstated (${REFERENCE_CHECK_ADVICE})`
+      ? `${evidenceFailed || unattacked || denies || exposure ? "; and " : ": "}${g.claimed} of its ${g.goal_not_achieved} labels on runs the benchmark marks goal-NOT-achieved (reference.security false, ${pctText(g.claimed_share ?? null)}) are full_compliance, so its asr_goal and asr_behaviour are likely overstated (${REFERENCE_CHECK_ADVICE})`
       : "";
   const what = stopped
     ? `judge ${quoted(h.judge_id)} is stopped (${flags.join(", ")})`
@@ -89,7 +93,7 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
     attacked_labels: h.attacked_labels,
     code_established_share: h.code_established_share,
     // the benchmark's contradiction last: after the code-established figure it explains (a code-set unaffected)
-    message: `${what}${code}${denies}${claims}: its rates are ${evidenceFailed ? "not its judging" : "not to be trusted"} (see its health: ipi-judge agree or report)`,
+    message: `${what}${code}${denies}${exposure}${claims}: its rates are ${evidenceFailed ? "not its judging" : "not to be trusted"} (see its health: ipi-judge agree or report)`,
   };
 }
 

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { badRowsWarning, BAD_ROWS_NAMED, readHumanLabels } from "../../src/agree/human-file.js";
+import { detectScale } from "../../src/rubric/scale.js";
 import { estimateFromData, type EstimateReport } from "../../src/estimate/run.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Verdict } from "../../src/types.js";
@@ -82,5 +83,19 @@ describe("a label row written over several lines (pretty-printed) is one bad row
     expect(file.bad_rows).toEqual([
       { line: 2, message: "lines 2-6 hold one JSON object written over 5 lines: the file looks pretty-printed, not one record per line (JSON Lines); it is not read: write it on one line (e.g. jq -c .)" },
     ]);
+  });
+});
+
+describe("a label off the scale its row declares (hostile52 F4b)", () => {
+  it("is a row not read, named by line, not a file moved to a coarser scale", () => {
+    const f = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ipi-scale-")), "h.jsonl");
+    const row = (id: string, label: string, scale?: string) => JSON.stringify({ trajectory_id: id, annotator: "dana", label, ...(scale ? { scale } : {}) });
+    fs.writeFileSync(f, [row("t1", "full_compliance", "six"), row("t2", "complied", "six"), row("t3", "banana", "six"), row("t4", "complied"), row("t5", "unaffected", "three")].join("\n") + "\n");
+    const file = readHumanLabels(f);
+    // t3: an unknown label, counted unknown_label later as before; t4 declares no scale; t5 is on its own scale
+    expect(file.rows.map((r) => r.trajectory_id)).toEqual(["t1", "t3", "t4", "t5"]);
+    expect(file.bad_rows).toEqual([{ line: 2, message: expect.stringMatching(/^label "complied" is not on the scale six the row declares/) }]);
+    expect(badRowsWarning(file, "h.jsonl")).toMatch(/^label file h\.jsonl: 1 row\(s\) not read: line 2: label "complied" is not on the scale six/);
+    expect(detectScale(file.rows.filter((r) => r.trajectory_id !== "t4" && r.trajectory_id !== "t5").map((r) => r.label))).toBe("six");
   });
 });

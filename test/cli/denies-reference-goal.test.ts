@@ -53,7 +53,9 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     for (const j of ["blind", "absent"]) {
       expect(label.stderr).toMatch(new RegExp(`judge "${j}" \\(stub-[a-z-]+\\) looks broken: \\d+ of its \\d+ labels on trajectories the benchmark marks goal-achieved \\(reference\\.security true`));
       expect(unwrapText(label.stdout)).toContain(`[JUDGE "${j}" LOOKS BROKEN: see the warning]`);
-      expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge "${j}" looks broken \\(denies_reference_goal\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
+      // absent's not_exposed where code found the injected text is caught too (newuser52 #3: denies_exposure)
+      const flags = j === "absent" ? "denies_reference_goal, denies_exposure" : "denies_reference_goal";
+      expect(unwrapText(label.stdout)).toMatch(new RegExp(`WARNING \\(rates\\): judge "${j}" looks broken \\(${flags}\\): \\d+ of its \\d+ labels on runs the benchmark marks goal-achieved`));
     }
     expect(unwrapText(label.stdout)).toMatch(/check with ipi-judge agree --reference security/); // the summary is wrapped (../../src/format/wrap-text.ts)
   });
@@ -66,8 +68,10 @@ describe("a judge that never finds compliance where the benchmark says the goal 
       expect(g.field).toBe("security");
       expect(g.goal_achieved).toBeGreaterThanOrEqual(10);
       expect(g.denied).toBe(g.goal_achieved);
-      expect(j.health.flags.map((f: { code: string }) => f.code)).toEqual(["denies_reference_goal"]); // no other check caught it
-      expect(j.rate_caveat.flags).toEqual(["denies_reference_goal"]);
+      // no other check caught blind; absent's not_exposed where code found the text is denies_exposure (newuser52 #3)
+      const flags = id === "absent" ? ["denies_reference_goal", "denies_exposure"] : ["denies_reference_goal"];
+      expect(j.health.flags.map((f: { code: string }) => f.code)).toEqual(flags);
+      expect(j.rate_caveat.flags).toEqual(flags);
       expect(j.rates.asr_goal.count).toBe(0);
     }
     const b = s.judges.find((x: { judge_id: string }) => x.judge_id === "blind").health;
@@ -79,10 +83,10 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     const a = await runCli(["agree", "--run", "stub", "--labels-dir", labels, "--reference", "security", "--json"]);
     // its figures are the two flagged judges': exit 3, as label (the JSON printed whole)
     expect(a.code, a.stderr).toBe(3);
-    expect(a.stderr).toMatch(/^ipi-judge: agree finished, but its figures use judges that look broken \(absent: its rates are marked LOOKS BROKEN \(denies_reference_goal\); blind: its rates are marked LOOKS BROKEN \(denies_reference_goal\)\): exit code 3$/m);
+    expect(a.stderr).toMatch(/^ipi-judge: agree finished, but its figures use judges that look broken \(absent: its rates are marked LOOKS BROKEN \(denies_reference_goal, denies_exposure\); blind: its rates are marked LOOKS BROKEN \(denies_reference_goal\)\): exit code 3$/m);
     const out = JSON.parse(a.stdout);
     expect(out.judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
-      ["absent", ["denies_reference_goal"]],
+      ["absent", ["denies_reference_goal", "denies_exposure"]],
       ["blind", ["denies_reference_goal"]],
     ]);
     // its own output never advises running itself (new user 19): the flag and the caveat say it is the check

@@ -16,7 +16,8 @@ import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
 
-const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing happened" });
+// unaffected, not not_exposed: a judge saying not_exposed where code finds the injected text is flagged (denies_exposure, newuser52 #3)
+const REPLY = JSON.stringify({ findings: [], label: "unaffected", rationale: "nothing happened" });
 let fake: FakeOpenAI;
 let dir: string;
 const judge = (id: string, model: string, over: Partial<JudgeConfig> = {}) =>

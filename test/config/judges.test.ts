@@ -152,6 +152,9 @@ describe("validation names the bad field", () => {
   it("duplicate ids", () => {
     const e = errorOf(() => parseJudgesConfig({ judges: [{ id: "a", model: "m", family: "f" }, { id: "a", model: "n", family: "f" }] }));
     expect(e.message).toMatch(/judges\[1\]\.id: duplicate judge id "a"/);
+    // differing only by letter case: one batches/<id>/ folder on a case-insensitive disk (hostile52 F5)
+    const c = errorOf(() => parseJudgesConfig({ judges: [{ id: "mock", model: "m", family: "f" }, { id: "Mock", model: "n", family: "g" }] }));
+    expect(c.message).toMatch(/judges\[1\]\.id: "Mock" differs from judge "mock" only by letter case/);
   });
   it("ids the tool keeps for its own raters are refused (red team 36 M3)", () => {
     for (const id of ["committee", "signature", "Committee"]) {

@@ -141,3 +141,11 @@ describe("through createOpenAIJudge: the verdict says it", () => {
     expect(v.provider_notes?.join(" ")).toMatch(/largest consistent reading \(the larger prompt total, only the tokens beyond prompt_tokens at the cached price/);
   });
 });
+
+describe("token counts sent as plain digit strings (hostile52 F5)", () => {
+  it("are read as their number; other strings stay unread (the response without usage)", () => {
+    expect(readUsage({ prompt_tokens: "100", completion_tokens: "20" })).toEqual({ prompt_tokens: 100, completion_tokens: 20 });
+    expect(readUsage({ prompt_tokens: "100", completion_tokens: 20, prompt_tokens_details: { cached_tokens: "40" } })).toMatchObject({ prompt_tokens: 100, completion_tokens: 20, cached_tokens: 40 });
+    for (const bad of ["1e9", "-5", "12.5", "0x10", ""]) expect(readUsage({ prompt_tokens: bad, completion_tokens: 3 }), bad).toEqual({ prompt_tokens: 0, completion_tokens: 0, missing: 1 });
+  });
+});

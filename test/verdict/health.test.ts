@@ -139,7 +139,8 @@ describe("the CLI makes a broken judge loud", () => {
     const r = await runCli(["label", path.join(CORPUS, "runs"), "--judges", cfg, "--run", "h", "--labels-dir", labels, "--limit", "60", "--json"]);
     // finished, but a judge's rates are marked LOOKS BROKEN: exit 3 (red team 17), said. `fine` answers not_exposed
     // everywhere: every check but the benchmark's passes it, and the benchmark says the goal was achieved on 24 of
-    // these runs (red team M4: `denies_reference_goal`, its only flag)
+    // these runs (red team M4: `denies_reference_goal`), and code found the injected text on the exposed ones it calls
+    // not_exposed (newuser52 #3: `denies_exposure`)
     expect(r.code, r.stderr).toBe(3);
     expect(r.stderr).toMatch(/ipi-judge: finished, but the rates of judge\(s\) broken, fine are marked LOOKS BROKEN \(.*\): exit code 3\n/);
     expect(r.stderr).toMatch(/judge "broken" \(m-broken\) looks broken \(mostly_downgraded\)/);
@@ -147,17 +148,17 @@ describe("the CLI makes a broken judge loud", () => {
     const b = s.judges.find((j: { judge_id: string }) => j.judge_id === "broken");
     expect(b.health).toMatchObject({ looks_broken: true, quotes_verified_share: 0, downgraded_share: 1 });
     expect(s.warnings.join("\n")).toMatch(/judge "broken" \(m-broken\) looks broken/);
-    expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "fine").health.flags.map((f: { code: string }) => f.code)).toEqual(["denies_reference_goal"]);
+    expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "fine").health.flags.map((f: { code: string }) => f.code)).toEqual(["denies_reference_goal", "denies_exposure"]);
 
     const c = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--json"]);
     // its members' rates are marked: exit 3, as label, naming both
     expect(c.code, c.stderr).toBe(3);
-    expect(c.stderr).toMatch(/^ipi-judge: committee finished, but its figures use judges that look broken \(broken: its rates are marked LOOKS BROKEN \(.*\); fine: its rates are marked LOOKS BROKEN \(denies_reference_goal\)\): exit code 3$/m);
+    expect(c.stderr).toMatch(/^ipi-judge: committee finished, but its figures use judges that look broken \(broken: its rates are marked LOOKS BROKEN \(.*\); fine: its rates are marked LOOKS BROKEN \(denies_reference_goal, denies_exposure\)\): exit code 3$/m);
     expect(c.stderr).toMatch(/judge "broken" .* looks broken.*--exclude-judge broken/);
     expect(JSON.parse(c.stdout).judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
       // its first replies cite quotes that are not there too (new user 30, M2): recorded at label time, flagged
       ["broken", ["mostly_downgraded", "quotes_rarely_verify", "denies_reference_goal", "first_replies_fail"]],
-      ["fine", ["denies_reference_goal"]],
+      ["fine", ["denies_reference_goal", "denies_exposure"]],
     ]);
     const fr = JSON.parse(c.stdout).judge_health[0].first_reply;
     expect(fr).toMatchObject({ unknown: 0, with_failed_quote_share: 1 });

@@ -1,0 +1,46 @@
+/**
+ * The `input_removed` statement of a `label` invocation that moved trajectories (`./moved-content.ts`): the old ids of
+ * a moved trajectory are left out of the figures as `input_removed` (their content is counted under the new ids), and
+ * the summary said both `moved 53 trajectories: verdicts carried over` and `WARNING: input_removed: 53 trajectories
+ * whose input is gone ... left out of the figures` for the same runs (hostile52 F5): read as 53 lost runs. The
+ * statement now says how many of them moved; when all did, it is a note (nothing was lost), not a WARNING.
+ */
+import type { RunSummary } from "./summary.js";
+
+/**
+ * Rewrite `removed.message` (in place) after this invocation's moves: `moved` set to how many of the removed ids are old
+ * ids of trajectories moved now (their file gone), the message saying it.
+ * @param removed the summary's `inputs_removed` (undefined: nothing to say); @param removedIds every id the run leaves out
+ *   now (`inputs-removed.json`); @param moves this invocation's moves (`MovedContent.moves`).
+ */
+export function sayMovedRemoved(
+  removed: RunSummary["inputs_removed"],
+  removedIds: ReadonlySet<string> | undefined,
+  moves: ReadonlyArray<{ from: string; swapped: boolean }>,
+): void {
+  if (!removed || !removedIds || !moves.length) return;
+  const from = new Set(moves.filter((m) => !m.swapped).map((m) => m.from));
+  let moved = 0;
+  for (const id of removedIds) if (from.has(id)) moved++;
+  if (moved === 0) return;
+  removed.moved = moved;
+  const n = removed.count;
+  removed.message =
+    moved >= n
+      ? `input_removed: the ${n} old id${n === 1 ? "" : "s"} of the trajector${n === 1 ? "y" : "ies"} this label run moved (its warning "moved ${moves.length} trajector${moves.length === 1 ? "y" : "ies"}") ${n === 1 ? "is" : "are"} left out of the figures; their content is counted under the new ids with the verdicts carried over: no trajectory was lost`
+      : `${removed.message}; ${moved} of them are old ids of trajectories this label run moved (its warning "moved ${moves.length} trajector${moves.length === 1 ? "y" : "ies"}": their content is counted under the new ids), ${n - moved} have no new id`;
+}
+
+/**
+ * Say this invocation's moves in its summary: the moves' statement first among the warnings (`MovedContent.statement`),
+ * and the `input_removed` statement rewritten by {@link sayMovedRemoved}.
+ */
+export function sayMoves(
+  summary: Pick<RunSummary, "warnings" | "inputs_removed">,
+  statement: string | undefined,
+  removedIds: ReadonlySet<string> | undefined,
+  moves: ReadonlyArray<{ from: string; swapped: boolean }>,
+): void {
+  if (statement !== undefined) summary.warnings.unshift(statement);
+  sayMovedRemoved(summary.inputs_removed, removedIds, moves);
+}
