@@ -259,6 +259,12 @@ export interface Verdict {
    */
   provider_notes?: string[];
   truncated: boolean;
+  /**
+   * Times the trajectory was elided further and sent again because the provider said the prompt exceeded the model's
+   * context (`../judges/conversation.ts`); `truncated` is then true. Judge health counts such verdicts
+   * (`context_elided`). Absent when none (and on verdicts stored before the field).
+   */
+  context_elided?: number;
   raw_replies: string[];
   created_at: string;
   /**

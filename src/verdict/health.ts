@@ -203,6 +203,7 @@ export interface JudgeHealth {
    * flag. Absent in figures made before the fields.
    */
   elided_prompt?: number;
+  context_elided?: number;
   elided_evidence?: number;
   raised_above_claim?: number;
   flags: HealthFlag[];
@@ -283,6 +284,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     tool_arguments: emptyToolArguments(),
     evidence_unrelated: emptyEvidenceUnrelated(),
     elided_prompt: 0,
+    context_elided: 0,
     elided_evidence: 0,
     raised_above_claim: 0,
     flags: [],
@@ -333,7 +335,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
-  const rests = { elided_prompt: h.elided_prompt ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
+  const rests = { elided_prompt: h.elided_prompt ?? 0, context_elided: h.context_elided ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
   addLabelRests(rests, v);
   Object.assign(h, rests);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
