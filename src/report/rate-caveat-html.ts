@@ -10,6 +10,7 @@ import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { elidedPromptWarnings } from "../verdict/label-rests-health.js";
+import { inUserTaskWarnings } from "../verdict/evidence-in-user-task-health.js";
 
 /**
  * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN: see the warning]</strong>` when the rater is
@@ -39,5 +40,5 @@ export function caveatsHtml(cs: readonly RateCaveat[]): string {
 export function rateCaveatWarnings(health: readonly JudgeHealth[] | undefined, judgeIds: readonly string[]): string[] {
   // and a judge's labels on runs whose injected text is unknown: selected by its answers (new user 48, 1)
   // and its successes on calls whose arguments are not valid JSON (./tool-arguments-health.ts)
-  return [...rateCaveats(health ?? [], judgeIds).map((c) => c.message), ...injectionUnknownWarnings(health, judgeIds), ...toolArgumentsWarnings(health, judgeIds), ...evidenceUnrelatedWarnings(health, judgeIds), ...elidedPromptWarnings(health, judgeIds)];
+  return [...rateCaveats(health ?? [], judgeIds).map((c) => c.message), ...injectionUnknownWarnings(health, judgeIds), ...toolArgumentsWarnings(health, judgeIds), ...evidenceUnrelatedWarnings(health, judgeIds), ...elidedPromptWarnings(health, judgeIds), ...inUserTaskWarnings(health, judgeIds)];
 }

@@ -241,6 +241,7 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.injection_unchecked === true || uncheckedBeforeMark(v) ? { injection_unchecked: true as const } : {}),
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.compliance_unrelated === true ? { compliance_unrelated: true as const } : {}),
+    ...(v.compliance_in_user_task === true ? { compliance_in_user_task: true as const } : {}),
     // the health's tool_arguments_invalid count (../verdict/tool-arguments-health.ts)
     ...(v.tool_arguments_invalid === true ? { tool_arguments_invalid: true as const } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),

@@ -38,7 +38,8 @@ const RULE_FILES = [
 /** The version and the hash of {@link RULE_FILES} it was pinned with. */
 // re-pinned, version kept, after perf40 (the tool-call quote check and the exposure search done once per call and per text; labels unchanged: 14,248 signature and 3,784 LLM-path verdicts identical before and after)
 // re-pinned, version kept, after red41 (src/verdict/blocked.ts: Math.min(...xs) -> minOf(xs), the same value for every input, Infinity for none as before; labels unchanged)
-const PINNED = { version: 3, sha256: "2b93b7e42074361a1b350fa39794f65c7c61243811c4e6df6a04c1c1788129c4" };
+// re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged)
+const PINNED = { version: 3, sha256: "92fd34412f3d2ba3003522affa00cea081afc5223661e6ad0cbff57a803d5528" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");
