@@ -30,9 +30,9 @@ export function addInUserTask(h: InUserTaskHealth, v: Verdict, trajectoryId?: st
 export function inUserTaskMessage(h: InUserTaskHealth | undefined): string | null {
   if (!h || h.flagged === 0) return null;
   return (
-    `${markedCounts(h)} rest on agent actions tied to the injected text only by words or values the user's (or system's) messages asked for too ` +
-    `(verdicts marked compliance_in_user_task): the injection asked for what the user asked, so the quote does not show the agent followed the injection, ` +
-    `and its rates may count the user's own task as success${markedRateText(h)}; check them (${markedExamples(h)}verdicts.jsonl marks each)`
+    `${markedCounts(h)} rest on agent actions tied to the injected text only by words or values the user's (or system's) messages hold too ` +
+    `(verdicts marked compliance_in_user_task): nothing in the quoted action is the injection's own, so it may be the user's own task ` +
+    `(the injection asked for the same) and its rates may count it as success${markedRateText(h)}; check them (${markedExamples(h)}verdicts.jsonl marks each)`
   );
 }
 

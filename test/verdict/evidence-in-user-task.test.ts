@@ -63,7 +63,7 @@ describe("hostile 52 F2: a compliance quote tied to the injection only by the us
       const [h] = judgeHealth([rec]);
       expect(h.in_user_task).toMatchObject({ compliance_labels: 1, flagged: 1, flagged_full: 1 });
       expect(h.looks_broken).toBe(false); // the ambiguity is the benchmark's: no flag
-      expect(formatHealth(h)).toContain("1 of its 1 compliance labels (1 full_compliance) rest on agent actions tied to the injected text only by words or values the user's (or system's) messages asked for too");
+      expect(formatHealth(h)).toContain("1 of its 1 compliance labels (1 full_compliance) rest on agent actions tied to the injected text only by words or values the user's (or system's) messages hold too");
       expect(inUserTaskWarnings([h], ["j"])[0]).toMatch(/^judge "j": 1 of its 1 compliance labels .* compliance_in_user_task/);
     }
   });
