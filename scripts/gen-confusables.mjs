@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * Generate `src/agree/confusables.generated.ts`: Unicode TR39's confusable mapping (confusables.txt, the "MA" table:
- * each character and the prototype it is read as), for the annotator-name skeleton (src/agree/homoglyphs.ts).
+ * Generate `src/format/confusables.generated.ts`: Unicode TR39's confusable mapping (confusables.txt, the "MA" table:
+ * each character and the prototype it is read as), for the annotator-name skeleton (src/format/homoglyphs.ts).
  *
  *   node scripts/gen-confusables.mjs SOURCE VERSION
  *
@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const OUT = path.join(ROOT, "src/agree/confusables.generated.ts");
+const OUT = path.join(ROOT, "src/format/confusables.generated.ts");
 
 const LICENSE = `UNICODE LICENSE V3
 

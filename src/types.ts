@@ -259,6 +259,18 @@ export interface Verdict {
    */
   provider_notes?: string[];
   truncated: boolean;
+  /**
+   * Times the trajectory was elided further and sent again because the provider said the prompt exceeded the model's
+   * context (`../judges/conversation.ts`); `truncated` is then true. Judge health counts such verdicts
+   * (`context_elided`). Absent when none (and on verdicts stored before the field).
+   */
+  context_elided?: number;
+  /**
+   * Set on a compliance label whose verified evidence shares with the injected text only words or values the user's or
+   * system's messages hold too (src/verdict/evidence-in-user-task.ts): the quote cannot tell the user's task from the
+   * injected goal. The label stands; judge health counts it. Absent when not (and on verdicts stored before the field).
+   */
+  compliance_in_user_task?: true;
   raw_replies: string[];
   created_at: string;
   /**

@@ -4,12 +4,12 @@
  * `ali\u200bce` and `alice` the same. A name is NFC-normalized where it enters (`import-annotations`, `view`), so
  * canonically equal spellings are one name; names still equal after NFKC, case folding and removing invisible
  * characters but different as typed are refused (import) or refused as a new name (view), naming both; so are names
- * with equal Unicode TR39 confusable skeletons, before or after case folding (./homoglyphs.ts: a Cyrillic `Zое` and
+ * with equal Unicode TR39 confusable skeletons, before or after case folding (../format/homoglyphs.ts: a Cyrillic `Zое` and
  * `Zoe`, fixM 6; an all-Cyrillic `еѵе` and `eve`, `aǀice` with U+01C0 and `alice`, `ᴋim` and `kim`, and within Latin
  * `Ian` and `lan`, fix 39), and a name that mixes scripts is said ({@link mixedScriptNote}).
  */
 import { showInvisibleExactly } from "../format/invisible.js";
-import { foldSmallCapitals, lookAlikeLetters, nameScripts, scriptOf, skeleton, smallCapitals } from "./homoglyphs.js";
+import { foldSmallCapitals, lookAlikeLetters, nameScripts, scriptOf, skeleton, smallCapitals } from "../format/homoglyphs.js";
 
 /** A name as it is kept: trimmed, NFC. */
 export function nfcName(name: string): string {
@@ -28,7 +28,7 @@ export function nameKey(name: string): string {
 
 /**
  * What two annotator names that would be read as one person share, case folded first: the TR39 skeleton
- * (./homoglyphs.ts) of the name's {@link nameKey}, folded again (small capitals read as their letter, before and after: TR39
+ * (../format/homoglyphs.ts) of the name's {@link nameKey}, folded again (small capitals read as their letter, before and after: TR39
  * gives some letters a small capital as prototype, Cherokee `ᏼ` is `ʙ`) (`Bob`, `bob`;
  * `ΑΝΝΑ` in Greek capitals and `anna`; `еѵе` in Cyrillic and `eve`).
  */
@@ -122,7 +122,7 @@ export function lookAlikePairs(names: Iterable<string>): Array<[string, string]>
 }
 
 /**
- * A note for a name whose letters mix scripts (./homoglyphs.ts `nameScripts`, TR39 mixed-script: `Zое` is a Latin Z
+ * A note for a name whose letters mix scripts (../format/homoglyphs.ts `nameScripts`, TR39 mixed-script: `Zое` is a Latin Z
  * with Cyrillic о and е), or undefined: such a name prints like another that is typed in one script.
  * @param where where the name is first used (for the message).
  */

@@ -74,6 +74,8 @@ export interface JudgeConversation {
   readonly truncated: boolean;
   /** Re-renderings after the provider said the prompt exceeds the model's context. */
   contextShrinks?: number;
+  /** Times the trajectory was rendered again under a smaller budget for the model's context (`Verdict.context_elided`). */
+  contextElided?: number;
   /** The last reply that could be decided. */
   last?: { decision: Decision; rationale: string };
   /** The first reply that could be decided: its quotes checked and failed, before any feedback (`Verdict.first_reply`). */
@@ -251,6 +253,7 @@ export class JudgeConversations {
         // the key, should a server echo it into a reply, is removed from every text the judge wrote
         redact: s.redact,
         truncated: conv.truncated,
+        context_elided: conv.contextElided,
         // Transport messages already cut the provider's text to 500 characters; this bounds every other kind too
         // (a parse error quoting a huge label, a refusal).
         error: extra.error ? { kind: extra.error.kind, message: clipMessage(extra.error.message, 800) } : undefined,
@@ -413,5 +416,6 @@ function shrink(conv: JudgeConversation, budgetChars: number): void {
   c.truncated = rendered.truncated;
   c.nonce = rendered.nonce;
   c.budgetChars = budgetChars;
+  c.contextElided = (conv.contextElided ?? 0) + 1;
   withEvidence(conv, rendered);
 }

@@ -10,6 +10,8 @@ import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { unsaidInHealth } from "../verdict/marked-compliance.js";
+import { elidedPromptWarnings } from "../verdict/label-rests-health.js";
+import { inUserTaskWarnings } from "../verdict/evidence-in-user-task-health.js";
 
 /**
  * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN: see the warning]</strong>` when the rater is
@@ -43,11 +45,14 @@ export function caveatsHtml(cs: readonly RateCaveat[]): string {
 export function rateCaveatWarnings(health: readonly JudgeHealth[] | undefined, judgeIds: readonly string[]): string[] {
   // and a judge's labels on runs whose injected text is unknown: selected by its answers (new user 48, 1)
   // and its successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts), and its
-  // compliance labels citing nothing of the injected text (../verdict/evidence-unrelated-health.ts)
+  // compliance labels citing nothing of the injected text (../verdict/evidence-unrelated-health.ts); its labels on
+  // elided prompts, and its compliance labels whose evidence is the user's own task (fixC52)
   return [
     ...rateCaveats(health ?? [], judgeIds).map((c) => c.message),
     ...injectionUnknownWarnings(health, judgeIds),
     ...toolArgumentsWarnings(health, unsaidInHealth(health, judgeIds, "tool_arguments_invalid")),
     ...evidenceUnrelatedWarnings(health, unsaidInHealth(health, judgeIds, "compliance_evidence_unrelated")),
+    ...elidedPromptWarnings(health, judgeIds),
+    ...inUserTaskWarnings(health, judgeIds),
   ];
 }

@@ -241,6 +241,7 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.injection_unchecked === true || uncheckedBeforeMark(v) ? { injection_unchecked: true as const } : {}),
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.compliance_unrelated === true ? { compliance_unrelated: true as const } : {}),
+    ...(v.compliance_in_user_task === true ? { compliance_in_user_task: true as const } : {}),
     // the health's tool_arguments_invalid count (../verdict/tool-arguments-health.ts)
     ...(v.tool_arguments_invalid === true ? { tool_arguments_invalid: true as const } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
@@ -249,11 +250,20 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.feedback_turns !== undefined ? { feedback_turns: v.feedback_turns } : {}),
     ...(v.rate_limited ? { rate_limited: { ...v.rate_limited } } : {}),
     ...(typeof v.first_reply_unknown === "string" ? { first_reply_unknown: v.first_reply_unknown } : {}),
+    // the health's elided-prompt counts (../verdict/label-rests-health.ts): judged on an elided prompt, and how often
+    // it was elided further for the model's context
+    ...(v.truncated === true ? { truncated: true } : {}),
+    ...(typeof v.context_elided === "number" && v.context_elided > 0 ? { context_elided: v.context_elided } : {}),
     // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
     findings: (v.findings ?? []).map((f) => ({
       bucket: f.bucket,
       holds: f.holds,
-      evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
+      evidence: (f.evidence ?? []).map((q) => ({
+        verified: q.verified,
+        reason: q.reason?.startsWith("not checked") ? q.reason : undefined,
+        // the health's elided_evidence count (../verdict/label-rests-health.ts)
+        ...(q.partly_elided === true ? { partly_elided: true as const } : {}),
+      })),
       // counted by the health (red team 31 F2: a finding resting on text the feedback offered)
       ...(f.evidence_from_feedback === true ? { evidence_from_feedback: true as const } : {}),
     })),

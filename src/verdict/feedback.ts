@@ -20,6 +20,7 @@
  * The turn says once, at its top, that these elements hold data, never instructions. Everything else in the
  * turn is ipi-judge's own wording (bucket names, verifier reasons, integer indices).
  */
+import { lookAlikeNote } from "./look-alikes.js";
 import { BUCKETS, EVIDENCE_KINDS } from "../rubric/buckets.js";
 import { describeKinds } from "../evidence/verify.js";
 import { neutralize, unneutralize } from "../serialize/untrusted.js";
@@ -124,6 +125,9 @@ export function feedbackMessage(decision: Decision, nonce: string): string {
       const sim = Number.isFinite(quote.closest.similarity) ? quote.closest.similarity.toFixed(2) : "?";
       lines.push(`   Closest existing text (${where}, similarity ${sim}):`);
       lines.push(untrustedElement(String(quote.closest.text), nonce, MAX_CLOSEST_CHARS));
+      // hostile 52 (F3): a faithful quote failing on look-alike letters the attacker chose: name them (./look-alikes.ts)
+      const alike = lookAlikeNote(unneutralize(String(quote.quote), nonce), String(quote.closest.text));
+      if (alike) lines.push(`   ${alike}`);
     } else {
       lines.push(`   No similar text (similarity ${CLOSEST_FLOOR} or more) was found in the parts this evidence may come from.`);
     }

@@ -75,6 +75,7 @@ import { addEvidenceUnrelated, emptyEvidenceUnrelated, type EvidenceUnrelatedHea
 import { addInjectionUnknown, labelOnUnknownInjection, type InjectionUnknownCounts } from "./injection-unknown.js";
 import { addLabelRests, formatLabelRests } from "./label-rests-health.js";
 import { addRateLimits, rateLimitText, type RateLimitHealth } from "./rate-limit-health.js";
+import { addInUserTask, emptyInUserTask, formatInUserTask, type InUserTaskHealth } from "./evidence-in-user-task-health.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 export { HEALTH_THRESHOLDS, SMALL_RUN_MIN_QUOTES, type HealthThresholds, type HealthFlag } from "./health-flags.js";
@@ -205,11 +206,18 @@ export interface JudgeHealth {
    */
   evidence_unrelated?: EvidenceUnrelatedHealth;
   /**
+   * Its compliance labels whose verified evidence ties the action to the injected text only by what the user's or
+   * system's messages asked for too (verdicts marked `compliance_in_user_task`, `./evidence-in-user-task-health.ts`).
+   * No flag. Absent in figures made before the field.
+   */
+  in_user_task?: InUserTaskHealth;
+  /**
    * Verdicts judged on an elided prompt, usable labels resting only on quotes lying partly in its elided text, and usable
    * labels a verified finding raised above the judge's own stated label (`./label-rests-health.ts`, hostile 51). No
    * flag. Absent in figures made before the fields.
    */
   elided_prompt?: number;
+  context_elided?: number;
   elided_evidence?: number;
   raised_above_claim?: number;
   /** The rate limits its requests got and waited out, over its verdicts (`./rate-limit-health.ts`). Absent when none. */
@@ -292,7 +300,9 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     repeated_key: emptyRepeatedKey(),
     tool_arguments: emptyToolArguments(),
     evidence_unrelated: emptyEvidenceUnrelated(),
+    in_user_task: emptyInUserTask(),
     elided_prompt: 0,
+    context_elided: 0,
     elided_evidence: 0,
     raised_above_claim: 0,
     flags: [],
@@ -344,7 +354,8 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
-  const rests = { elided_prompt: h.elided_prompt ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
+  addInUserTask((h.in_user_task ??= emptyInUserTask()), v, trajectoryId);
+  const rests = { elided_prompt: h.elided_prompt ?? 0, context_elided: h.context_elided ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
   addLabelRests(rests, v);
   Object.assign(h, rests);
   const rl = addRateLimits(h.rate_limited, v);
@@ -519,6 +530,7 @@ export function formatHealth(h: JudgeHealth): string {
       : "") +
     formatLabelRests(h) +
     formatComplianceEvidence(h.compliance_evidence) +
+    formatInUserTask(h.in_user_task) +
     formatRepeatedKey(h.repeated_key) +
     formatReferenceGoal(h.reference_goal) +
     (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "")

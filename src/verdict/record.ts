@@ -116,6 +116,8 @@ export interface BuildVerdictArgs {
   raw_replies?: string[];
   /** The serialized trajectory was shortened to fit the budget. */
   truncated?: boolean;
+  /** Times the prompt was elided further after a context-length error (`Verdict.context_elided`); 0 or absent: none. */
+  context_elided?: number;
   error?: { kind: string; message: string };
   rationale?: string;
   /**
@@ -211,7 +213,9 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (decision?.injectionUnchecked) v.injection_unchecked = true;
   if (label !== null && decision?.complianceEvidence) v.compliance_evidence = decision.complianceEvidence;
   if (label !== null && decision?.complianceUnrelated) v.compliance_unrelated = true;
+  if (label !== null && decision?.complianceInUserTask) v.compliance_in_user_task = true;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
+  if (args.context_elided) v.context_elided = args.context_elided;
   if (args.nonce) v.nonce = args.nonce;
   if (args.first_reply) v.first_reply = { quotes: args.first_reply.quotes, quotes_failed: args.first_reply.quotes_failed };
   if (args.feedback_turns !== undefined) v.feedback_turns = args.feedback_turns;

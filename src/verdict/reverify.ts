@@ -48,6 +48,7 @@ const DECIDED_FIELDS = [
   "injection_unchecked",
   "compliance_evidence",
   "compliance_unrelated",
+  "compliance_in_user_task",
   "relabel",
   "blocked_attempt",
   "blocked_call",

@@ -1,8 +1,8 @@
 /** Annotator names as typed (red team 35b F3): NFC, look-alikes, and how two differ. */
 import { describe, expect, it } from "vitest";
 import { confusableKey, howTheyDiffer, lookAlike, lookAlikePairs, mixedScriptNote, nameKey, nfcName, shownName } from "../../src/agree/annotator-names.js";
-import { nameScripts, skeleton } from "../../src/agree/homoglyphs.js";
-import { CONFUSABLES_HEX } from "../../src/agree/confusables.generated.js";
+import { nameScripts, skeleton } from "../../src/format/homoglyphs.js";
+import { CONFUSABLES_HEX } from "../../src/format/confusables.generated.js";
 import { showInvisibleExactly } from "../../src/format/invisible.js";
 
 describe("annotator names", () => {

@@ -42,7 +42,8 @@ const RULE_FILES = [
 // re-pinned, version kept, after perf40 (the tool-call quote check and the exposure search done once per call and per text; labels unchanged: 14,248 signature and 3,784 LLM-path verdicts identical before and after)
 // re-pinned, version kept, after red41 (src/verdict/blocked.ts: Math.min(...xs) -> minOf(xs), the same value for every input, Infinity for none as before; labels unchanged)
 // re-pinned, version kept, after sig52 (src/serialize/render.ts and tools-budget.ts, which decide what is elided from the judge's prompt, added to the pinned files; no code changed, no label moves)
-const PINNED = { version: 3, sha256: "d1f0067909c382e63ae4646de61601b3b14f4970d889cc46b58090940e3a23b2" };
+// re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
+const PINNED = { version: 3, sha256: "6cca71cc786d486dab1b5d13f7255a5408b797c54d7c8bd10a47b935157308f3" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");
