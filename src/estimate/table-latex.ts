@@ -60,7 +60,7 @@ export function tableLatex(t: PaperTable): string {
   const cell = (p: CellValue, where: string, rowN?: number) => {
     if (!p || p.value === null) return undefinedCell(where, p?.reason ?? "no_value");
     const mark = countLatex(p, rowN) + (p.coverage_low ? "$^\\ddagger$" : ""); // its x/n when over fewer than the row's n (./table-counts.ts)
-    if (withheld(t, p)) return `n/a${mark}`;
+    if (withheld(t, p)) return "n/a$^\\ddagger$"; // no number, so no count
     const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the note below
     if (p.ci95) return `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}${mark}`;
     if (p.ci_reason) {

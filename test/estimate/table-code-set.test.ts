@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeSetOf } from "../../src/estimate/table-code-set.js";
-import { formatTable, paperTable, tableCsv, tableLatex } from "../../src/estimate/table.js";
+import { formatTable, paperTable, tableCsv } from "../../src/estimate/table.js";
+import { tableLatex } from "../../src/estimate/table-latex.js";
 import { parseCsv } from "../../src/io/csv.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";

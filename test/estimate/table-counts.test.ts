@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countLatex, countText, shownCount } from "../../src/estimate/table-counts.js";
-import { formatTable, paperTable, proportion, tableLatex } from "../../src/estimate/table.js";
+import { formatTable, paperTable, proportion } from "../../src/estimate/table.js";
+import { tableLatex } from "../../src/estimate/table-latex.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 
