@@ -9,6 +9,7 @@ import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { noVoteReason } from "../verdict/vote.js";
 import { blockedKindOf } from "../verdict/blocked.js";
+import { isCodeEstablished } from "../verdict/code-established.js";
 import type { Verdict } from "../types.js";
 import type { EstimateSource } from "./run.js";
 import { paperTableFrom, type PaperTable, type TableOptions } from "./table.js";
@@ -81,6 +82,10 @@ export function paperTableColumns(
       partial: (i) => {
         const v = okRec(i);
         return v?.label === "partial_compliance" ? { blocked: v.blocked_attempt, blocked_kind: blockedKindOf(v) } : null;
+      },
+      codeBasis: (i) => {
+        const v = okRec(i);
+        return v && isCodeEstablished(v) ? v.label_basis : undefined;
       },
       detail: (j, i) => {
         const codes = j === source.judge_id ? judge : j === heuristic ? heur : null;

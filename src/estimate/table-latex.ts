@@ -24,7 +24,8 @@ import { allCells, allRowLatex, allRowLines } from "./table-all.js";
 import { OWN_MIX, overLatexLines, populationText } from "./table-population.js";
 import { insertCountColumns, latexCountLegend, LATEX_COUNT_TITLES } from "./table-row-counts.js";
 import { marksLatex } from "./table-marks.js";
-import { columns, hasConditions, latexEscape, pct, withheld, type CellValue, type PaperTable } from "./table.js";
+import { columns, counted, hasConditions, latexEscape, pct, withheld, type CellValue, type PaperTable } from "./table.js";
+import { COUNT_LEGEND, countedKey, countLatex } from "./table-counts.js";
 
 /** The mark of a row whose rates are over part of its runs (on its n). */
 const CUT_MARK = "$^\\parallel$";
@@ -56,10 +57,10 @@ export function tableLatex(t: PaperTable): string {
     undefinedBy.set(why, [...(undefinedBy.get(why) ?? []), where]);
     return "undefined$^\\dagger$";
   };
-  const cell = (p: CellValue, where: string) => {
+  const cell = (p: CellValue, where: string, rowN?: number) => {
     if (!p || p.value === null) return undefinedCell(where, p?.reason ?? "no_value");
-    const mark = p.coverage_low ? "$^\\ddagger$" : "";
-    if (withheld(t, p)) return `n/a${mark}`;
+    const mark = countLatex(p, rowN) + (p.coverage_low ? "$^\\ddagger$" : ""); // its x/n when over fewer than the row's n (./table-counts.ts)
+    if (withheld(t, p)) return "n/a$^\\ddagger$"; // no number, so no count
     const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the note below
     if (p.ci95) return `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}${mark}`;
     if (p.ci_reason) {
@@ -76,7 +77,7 @@ export function tableLatex(t: PaperTable): string {
   const head = ["Model", ...(conds ? ["Condition"] : []), "$n$", ...cols.map((c) => c.latex), "Blocked"];
   const cut = t.rows.filter((r) => (r.n_attacked_left_out ?? 0) > 0 || (r.n_unattacked_left_out ?? 0) > 0);
   const rowName = (r: PaperTable["rows"][number]) => `${r.agent_model}${conds ? ` | ${r.condition}` : ""}`;
-  const body = t.rows.map((r) => [`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)}`, ...(conds ? [`${latexEscape(r.condition ?? "")}${marksLatex(r)}`] : []), String(r.n_attacked) + (cut.includes(r) ? CUT_MARK : ""), ...cols.map((c) => cell(c.get(r), `${rowName(r)} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")), blockedLatexCell(r) ?? undefinedCell(`${rowName(r)} Blocked`, r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")]);
+  const body = t.rows.map((r) => [`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)}`, ...(conds ? [`${latexEscape(r.condition ?? "")}${marksLatex(r)}`] : []), String(r.n_attacked) + (cut.includes(r) ? CUT_MARK : ""), ...cols.map((c) => cell(c.get(r), `${rowName(r)} ${c.latex}`, countedKey(c.key) ? r.n_attacked : undefined) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")), blockedLatexCell(r) ?? undefinedCell(`${rowName(r)} Blocked`, r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")]);
   // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
   const all = t.calibrated_all ? [allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population)] : [];
   const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1, LATEX_COUNT_TITLES); // utility's n; runs that ended in an error
@@ -85,7 +86,7 @@ export function tableLatex(t: PaperTable): string {
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   L.push(...overLatexLines(t.rows)); // what each row is over: all runs, or the shared cells (./table-population.ts)
-  L.push(...latexCountLegend(errors));
+  L.push(...latexCountLegend(errors), ...(counted(t, cols) ? [`% ${COUNT_LEGEND}`] : []));
   // the marks' texts: each rendered under the table (`notes`) and in a comment line (`L`), as before
   const notes: string[] = [];
   const both = (mark: string, text: string) => {

@@ -43,6 +43,8 @@ import { caveatMarks } from "./table-caveat-text.js";
 import { csvCaveatColumns } from "./table-csv-notes.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
+import { codeBasisOf, CodeSetTally } from "./table-code-set.js";
+import { COUNT_LEGEND, countedKey, countText, shownCount } from "./table-counts.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
@@ -230,6 +232,7 @@ export function paperTable(
       partial: (i) => partial.get(ids[i]) ?? null,
       detail: (j, i) => detail.get(`${j}\u0000${ids[i]}`),
       votesFor: (i) => votes.get(ids[i]),
+      codeBasis: codeBasisOf(verdicts, source, committee, ids),
     },
     source,
     opts,
@@ -256,6 +259,7 @@ export interface TableInput {
   heurNotExposed(i: number): boolean;
   partial(i: number): PartialItem | null;
   detail(judgeId: string, i: number): string | undefined;
+  /** The `label_basis` code set the source's usable label by (./table-code-set.ts); undefined: not code-set. */ codeBasis?(i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */
   votesFor?(i: number): { goal: boolean; behaviour: boolean } | undefined;
   /** A column run's row record code (`0 .. nCodes-1`; rows with one code share one record): the warnings read each record once. */
@@ -306,8 +310,10 @@ export function paperTableFrom(
   const goalReason = goal && !("groups" in goal) ? goal.reason : "no_asr_goal_estimate";
   const goalCal = groupsByRow(goalReport?.groups ?? [], withConditions);
   const rows: TableRow[] = [];
+  const codeSet = new CodeSetTally(input.codeBasis?.bind(input), (i) => typeof judgeB(i) === "boolean");
   for (const { model, condition, rows: rs } of [...byRow].sort((a, b) => a.model.localeCompare(b.model) || (a.condition ?? "").localeCompare(b.condition ?? ""))) {
     const att = rs.filter((i) => input.row(i).attacked && (!lfl || lfl.keep(i)));
+    codeSet.add(`${model}${withConditions ? ` | ${condition}` : ""}`, att);
     const { attacks, suites } = rowMix(att, (i) => input.row(i));
     const leftOut = lfl ? rs.filter((i) => input.row(i).attacked).length - att.length : 0;
     const pop = lfl?.per_model[model];
@@ -380,14 +386,9 @@ export function paperTableFrom(
   ];
   const coverage = coverageLowNote(rows, { sameRater: sameRater || absent, judge: sourceName(source), heuristic, withConditions, allow });
   if (coverage) notes.push(coverage);
-  // rows whose attacked runs (almost) never met the injected text read ~0% for a reason that is not the agent's (new user 23)
-  const unexposed = exposureLowNote(rows, withConditions, allow);
-  if (unexposed) notes.push(unexposed);
-  const heurUnexposed = heuristicExposureLowNote(rows, withConditions, heuristic);
-  if (heurUnexposed) notes.push(heurUnexposed);
-  // a committee's rates leave out the runs it has no majority on, exactly the contested ones: how many, and the bounds
-  const disputed = disputedNote(rows, withConditions);
-  if (disputed) notes.push(disputed);
+  // rows whose attacked runs (almost) never met the injected text (new user 23); a committee's disputed runs, exactly the
+  // contested ones (how many, and the bounds); rows whose labels code mostly set (newuser52 5, ./table-code-set.ts)
+  for (const n of [exposureLowNote(rows, withConditions, allow), heuristicExposureLowNote(rows, withConditions, heuristic), disputedNote(rows, withConditions), codeSet.note()]) if (n) notes.push(n);
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden;
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
   // (like for like: over the runs the rows are over); each row flagged and marked too (./table-marks.ts)
@@ -451,6 +452,8 @@ export const hasConditions = (t: Pick<PaperTable, "rows">) => t.rows.some((r) =>
 
 /** A share as a percent with one decimal (no sign). */
 export const pct = (x: number) => (100 * x).toFixed(1);
+/** Does some printed cell show its count (./table-counts.ts): the legend goes under the table then. */
+export const counted = (t: PaperTable, cols: Col[]) => t.rows.some((r) => cols.some((c) => countedKey(c.key) && !withheld(t, c.get(r)) && shownCount(c.get(r), r.n_attacked)));
 
 /**
  * A cell as text: `31.9 [27.0, 37.2]` (percent), `UNSTABLE (...) 31.9 CI undefined (<why>)` when the value has no interval
@@ -459,13 +462,13 @@ export const pct = (x: number) => (100 * x).toFixed(1);
  * row's exposure cell, EXPOSURE LOW) ` EXPOSURE LOW` follows, and a number marked for its coverage too says which is
  * which: `12.0 [3.1, 30.2] LOW coverage; EXPOSURE LOW` (red team 24b L4: the two read `LOW EXPOSURE LOW`).
  */
-export function cellText(p: CellValue, allowLow = false, exposureLow = false): string {
+export function cellText(p: CellValue, allowLow = false, exposureLow = false, rowN?: number): string {
   const low = exposureLow ? " EXPOSURE LOW" : "";
   if (!p) return low;
   if (p.value === null) return undefinedText(p.reason) + low;
   if (coverageWithheld(p, allowLow)) return lowReason(p) + low;
   const mark = p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "";
-  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}${weightCheckText(p.weight_check)}` : `${pct(p.value)}`) + mark + low;
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}${weightCheckText(p.weight_check)}` : `${pct(p.value)}`) + countText(p, rowN) + mark + low;
 }
 
 /**
@@ -536,7 +539,7 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   // each row's n, and its like-for-like marks on its condition (its model without conditions): ./table-marks.ts
   const named = (r: TableRow, s: string) => [s, marksText(r)].filter(Boolean).join(" ");
   const head = ["model", ...(conds ? ["condition"] : []), "n", ...cols.map((c) => `${c.title} %`), "blocked"];
-  const body = t.rows.map((r) => [conds ? r.agent_model : named(r, r.agent_model), ...(conds ? [named(r, r.condition ?? "")] : []), r.n_attacked.toLocaleString("en-US"), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
+  const body = t.rows.map((r) => [conds ? r.agent_model : named(r, r.agent_model), ...(conds ? [named(r, r.condition ?? "")] : []), r.n_attacked.toLocaleString("en-US"), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low), countedKey(c.key) ? r.n_attacked : undefined))), blockedCellText(r)]);
   const all = t.calibrated_all ? [allRowCells(t.calibrated_all, cols, conds, (p) => cellText(p))] : []; // estimate's (all) group
   for (const a of all) a.splice(conds ? 2 : 1, 0, t.calibrated_all!.n_population.toLocaleString("en-US")); // its n
   const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1); // utility's n; runs that ended in an error
@@ -544,5 +547,5 @@ export function formatTable(t: PaperTable, opts: { width?: number } = {}): strin
   const w = wrappedTable([head, ...body, ...all], { width: opts.width, keep: conds ? 3 : 2 });
   const hint = wrapHint(w.blocks, opts.width, conds ? "its model, condition and n" : "its model and n");
   const pop = populationText(t.population ?? OWN_MIX);
-  return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...(errors ? [RUN_ERROR_LEGEND] : []), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
+  return [pop, ...(hint ? [hint] : []), ...w.lines, ...caveats.legend(cols), ...(counted(t, cols) ? [COUNT_LEGEND] : []), ...(errors ? [RUN_ERROR_LEGEND] : []), ...footnoteLines(t.mix_footnotes ?? []), ...allRowLines(t.calibrated_all), "", ...t.notes].join("\n");
 }

@@ -17,6 +17,7 @@ import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
 import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority.js";
 import { paperTableFrom, type PaperTable, type TableOptions } from "../estimate/table.js";
+import { committeeCodeBasis } from "../estimate/table-code-set.js";
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
 import { NO_VALUE } from "../stats/no-value.js";
@@ -297,6 +298,11 @@ export function paperTableCommitteeColumns(
         const c = heurCodes ? heurCodes[i] : 0;
         const v = c > 0 ? run.verdicts[c - 1] : undefined;
         return v?.status === "ok" && v.label === "not_exposed";
+      },
+      // a label most of whose carrying votes code set (../estimate/table-code-set.ts), as the object path reads it
+      codeBasis: (i) => {
+        const c = cs.code[i] >= 0 ? cs.verdicts[cs.code[i]] : undefined;
+        return c && committeeCodeBasis(c, source.members.flatMap((j) => (rep0.get(j)?.[i] ? [run.verdicts[rep0.get(j)![i] - 1]] : [])));
       },
       // blocked attempts as `committee` counts them: its partial-compliance voters' repeat-0 verdicts (new user 30)
       partial: (i) => {

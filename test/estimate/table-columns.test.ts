@@ -48,6 +48,8 @@ function writeRun(name: string, n: number, withConditions: boolean): string {
           label: status === "ok" ? LABELS[rnd(6)] : null,
           ...(status !== "ok" && rnd(2) ? { error: { kind: ["http", "injection_text_unknown"][rnd(2)], message: "x" } } : {}),
           ...(rnd(3) ? { blocked_attempt: rnd(2) === 0 } : {}),
+          // most labels set by code (newuser52 5): the ESTABLISHED BY CODE note must read the same on both paths
+          ...(status === "ok" ? { label_basis: rnd(5) ? ["injection_absent", "exposure_found"][rnd(2)] : "finding" } : {}),
           attacked,
           usage: { prompt_tokens: i },
           findings: [],
@@ -76,6 +78,7 @@ describe("estimate --table on columns (issue 26): the same table as on objects",
             const want = paperTable("r", index, verdicts, src, { heuristic, allowLowCoverage });
             const got = paperTableColumns("r", run, src, { heuristic, allowLowCoverage });
             expect(JSON.stringify(got)).toBe(JSON.stringify(want));
+            expect(want.notes.some((n) => n.startsWith("note: ESTABLISHED BY CODE"))).toBe(true);
           }
     });
 });
