@@ -63,7 +63,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(c.flags).toContain("quotes_rarely_verify");
   });
 
-  it("compare marks each row and warns, text and --json; its differences of rates are in pp", async () => {
+  it("compare marks each row and warns, text and --json; no leave-one-suite-out fold over mixed tasks", async () => {
     const t = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack"]);
     expect(t.code, t.stderr).toBe(3);
     expect(t.stderr).toMatch(BROKEN_EXIT);
@@ -74,9 +74,10 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(unwrapText(t.stdout)).toMatch(/^WARNING: judge "liar" looks broken/m);
     expect(unwrapText(t.stdout)).not.toMatch(/underestimate \d+\.\d%/);
     // this run's attacks share no cell within a model, so no worst attack is like for like (fix51d): undefined, said;
-    // a difference that is printed is in pp
+    // nor is any leave-one-suite-out fold (lfl52): each withheld with its reason, no gain printed over mixed tasks
     expect(unwrapText(t.stdout)).toMatch(/underestimate undefined \(its attacks share no cell common to all/);
-    expect(unwrapText(t.stdout)).toMatch(/gain over baseline \d+\.\d pp/);
+    expect(unwrapText(t.stdout)).toMatch(/withheld: "gpt-4o-2024-05-13" without "slack" \(no_shared_cell\)/);
+    expect(unwrapText(t.stdout)).not.toMatch(/gain over baseline/);
     const j = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack", "--json", "--bootstrap", "0"]);
     expect(j.code, j.stderr).toBe(3);
     expect(j.stderr).toMatch(BROKEN_EXIT);
