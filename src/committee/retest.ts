@@ -85,12 +85,16 @@ export interface JudgeRetest {
   config_mismatch?: { reason: "mixed_configuration"; pairs: Record<string, number>; items: number; message: string };
 }
 
+/** `repeat 0 vs 2: 3, repeat 0 vs 3: 1`: the left-out pairs by repeat, as the two mismatch messages give them. */
+const pairsText = (pairs: Record<string, number>) =>
+  Object.entries(pairs)
+    .map(([r, n]) => `repeat 0 vs ${r}: ${n}`)
+    .join(", ");
+
 /** The {@link JudgeRetest.content_mismatch} of a judge (undefined when nothing was left out). */
 export function contentMismatch(judgeId: string, pairs: Record<string, number>, items: number): JudgeRetest["content_mismatch"] {
   if (items === 0) return undefined;
-  const each = Object.entries(pairs)
-    .map(([r, n]) => `repeat 0 vs ${r}: ${n}`)
-    .join(", ");
+  const each = pairsText(pairs);
   return {
     pairs,
     items,
@@ -108,9 +112,7 @@ export function contentMismatch(judgeId: string, pairs: Record<string, number>, 
  */
 export function configMismatch(judgeId: string, pairs: Record<string, number>, items: number): JudgeRetest["config_mismatch"] {
   if (items === 0) return undefined;
-  const each = Object.entries(pairs)
-    .map(([r, n]) => `repeat 0 vs ${r}: ${n}`)
-    .join(", ");
+  const each = pairsText(pairs);
   return {
     reason: "mixed_configuration",
     pairs,
