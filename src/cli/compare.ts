@@ -1,5 +1,5 @@
 import { wrapText } from "../format/wrap-text.js";
-import fs from "node:fs";
+import { writeFileAtomic } from "../io/write-atomic.js";
 import type { Command } from "commander";
 import { compareRowsCsv } from "../compare/rows-csv.js";
 import { warnLine } from "./warn.js";
@@ -136,7 +136,7 @@ Examples:
       // each row's judge_caveat names every broken judge behind the labels, one broken by its errors or crashes too
       // (its crashes counted over the rows --where selects, as the exit code below counts them)
       const crashes = await judgeCrashesOf(runDir, where);
-      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result, whereScoped(brokenJudges(prepared.health, prepared.judges, crashes).used, where)));
+      if (typeof o.csv === "string") writeFileAtomic(o.csv, compareRowsCsv(result, whereScoped(brokenJudges(prepared.health, prepared.judges, crashes).used, where)));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);

@@ -7,7 +7,7 @@ import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
 import { terminalWidth } from "./terminal-width.js";
 import { withStoppedJudges } from "./stopped-exit.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
-import fs from "node:fs";
+import { writeFilesAtomic } from "../io/write-atomic.js";
 import { estimateOver, estimateRun, EstimateError, formatEstimate, formatTable, resolveSource, tableCsv, tableLatex, type EstimateReport } from "../estimate/index.js";
 import { columnEstimateData, estimateRowFields } from "../estimate/estimate-columns.js";
 import { readColumnRun, type ColumnRun } from "../store/columns.js";
@@ -411,9 +411,12 @@ async function printTable(
   const crashes = await judgeCrashesOf(runDir, where);
   const broken = whereScoped(withCrashBroken(caveats.broken, [...judgeIds, t.heuristic], crashes).used, where);
   const brokenOf = { judge: broken.filter((b) => judgeIds.includes(b.judge_id)), heuristic: broken.filter((b) => b.judge_id === t.heuristic && !judgeIds.includes(b.judge_id)) };
-  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf }));
   const wl = whereLine(run.statement);
-  if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
+  // the CSV and the LaTeX of one table are written together, whole or not at all (hostile53: a cut CSV beside an old .tex)
+  const outputs: Array<[string, string]> = [];
+  if (typeof o.csv === "string") outputs.push([o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf })]);
+  if (typeof o.latex === "string") outputs.push([o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t)]);
+  if (outputs.length) writeFilesAtomic(outputs);
   if (o.json) printJson(run.statement ? { ...t, where: run.statement, where_from: o.whereFrom } : t);
   else {
     // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)

@@ -10,6 +10,7 @@ import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import { Interner, leanRecord } from "../store/lean-read.js";
 import { voteOf } from "../verdict/vote.js";
+import { writeFileAtomic } from "../io/write-atomic.js";
 
 /** Name of the committee file in a run folder. */
 export const COMMITTEE_FILE = "committee.jsonl";
@@ -40,7 +41,7 @@ export function writeCommitteeFile(
   meta: { judges: readonly string[]; runJudges: readonly string[]; quorum: number },
 ): void {
   const { judges, excluded } = judgeSet(meta);
-  writeLines(
+  writeFileAtomic(
     file,
     (function* () {
       for (const v of verdicts) yield JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }) + "\n";
@@ -63,7 +64,7 @@ export function writeCommitteeColumns(
   const { judges, excluded } = judgeSet(meta);
   // `{"trajectory_id":<id>,` + the rest of what JSON.stringify({ trajectory_id, ...v, <judge set> }) writes
   const tails = committee.verdicts.map((v) => "," + JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }).slice(1) + "\n");
-  writeLines(
+  writeFileAtomic(
     file,
     (function* () {
       for (let s = 0; s < committee.code.length; s++) yield `{"trajectory_id":${JSON.stringify(idOf(s))}${tails[committee.code[s]]}`;
@@ -75,26 +76,6 @@ export function writeCommitteeColumns(
 function judgeSet(meta: { judges: readonly string[]; runJudges: readonly string[] }): { judges: string[]; excluded: string[] } {
   const judges = [...meta.judges].sort();
   return { judges, excluded: meta.runJudges.filter((j) => !judges.includes(j)).sort() };
-}
-
-/** Write lines to `file` atomically (temp file + rename), in ~1 MiB chunks (a million lines are ~300 MB of one string). */
-function writeLines(file: string, lines: Iterable<string>): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, "w");
-  try {
-    let chunk = "";
-    for (const line of lines) {
-      chunk += line;
-      if (chunk.length > 1 << 20) {
-        fs.writeSync(fd, chunk);
-        chunk = "";
-      }
-    }
-    if (chunk) fs.writeSync(fd, chunk);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
 }
 
 /**

@@ -6,12 +6,11 @@
  * kappa forest plot against human labels and the benchmark's verdict, ASR by condition, and a browsable list
  * of committee disagreements with every judge's quotes highlighted in the trajectory.
  */
-import fs from "node:fs";
-import path from "node:path";
 import type { ReportModel, ReportOptions } from "./data.js";
 import { buildReportModel } from "./build.js";
 import { renderReportHtml } from "./html.js";
 import { journalWarningsNow } from "../store/skipped-lines.js";
+import { writeFileAtomic } from "../io/write-atomic.js";
 
 export * from "./data.js";
 export { buildReportModel } from "./build.js";
@@ -33,10 +32,6 @@ export async function writeReport(o: ReportOptions & { out: string }): Promise<{
   for (const w of journalWarningsNow(o.runDir, ["removed"])) if (!model.warnings.includes(w)) model.warnings.push(w);
   o.step?.("writing the page");
   const html = await renderReportHtml(model);
-  const out = path.resolve(o.out);
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  const tmp = `${out}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, html, "utf8");
-  fs.renameSync(tmp, out);
+  const out = writeFileAtomic(o.out, html);
   return { model, out, bytes: Buffer.byteLength(html, "utf8") };
 }

@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { writeFileAtomic } from "../io/write-atomic.js";
 import type { ChatMessage } from "../providers/request-body.js";
 import { renderAgain, type RenderedEvidence } from "../judges/conversation.js";
 import type { StateLine } from "./batch-chunk.js";
@@ -79,14 +80,5 @@ function plainMessage(m: ChatMessage | undefined, role: ChatMessage["role"]): m 
 
 /** Write a file whole and durably: a temporary file, fsynced, renamed over the name. */
 function writeDurable(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, "w");
-  try {
-    fs.writeFileSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
+  writeFileAtomic(file, text);
 }

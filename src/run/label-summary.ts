@@ -5,9 +5,8 @@
  */
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { sortedByJudge } from "../format/judge-order.js";
-import fs from "node:fs";
 import path from "node:path";
-import { removeQuietly } from "../io/remove-quietly.js";
+import { writeFileAtomic } from "../io/write-atomic.js";
 import type { IngestWarning } from "../ingest/index.js";
 import type { IngestError, Verdict } from "../types.js";
 import { changedBackWarning, withoutStale } from "./stale-summary.js";
@@ -108,14 +107,12 @@ summary.stopped_judges = sortedByJudge(stopped);
  * @returns null, or the warning to show.
  */
 export function writeSummaryFile(dir: string, value: unknown): string | null {
-  const tmp = path.join(dir, `.summary.json.${process.pid}.tmp`);
   try {
-    fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
-    fs.renameSync(tmp, path.join(dir, "summary.json"));
+    writeFileAtomic(path.join(dir, "summary.json"), JSON.stringify(value, null, 2) + "\n");
     return null;
   } catch (e) {
-    removeQuietly(tmp);
-    const why = (e as NodeJS.ErrnoException).code === "ENOSPC" ? "no space left on device" : (e as Error).message;
+    const cause = ((e as Error).cause ?? e) as NodeJS.ErrnoException;
+    const why = cause.code === "ENOSPC" ? "no space left on device" : cause.message;
     return `cannot write ${path.join(dir, "summary.json")}: ${why}; the run's journals hold every verdict (the summary above is complete): run the same command again, with space, to write the file`;
   }
 }

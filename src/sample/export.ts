@@ -36,6 +36,7 @@ import type { Message, ToolDefinition, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
 import type { SampleDesign, SampledItem } from "./sample.js";
 import { rubricPrecedenceText, scaleLabels, scaleValues, type Scale } from "../rubric/scale.js";
+import { writeFilesAtomic } from "../io/write-atomic.js";
 
 /** A sampled item with its opaque id. */
 export interface BlindItem extends SampledItem {
@@ -369,13 +370,8 @@ export function writeExportFiles(dir: string, files: Record<string, string>, opt
       `${manifest} already holds a different sample; its private manifest would be lost. Choose another --out, or pass --force to overwrite`,
     );
   }
-  const written: string[] = [];
-  for (const name of Object.keys(files).sort(compareCodeUnits)) {
-    const target = path.join(dir, name);
-    const tmp = `${target}.tmp-${process.pid}`;
-    fs.writeFileSync(tmp, files[name], "utf8");
-    fs.renameSync(tmp, target);
-    written.push(target);
-  }
-  return written;
+  // the sample's files belong together (a manifest without its items is no sample): all written before any is renamed
+  const names = Object.keys(files).sort(compareCodeUnits);
+  writeFilesAtomic(names.map((name) => [path.join(dir, name), files[name]] as const));
+  return names.map((name) => path.join(dir, name));
 }

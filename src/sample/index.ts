@@ -41,6 +41,7 @@ import { committeeName } from "../format/committee-name.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
 import { recordedInputs } from "./recover.js";
+import { writeFileAtomic } from "../io/write-atomic.js";
 
 export * from "./design.js";
 export * from "./draw.js";
@@ -350,9 +351,6 @@ export async function importAnnotations(
   // the manifest each row came from, relative to the output: agree/estimate/report find the sample's adjudications by it
   const sampleManifest = path.relative(dir, path.resolve(o.manifest)) || path.basename(o.manifest);
   const text = rows.map((r) => JSON.stringify({ ...r, sample_manifest: sampleManifest })).join("\n") + (rows.length ? "\n" : "");
-  fs.mkdirSync(dir, { recursive: true });
-  const tmp = `${o.out}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, text, "utf8");
-  fs.renameSync(tmp, o.out);
+  writeFileAtomic(o.out, text);
   return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications, design_weights: designWeights, strata_without_labels: empty };
 }

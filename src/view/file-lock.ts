@@ -7,6 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { alive } from "../store/lock.js";
+import { writeFileAtomic } from "../io/write-atomic.js";
 
 /**
  * The annotator's file could not be written: the label was not saved (the message names no path; `detail`, for the
@@ -83,13 +84,10 @@ export async function withFileLock<T>(file: string, fn: () => T): Promise<T> {
 
 /** Write a file atomically (temp file in the same folder + rename). */
 export function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, text, "utf8");
-    fs.renameSync(tmp, file);
+    writeFileAtomic(file, text);
   } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw new AnnotationWriteError(`not saved: the file could not be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).name})`);
+    const cause = (e as Error).cause as NodeJS.ErrnoException | undefined;
+    throw new AnnotationWriteError(`not saved: the file could not be written (${cause?.code ?? cause?.name ?? (e as Error).name})`);
   }
 }
