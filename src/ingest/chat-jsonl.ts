@@ -483,7 +483,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
       scope: src.path,
       message: `${src.path}: rows carry a benchmark verdict (security) but count as unattacked (no injected text${said !== undefined ? `, and "${attackKey}" says ${JSON.stringify(said)}: no attack` : ", no attack field"}): they are left out of the attack-success rates${
         hints.length > 0 ? `; other keys that may name the attack: ${hints.join(", ")}` : ""
-      }. If they are attacked, ${said !== undefined ? `record the injected text ("injections" or "metadata.injections")${hints.length > 0 ? " or map the key naming the attack: --field KEY=attack" : ""}` : "map the key naming the attack: --field KEY=attack"}`,
+      }. If they are attacked, ${said !== undefined ? `record the injected text ("injections" or "metadata.injections")${hints.length > 0 ? " or map the key naming the attack: --field KEY=attack" : ""}` : "map the key naming the attack: --field KEY=attack"}; if they are not (a benchmark may record a security verdict on its runs without an attack, as AgentDyn's "none" attacks do), nothing needs doing`,
       item: `line ${src.line}`,
     });
   }

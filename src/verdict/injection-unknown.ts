@@ -57,7 +57,8 @@ export function injectionUnknownWarning(judgeId: string, c: InjectionUnknownCoun
   return (
     `judge ${quoted(judgeId)}: ${c.labelled} of the ${c.attacked_labels} labelled attacked runs record no injected text: a label there stands only ` +
     "when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high " +
-    "(no judge can label these runs fairly: report the benchmark's own verdict over all attacked runs, or a human sample's estimate, estimate --human)"
+    `(and each of these ${c.labelled} reads exposed by construction, so the exposure printed counts them: only over the other ${c.attacked_labels - c.labelled} is it a measurement; ` +
+    "no judge can label these runs fairly: report the benchmark's own verdict over all attacked runs, or a human sample's estimate, estimate --human)"
   );
 }
 

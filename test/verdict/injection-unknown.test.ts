@@ -34,6 +34,8 @@ describe("counts and warning", () => {
     expect(injectionUnknownWarning("j", c)).toContain(
       "judge \"j\": 1 of the 2 labelled attacked runs record no injected text: a label there stands only when it claims compliance or unaffected (not_exposed cannot be checked), so the labelled subset is selected by the judge's answers and the rate leans high",
     );
+    // the exposure these runs give is no measurement either (newuser53 #3: VIGIL read exposure 100.0% (344/344))
+    expect(injectionUnknownWarning("j", c)).toContain("the rate leans high (and each of these 1 reads exposed by construction, so the exposure printed counts them: only over the other 1 is it a measurement; no judge can label");
     expect(injectionUnknownWarning("j", { labelled: 0, attacked_labels: 5 })).toBeNull();
     expect(injectionUnknownWarnings([{ judge_id: "j", injection_unknown: c }, { judge_id: "k" }], ["k", "j", "j"])).toHaveLength(1);
   });
