@@ -8,6 +8,7 @@ import { terminalWidth } from "./terminal-width.js";
 import { withStoppedJudges } from "./stopped-exit.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { writeFilesAtomic } from "../io/write-atomic.js";
+import { byHasModel, isConditionField } from "../estimate/group-cells.js";
 import { estimateOver, estimateRun, EstimateError, formatEstimate, formatTable, resolveSource, tableCsv, tableLatex, type EstimateReport } from "../estimate/index.js";
 import { columnEstimateData, estimateRowFields } from "../estimate/estimate-columns.js";
 import { readColumnRun, type ColumnRun } from "../store/columns.js";
@@ -76,8 +77,8 @@ export function registerEstimate(program: Command): void {
     .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", String(DEFAULT_MIN_SAMPLED))
     .option("--table", "the paper table per agent model and condition: the judge's asr_goal and asr_behaviour with blocked attempts (refused, unavailable, failed), the heuristic's, refusal rate, utility, utility under attack (+ calibrated asr_goal and asr_behaviour with --human)")
     .option("--allow-low-coverage", "with --table: print the rates of rows whose coverage (labelled / attacked) is below 80%, marked LOW (by default no number is printed for them)")
-    .option("--own-mix", "with --table: each row over every attacked run of its own (n printed, rows unlike the others of their model or condition marked [a], [b] ...), not the default like for like: each agent model's rows over the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them")
-    .option("--like-for-like", "with --table: the default (each agent model's rows over the cells all its conditions ran); accepted, changes nothing")
+    .option("--own-mix", "with --table (or --by agent_model,condition): each row (group) over every attacked run of its own (n printed, rows unlike the others of their model or condition marked [a], [b] ...), not the default like for like: each agent model's rows over the (suite, user task, injection task, attack) cells all its conditions ran, as compare --by condition pairs them")
+    .option("--like-for-like", "with --table (or --by agent_model,condition): the default (each agent model's rows over the cells all its conditions ran); accepted, changes nothing")
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
     .option("--csv <file>", "with --table: write the table as CSV")
     .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
@@ -117,6 +118,9 @@ runs and cells it left out); the first line of the output says which population.
 every attacked run of its own instead, marking [a], [b] ... a row whose runs differ from the other rows of its
 model (or condition), with a footnote naming each row's n and attacks. The models under one condition can still
 differ (marked so): compare --common-tasks compares them on the tasks every model ran.
+--by agent_model with condition (or a metadata.<key>, compared as a condition), without --table: the same default,
+each model's groups over the cells all its conditions ran, a line saying so (and each cut group's note its runs
+kept and left out); (all) stays over every attacked run; --own-mix gives each group over all its own runs.
 Examples:
   ipi-judge estimate --run study --table --judge gpt --csv table.csv --latex table.tex
   ipi-judge estimate --run study --human human.jsonl --judge gpt --by agent_model
@@ -131,11 +135,12 @@ Examples:
       o.whereFrom = fromSample ? "sample" : "option";
       const choice = judgeChoice(o);
       const table = !!(o.table || o.csv || o.latex);
-      if ((o.likeForLike || o.ownMix) && !table) throw new UsageError(`${o.ownMix ? "--own-mix" : "--like-for-like"} is an option of --table (compare --by condition pairs the cells for a comparison)`);
+      const by = typeof o.by === "string" ? o.by.split(",").map((s: string) => s.trim()).filter(Boolean) : [];
+      // the population of the groups: an option of --table, and of --by crossing the agent model with a condition (est53 #2)
+      if ((o.likeForLike || o.ownMix) && !table && !(byHasModel(by) && by.some(isConditionField))) throw new UsageError(`${o.ownMix ? "--own-mix" : "--like-for-like"} is an option of --table, or of --by agent_model with condition or a metadata.<key> (compare --by condition pairs the cells for a comparison)`);
       if (o.likeForLike && o.ownMix) throw new UsageError("--like-for-like (the default) and --own-mix ask for two populations: give one");
       if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");
       const minSampled = intOption(o.minSampled, "--min-sampled", 2);
-      const by = typeof o.by === "string" ? o.by.split(",").map((s: string) => s.trim()).filter(Boolean) : [];
       for (const f of by) {
         if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
       }
@@ -154,6 +159,7 @@ Examples:
           by,
           minSampled,
           where: whereOf(o),
+          likeForLikeCells: !o.ownMix, // each model's groups over the cells its conditions share, as --table (../estimate/group-cells.ts)
         })));
       } catch (e) {
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);

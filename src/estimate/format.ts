@@ -17,6 +17,7 @@ import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { quoted } from "../format/quote-name.js";
 import { humanLeftOutText } from "./human-left-out.js";
 import { weightCheckText } from "./weight-check.js";
+import { groupsOverText } from "./group-cells.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -133,6 +134,9 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
   const sp = r.sample_population;
   if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
   else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
+  // which runs the --by groups are over: like for like (default) or own mix, as the table's first line (./group-cells.ts)
+  const over = groupsOverText(r);
+  if (over) L.push(over);
   // rates side by side that are not like for like: said with the words label's summary and compare use (new user 33)
   // a warning the asr_behaviour part printed is not printed again under asr_goal (new user 47: the strata's coverage
   // said twice in one output); --json keeps each rate's list whole

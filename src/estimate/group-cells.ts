@@ -15,7 +15,7 @@
  * group. The `(all)` group is never cut: it stays over every attacked run of the domain, and says so.
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { ALL_GROUP, type GroupUnits } from "./groups.js";
+import { ALL_GROUP, groupValue, type GroupUnits } from "./groups.js";
 import { likeForLikePopulation } from "./table-population.js";
 
 /** What a cut group says of itself (JSON `over_cells` on the group). */
@@ -32,11 +32,13 @@ export interface GroupCut {
  * @param domain the domain's units (attacked, kept by `--where`); @param rowOf a unit's row.
  */
 export function cutToSharedCells(groups: Map<string, GroupUnits>, domain: Uint32Array, by: readonly string[], rowOf: (u: number) => TrajectoryIndexRow): Map<string, GroupCut> {
-  const withCondition = by.includes("condition");
+  // the condition as the groups key it: `condition` and any `metadata.<key>` of --by (est53 #2: `--by
+  // agent_model,metadata.defense` compares a model's defenses as `--by agent_model,condition` does, ./like-for-like.ts)
+  const conditionFields = by.filter(isConditionField);
   const lfl = likeForLikePopulation(
     { n: domain.length, row: (j: number) => rowOf(domain[j]) },
-    (r) => r.agent_model ?? "(none)",
-    (r) => (withCondition ? ((r as { condition?: string }).condition ?? "(none)") : ""),
+    (r) => groupValue(r as TrajectoryIndexRow, "agent_model"),
+    (r) => conditionFields.map((f) => groupValue(r as TrajectoryIndexRow, f)).join(" / "),
   );
   const keep = new Uint8Array(rowOfLength(domain));
   domain.forEach((u, j) => {
@@ -58,6 +60,35 @@ function rowOfLength(domain: Uint32Array): number {
   let m = 0;
   for (const u of domain) if (u + 1 > m) m = u + 1;
   return m;
+}
+
+/** `condition` or a `metadata.<key>` field of `--by`: compared as the condition (./like-for-like.ts). */
+export function isConditionField(f: string): boolean {
+  return f === "condition" || f.startsWith("metadata.");
+}
+
+/** `--by` names the agent model (`agent_model`, or its alias `model`). */
+export const byHasModel = (by: readonly string[]) => by.some((f) => f === "agent_model" || f === "model");
+
+/**
+ * The line that says which attacked runs the `--by` groups are over (`estimate` without `--table`; est53 #2), in the
+ * paper table's words (./table-population.ts `populationText`): like for like (each agent model's groups over the
+ * cells all its conditions ran, the groups cut counted), or own mix (`--own-mix`). Null when `--by` does not cross the
+ * agent model with a condition (no model's conditions side by side: nothing to cut).
+ * @param r the report's `by`, `groups_over` and groups (`over_cells` on each cut one; `(all)` never cut).
+ */
+export function groupsOverText(r: { by: readonly string[]; groups_over?: string; groups: ReadonlyArray<{ group: string; n_population: number; over_cells?: GroupCut }> }): string | null {
+  if (!byHasModel(r.by) || !r.by.some(isConditionField)) return null;
+  if (r.groups_over === "own_mix") {
+    return "population: own mix (--own-mix): each group over every attacked run of its own, whatever the other groups of its model ran (see the NOT LIKE FOR LIKE warnings); without --own-mix each agent model's groups are over the cells its conditions share";
+  }
+  if (r.groups_over !== "like_for_like_cells") return null;
+  const cut = r.groups.filter((g) => g.over_cells);
+  const int = (n: number) => n.toLocaleString("en-US");
+  const kept = cut.reduce((s, g) => s + g.over_cells!.kept, 0);
+  const left = cut.reduce((s, g) => s + g.over_cells!.left_out, 0);
+  const which = cut.length ? `${cut.length} group${cut.length === 1 ? "" : "s"} cut (${cut.map((g) => `${g.group}: ${int(g.over_cells!.kept)} of ${int(g.over_cells!.kept + g.over_cells!.left_out)}`).join("; ")}; ${int(left)} runs on cells of their own left out, ${int(kept)} kept), the others over all their runs` : "no group cut (each model's conditions ran the same cells, or it ran one)";
+  return `population: like for like: each agent model's groups over its attacked runs on the (suite, user task, injection task, attack) cells all its conditions ran, as estimate --table's rows and compare --by condition pair them: ${which}; (all) over every attacked run; --own-mix gives each group over all its own runs`;
 }
 
 /** The group's note: over the shared cells, a domain estimate. */

@@ -21,6 +21,7 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { groupSetMix } from "./group-mix.js";
+import { isConditionField } from "./group-cells.js";
 import { ALL_MODELS, MODEL_MIX_MARK, conditionMixOf, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
 
 /**
@@ -78,10 +79,6 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
   return [...mixes, ...out];
 }
 
-/** `condition` or a `metadata.<key>` field: compared as the condition (module docstring). */
-function isConditionField(f: string): boolean {
-  return f === "condition" || f.startsWith("metadata.");
-}
 
 /** Models printed each pooled over its conditions that ran different sets of conditions: the warning, else null. */
 function conditionMix(rows: readonly TrajectoryIndexRow[], groupValue: (r: TrajectoryIndexRow, f: string) => string): string | null {

@@ -28,7 +28,7 @@ import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { groupHumanLeftOut } from "./human-left-out.js";
 import { HUMAN_TIES_NOTE, type TieItem } from "./tie-bound.js";
-import { cutNote, cutToSharedCells } from "./group-cells.js";
+import { byHasModel, cutNote, cutToSharedCells, isConditionField } from "./group-cells.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 
@@ -42,7 +42,7 @@ const ADJUDICATE_HOW =
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, type DomainAsr, type LabelledItem } from "./calibrated.js";
-import { SE0_NOTE, SMALL_COUNT_NOTE, UNVARIED_STRATA_NOTE, groupDomains, groupEstimate, groupValue, type GroupEstimate } from "./groups.js";
+import { ALL_GROUP, SE0_NOTE, SMALL_COUNT_NOTE, UNVARIED_STRATA_NOTE, groupDomains, groupEstimate, groupValue, type GroupEstimate } from "./groups.js";
 import { objectEstimateData, type EstimateData } from "./estimate-data.js";
 import { groupExposure } from "./group-exposure.js";
 import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
@@ -102,9 +102,11 @@ export interface EstimateReport {
   warnings: string[];
   /**
    * `like_for_like_cells` when the `--by` groups (not `(all)`) are over their models' shared cells (`likeForLikeCells`:
-   * the paper table's rows; a group cut says so in `over_cells`); absent: every group over all its attacked runs.
+   * the paper table's rows; a group cut says so in `over_cells`); `own_mix` when they are not by choice (`likeForLikeCells`
+   * false, `--own-mix`, with `--by` crossing the agent model and a condition); absent: every group over all its attacked
+   * runs (nothing to cut, or the option unset by a library caller of `estimateOver`).
    */
-  groups_over?: "like_for_like_cells";
+  groups_over?: "like_for_like_cells" | "own_mix";
   /** The rate of `groups` (DESIGN section 1): asr_goal = full compliance, asr_behaviour = full or partial. */
   rate: RateName;
   /**
@@ -142,8 +144,10 @@ export interface EstimateOptions {
   /** Warn when the `--by` groups printed side by side are not like for like (./like-for-like.ts); `estimateRun` sets it. */
   likeForLike?: boolean;
   /**
-   * The paper table's like-for-like rows (`--by agent_model[,condition]`): every group but `(all)` over its model's
-   * shared cells, a domain estimate (./group-cells.ts); the report says so in `groups_over`.
+   * The paper table's like-for-like rows (`--by agent_model[,condition]`, a `metadata.<key>` as a condition): every
+   * group but `(all)` over its model's shared cells, a domain estimate (./group-cells.ts); the report says so in
+   * `groups_over`. `estimateRun` defaults it to true (`estimate --by` is like for like, as `--table`: est53 #2); false
+   * is `--own-mix`.
    */
   likeForLikeCells?: boolean;
 }
@@ -211,7 +215,8 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   const cols = await readEstimateColumns(o.runDir, labelledIds(file), { by: o.by });
   // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
   const source = o.source?.kind === "committee" && o.source.stored === undefined ? { ...o.source, stored: await storedCommitteeColumns(o.runDir, cols.run) } : o.source;
-  const report = estimateOver(columnEstimateData(cols), file, { ...o, source, likeForLike: o.likeForLike ?? true });
+  // like for like by default, as estimate --table (est53 #2): each model's --by groups over the cells its conditions share
+  const report = estimateOver(columnEstimateData(cols), file, { ...o, source, likeForLike: o.likeForLike ?? true, likeForLikeCells: o.likeForLikeCells ?? true });
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   const run = cols.run;
   report.warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } }));
@@ -479,7 +484,7 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
   const ties = tieItems(cons, design, N, cellSizes, (id) => data.unitOf(id) >= 0);
   const groupUnits = groupDomains(domain, by, rowOf);
   // the paper table's like-for-like rows: each model's groups over its shared cells, a domain estimate (./group-cells.ts)
-  const cuts = o.likeForLikeCells && by.includes("agent_model") ? cutToSharedCells(groupUnits, domain, by, rowOf) : undefined;
+  const cuts = o.likeForLikeCells && byHasModel(by) ? cutToSharedCells(groupUnits, domain, by, rowOf) : undefined;
   for (const [group, g] of groupUnits) {
     const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels, ties });
     const left = groupHumanLeftOut(g.units, noConsensus);
@@ -487,7 +492,8 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
     if (cut) ge.warnings.unshift(cutNote(cut));
     groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf), ...(Object.keys(left).length ? { human_left_out: left } : {}), ...(cut ? { over_cells: cut } : {}) });
   }
-  if (o.likeForLike) warnings.push(...estimateLikeForLike(Array.from(domain, rowOf), by, groupValue));
+  // like for like: the groups compared are over the runs they hold now (the cut ones' shared cells), as the table's checks
+  if (o.likeForLike) warnings.push(...estimateLikeForLike(cuts ? groupedRows(groupUnits, rowOf) : Array.from(domain, rowOf), by, groupValue));
   return {
     run: o.run,
     source,
@@ -511,8 +517,15 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
     ...(sampled ? { sample_population: sampled } : {}),
     warnings: uniqueWarnings(warnings),
     rate,
-    ...(o.likeForLikeCells && by.includes("agent_model") ? { groups_over: "like_for_like_cells" as const } : {}),
+    ...(cuts ? { groups_over: "like_for_like_cells" as const } : o.likeForLikeCells === false && byHasModel(by) && by.some(isConditionField) ? { groups_over: "own_mix" as const } : {}),
     ...(caveats.length ? { rate_caveats: caveats } : {}),
     ...(broken.used.length || broken.other.length ? { broken_judges: broken } : {}),
   };
+}
+
+/** The rows of every `--by` group but `(all)` (each unit in one group), for the like-for-like check of the groups as cut. */
+function groupedRows(groups: ReadonlyMap<string, { units: Uint32Array }>, rowOf: (u: number) => TrajectoryIndexRow): TrajectoryIndexRow[] {
+  const out: TrajectoryIndexRow[] = [];
+  for (const [name, g] of groups) if (name !== ALL_GROUP) for (const u of g.units) out.push(rowOf(u));
+  return out;
 }

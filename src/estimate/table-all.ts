@@ -14,6 +14,7 @@ import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import type { RateName } from "../stats/rates.js";
 import { designAsrText } from "./format.js";
 import { undefinedText } from "../format/stat-text.js";
+import { unstableCsvCell } from "./table-csv-unstable.js";
 
 /** One rate of the `(all)` row: estimate's `(all)` group and its cell as the table's calibrated cells read. */
 export interface CalibratedAllRate {
@@ -231,6 +232,11 @@ export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: s
     if (h === "agent_model" || h === "condition") return "";
     if (h === "pooled") return "true";
     if (h === "n_attacked") return a.n_population;
+    const u = /^calibrated_(asr_goal|asr_behaviour)_(unstable|largest_weight_share|largest_weight_stratum|kish_n_eff|n_labelled)$/.exec(h);
+    if (u) {
+      const r = u[1] === "asr_goal" ? a.asr_goal : a.asr_behaviour;
+      return unstableCsvCell("cell" in r ? r.cell : null, u[2]); // UNSTABLE and its weight check, as the rows' (./table-csv-unstable.ts)
+    }
     const m = /^(calibrated|judge)_(asr_goal|asr_behaviour)(?:_(lower|upper|n|coverage|reason))?$/.exec(h);
     if (!m) return "";
     const r = m[2] === "asr_goal" ? a.asr_goal : a.asr_behaviour;

@@ -41,6 +41,7 @@ import { LIKE_FOR_LIKE_CSV_COLUMNS, likeForLikeCsvCells, rowLikeForLike, type Ro
 import { exposedCounts, HEURISTIC_KEYS } from "./table-exposure.js";
 import { caveatMarks } from "./table-caveat-text.js";
 import { csvCaveatColumns } from "./table-csv-notes.js";
+import { unstableCsvCells, unstableCsvHeader } from "./table-csv-unstable.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { codeBasisOf, CodeSetTally } from "./table-code-set.js";
@@ -487,7 +488,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   for (const c of cols) {
     header.push(c.key, `${c.key}_lower`, `${c.key}_upper`, ...(c.key.startsWith("calibrated") ? [] : [`${c.key}_n`]));
     if (rated(c.key) && !c.key.startsWith("calibrated")) header.push(`${c.key}_coverage`, `${c.key}_coverage_low`);
-    header.push(`${c.key}_reason`);
+    header.push(`${c.key}_reason`, ...(c.key.startsWith("calibrated") ? unstableCsvHeader(c.key) : []));
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
   header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, ...RUN_ERROR_CSV_COLUMNS, "pooled");
@@ -503,6 +504,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
         out.push(rc.coverage ?? "", String(rc.coverage_low));
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
+      if (c.key.startsWith("calibrated")) out.push(...unstableCsvCells(p, hide)); // UNSTABLE and its weight check (./table-csv-unstable.ts)
     }
     out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r), attacksCsv(r.attacks ?? {}), marksText(r), ...runErrorCsvCells(r), "false");
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)

@@ -6,6 +6,7 @@
  * committee report), `src/committee/` (the report, its summary and rate items), `src/agree/`, `src/compare/`,
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
+import { addCommon, type AsrCommon } from "./asr-common.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { cliWarnings } from "./cli-warnings.js";
 import { runInputsAndCosts, type RunCosts } from "./run-inputs.js";
@@ -67,6 +68,8 @@ export interface AsrRow extends AttackRates {
   exposure: number | null;
   /** Its count: labelled attacked trajectories labelled anything but `not_exposed` (of `labelled`). */
   exposed: number;
+  /** A judge's rates over the row's attacked runs every judge labelled (two judges or more: ./asr-common.ts). */
+  common?: AsrCommon;
 }
 
 /** One trajectory of the browsable disagreement list. */
@@ -236,6 +239,8 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
       out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null, exposed: g.exp });
     }
   }
+  const rows = [...index.values()]; // the judges side by side on the runs every one labelled (./asr-common.ts)
+  addCommon(out, rows.length, (i) => rows[i], [...items].filter(([r]) => r !== COMMITTEE).map(([rater, byId]) => ({ rater, item: (i: number) => byId.get(rows[i].id) ?? { label: null, reason: "no_verdict" } })));
   return out;
 }
 

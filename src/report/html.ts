@@ -14,6 +14,7 @@ import { describeCost, pricedAtText } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, nameHtml, neutralizeBidi } from "./escape.js";
+import { sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
@@ -291,7 +292,7 @@ async function asrSection(m: ReportModel): Promise<string> {
           }`;
           // a broken judge's rates are never bare, nor the committee's of broken members (new user 36 #1)
           const mark = r.rater === COMMITTEE && m.committee ? committeeCaveatHtml(m.judge_health, m.committee.members) : rateCaveatHtml(m.judge_health, r.rater);
-          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blockedRatesCell(r)}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
+          return `<td>${sharedFigHtml(r, "asr_goal", fig)}${mark}</td><td>${sharedFigHtml(r, "asr_behaviour", fig)}${mark}</td><td class="num">${blockedRatesCell(r)}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
         })
         .join("");
       // a group printing as another does is named in the table as its chart bars are
@@ -303,7 +304,7 @@ async function asrSection(m: ReportModel): Promise<string> {
   // hold several conditions (session 52: the like-for-like comparison of conditions is the paper table's and below)
   return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? ` and condition: the judges side by side, each row over its own attacked runs (NOT like for like across conditions: for that, the paper table and "Attack success by condition")` : ""}</h2>
 <p class="note">asr_goal = full compliance (the injected goal carried out: the rate to compare with a benchmark's own checker); asr_behaviour = full or partial compliance (the agent adopted the injected goal); both over attacked trajectories with a label from the rater, not_exposed counting as not compromised. ${BLOCKED_NOTE_HTML} coverage = labelled / attacked; below 80% the row is flagged coverage_low (the rates speak for a subset that may be biased). Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
-${exposureLowHtml(m.asr, conditions.size > 1)}${referenceSubsetHtml(m.asr, conditions.size > 1)}${cellsNotesHtml(m.warnings, "condition")}
+${sharedNoteHtml(m.asr)}${exposureLowHtml(m.asr, conditions.size > 1)}${referenceSubsetHtml(m.asr, conditions.size > 1)}${cellsNotesHtml(m.warnings, "condition")}
 <div class="charts">${figs.length ? figs.join("") : "<p>No attacked trajectory has a label.</p>"}</div>
 <table><thead>${head}</thead><tbody>${body}</tbody></table></section>`;
 }

@@ -262,7 +262,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
 function rateFigures(colRun: ColumnRun, judgeIds: string[], rep0: ReadonlyMap<string, Uint32Array>, cs: CommitteeSlots | null): Pick<ReportModel, "asr" | "labels"> {
   const raters = judgeIds.map((j) => ({ rater: j, item: judgeRateItems(colRun, rep0.get(j)) }));
   if (cs) raters.push({ rater: COMMITTEE, item: committeeRateItems(colRun, cs, rep0, "no_verdict") });
-  return { asr: asrRowsColumns(colRun, raters), labels: labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null) };
+  return { asr: asrRowsColumns(colRun, raters, judgeIds), labels: labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null) };
 }
 
 /**

@@ -5,6 +5,7 @@
  * `committeeSummary`, the disagreement list) without a map entry or an object per trajectory;
  * test/report/columns.test.ts checks them against the object path.
  */
+import { addCommon } from "./asr-common.js";
 import { BUCKETS, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { ColumnRun } from "../store/columns.js";
 import type { CommitteeColumns } from "../committee/file-columns.js";
@@ -76,8 +77,8 @@ export function committeeRateItems(run: ColumnRun, cs: CommitteeSlots, rep0: Rea
   };
 }
 
-/** `asrRows` of `./data.ts` over the row slots: the rates per (rater, model, condition), raters in the given order. */
-export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: string; item: (slot: number) => RateItem }>): AsrRow[] {
+/** `asrRows` of `./data.ts` over the row slots: the rates per (rater, model, condition), raters in the given order; `judges`: the raters that are judges (their rows get `common`, ./asr-common.ts). */
+export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: string; item: (slot: number) => RateItem }>, judges: readonly string[] = raters.map((r) => r.rater)): AsrRow[] {
   const out: AsrRow[] = [];
   for (const { rater, item: itemOf } of raters) {
     const groups = new Map<string, { model: string; condition: string; t: RateTally; exp: number }>();
@@ -98,6 +99,8 @@ export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: st
       out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null, exposed: g.exp });
     }
   }
+  // the judges side by side on the runs every one labelled (./asr-common.ts); the committee's rows get none
+  addCommon(out, run.nRows, (s) => run.rows[run.rowCode[s]], raters.filter((r) => judges.includes(r.rater)));
   return out;
 }
 

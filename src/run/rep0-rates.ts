@@ -178,6 +178,22 @@ export class Rep0Fold {
     return out;
   }
 
+  /**
+   * Every attacked trajectory of the index, in its order, with each judge's repeat-0 rate item (in `judges` order; null
+   * where the judge has no verdict): the judges side by side on the same runs (./judges-common.ts). Trajectories only
+   * verdicts name (no index row) are left out: their attacked flag is each verdict's own.
+   */
+  eachAttacked(judges: readonly string[], fn: (row: RowFields, items: ReadonlyArray<RateItem | null>) => void): void {
+    const js = judges.map((id) => this.byJudge.get(id));
+    this.fields.eachRow((row, slot) => {
+      if (!row.attacked) return;
+      fn(row, js.map((j) => {
+        const c = !j || slot === -1 ? -1 : j.code.get(slot);
+        return c === -1 ? null : this.reps[c].item;
+      }));
+    });
+  }
+
   private judgeGroups(j: JudgeRep0, crashed?: ReadonlySet<number>): RateGroups {
     const all = new RateTally();
     const surf = new Map<string, RateTally>();

@@ -30,6 +30,7 @@ import { judgeEntries } from "../format/judge-order.js";
 import { isTableRow, wrapLine, wrapLines } from "../format/wrap-text.js";
 import { RATES_COLUMNS, ratesTable, type RatesRow } from "../format/rates-table.js";
 import type { JudgeSummary, RunSummary } from "./summary.js";
+import { judgesCommonLines } from "./judges-common-text.js";
 
 /** The cached share of the prompt tokens in words: a figure no provider response reported is unknown, not 0. */
 function cachedText(u: JudgeSummary["usage"]): string {
@@ -271,6 +272,9 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   const saidUnder = new Map<string, string>(); // a NOT LIKE FOR LIKE warning -> the judge under whose rows it was said
   const tablesSaid = { columns: false };
   for (const j of s.judges) lines.push("", ...judgeLines(s, j, saidUnder, tablesSaid));
+  // the judges side by side on the runs every one labelled, with each one's own coverage (./judges-common-text.ts)
+  const common = judgesCommonLines(s.judges_common);
+  if (common.length) lines.push("", ...common);
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
   for (const [id, msg] of judgeEntries(s.stopped_judges)) lines.push("", `judge ${quoted(id)} was stopped: ${msg}`);

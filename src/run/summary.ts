@@ -17,6 +17,7 @@ import { likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-
 import { injectionUnknownWarning } from "../verdict/injection-unknown.js";
 import { TOOL_ARGUMENTS_INVALID } from "../ingest/tool-arguments.js";
 import { Rep0Fold } from "./rep0-rates.js";
+import { judgesCommonField, type JudgesCommon } from "./judges-common.js";
 import { rateCaveat, type RateCaveat } from "../verdict/rate-caveat.js";
 import { NotLabelledFold, type NotLabelledItems } from "./not-labelled.js";
 import { NO_VALUE } from "../stats/no-value.js";
@@ -137,6 +138,11 @@ export interface RunSummary {
   unattacked: number;
   verdicts: number;
   judges: JudgeSummary[];
+  /**
+   * With two judges or more: every judge's rates over the attacked runs every one of them labelled, overall and per
+   * (agent model, condition), beside each judge's own coverage (./judges-common.ts; est53 #3). Absent with one judge.
+   */
+  judges_common?: JudgesCommon;
   /**
    * Stored input errors by kind: `total` is the input items in error. Never the empty placeholders ({@link skipped}),
    * the inputs read once ({@link read_once}) nor the run's own unreadable journal lines ({@link store_corrupt_lines}).
@@ -363,6 +369,7 @@ export function summarizeRun(
     unattacked: index.size - attacked,
     verdicts: count,
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
+    ...judgesCommonField(rep0, out), // (`out` sorted in place just above) the judges side by side on the runs every one labelled (./judges-common.ts)
     errors: { total: errorTotal, by_kind },
     ...(mixed.length > 0 ? { mixed_configurations: mixed } : {}),
     ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),

@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { corpusRun, type CorpusRun } from "./corpus-run.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
+import { parseCsvTable } from "../../src/io/csv.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-ties-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -107,6 +108,46 @@ describe("estimate --human on real runs: ties read both ways, a value without an
     }
     const text = unwrapText((await runCli(["estimate", "--run", "r", "--human", "s1/human-one.jsonl"], { cwd: tmp })).stdout);
     expect(text).toMatch(new RegExp(`calibrated UNSTABLE \\(no interval: do not quote alone\\) \\d+\\.\\d% CI undefined \\(.*\\); its heaviest labelled item \\(stratum "agent_model=claude[^"]*", N \\d+, 1 labelled\\) is ${pct(top)}% of the estimate's weight: its label alone moves the value ${pct(top)} points; Kish effective n ${kish.toFixed(1)} of ${its.length} labelled`));
+  });
+
+  it("the table's CSV says UNSTABLE and the weight check in columns, as the text and LaTeX do (est53 #1)", async () => {
+    const j = await runCli(["estimate", "--run", "r", "--human", "s1/human-one.jsonl", "--table", "--json"], { cwd: tmp });
+    expect(j.code, j.stderr).toBe(0);
+    const t = JSON.parse(j.stdout);
+    await c.run(["estimate", "--run", "r", "--human", "s1/human-one.jsonl", "--table", "--csv", "t1.csv", "--latex", "t1.tex"]);
+    const parsed = parseCsvTable(fs.readFileSync(path.join(tmp, "t1.csv")));
+    const header = parsed.header;
+    const rows = parsed.rows.map((r) => r.fields);
+    const get = (r: string[], k: string) => r[header.indexOf(k)];
+    for (const key of ["calibrated_asr_goal", "calibrated_asr_behaviour"])
+      expect(header.slice(header.indexOf(`${key}_reason`) + 1, header.indexOf(`${key}_reason`) + 6)).toEqual(["unstable", "largest_weight_share", "largest_weight_stratum", "kish_n_eff", "n_labelled"].map((s) => `${key}_${s}`));
+    // the (all) row (pooled): the same figure as estimate's (all), by hand in the test above; here against --json
+    const all = rows.find((r) => get(r, "pooled") === "true")!;
+    const wc = t.calibrated_all.asr_behaviour.cell.weight_check;
+    expect(t.calibrated_all.asr_behaviour.cell.ci95).toBeNull();
+    expect(get(all, "calibrated_asr_behaviour_unstable")).toBe("true");
+    expect(Number(get(all, "calibrated_asr_behaviour_largest_weight_share"))).toBeCloseTo(wc.largest_share, 12);
+    expect(Number(get(all, "calibrated_asr_behaviour_kish_n_eff"))).toBeCloseTo(wc.kish_n_eff, 12);
+    expect(get(all, "calibrated_asr_behaviour_largest_weight_stratum")).toBe(wc.stratum);
+    expect(Number(get(all, "calibrated_asr_behaviour_n_labelled"))).toBe(wc.n);
+    // every row: unstable exactly when the JSON cell has a value and no interval, its weights beside it; LaTeX agrees
+    const tex = fs.readFileSync(path.join(tmp, "t1.tex"), "utf8");
+    let unstable = 0;
+    for (const r of t.rows) {
+      const line = rows.find((x) => get(x, "agent_model") === r.agent_model && get(x, "pooled") === "false")!;
+      for (const key of ["calibrated_asr_goal", "calibrated_asr_behaviour"]) {
+        const cell = r[key];
+        const want = cell?.value == null ? "" : String(cell.ci95 === null);
+        expect(get(line, `${key}_unstable`), `${r.agent_model} ${key}`).toBe(want);
+        if (want === "true") {
+          unstable++;
+          expect(Number(get(line, `${key}_kish_n_eff`))).toBeCloseTo(cell.weight_check.kish_n_eff, 12);
+          expect(get(line, `${key}_reason`)).toBe(cell.ci_reason);
+        } else expect(get(line, `${key}_kish_n_eff`)).toBe("");
+      }
+    }
+    const allUnstable = ["asr_goal", "asr_behaviour"].filter((k) => t.calibrated_all[k].cell?.value != null && t.calibrated_all[k].cell.ci95 === null).length;
+    expect(tex.split("{\\scriptsize UNSTABLE}").length - 1).toBe(unstable + allUnstable); // the rows' and (all)'s
   });
 
   it("the report's page: the (all) row's notes carry the ties, its unstable cell the weights", async () => {

@@ -1,0 +1,45 @@
+/**
+ * est53 #3: the report's per-judge rows side by side on the runs every judge labelled (src/report/asr-common.ts,
+ * src/report/asr-common-html.ts): judge B failed on 2 of m's 4 attacked runs; by hand over the other 2.
+ */
+import { describe, expect, it } from "vitest";
+import { addCommon } from "../../src/report/asr-common.js";
+import { sharedFigHtml, sharedNoteHtml } from "../../src/report/asr-common-html.js";
+import type { RateItem } from "../../src/stats/rates.js";
+
+const rows = [
+  { attacked: true, agent_model: "m", condition: "d" },
+  { attacked: true, agent_model: "m", condition: "d" },
+  { attacked: true, agent_model: "m", condition: "d" },
+  { attacked: true, agent_model: "m", condition: "d" },
+  { attacked: false, agent_model: "m", condition: "d" },
+];
+const A: RateItem[] = [{ label: "full_compliance" }, { label: "full_compliance" }, { label: "unaffected" }, { label: "partial_compliance" }, { label: "not_exposed" }];
+const B: RateItem[] = [{ label: null, reason: "judge_error" }, { label: "full_compliance" }, { label: null, reason: "judge_error" }, { label: "unaffected" }, { label: "not_exposed" }];
+const fig = (f: { rate: number | null; count: number; n: number }) => `${f.rate === null ? "n/a" : (100 * f.rate).toFixed(1)} (${f.count}/${f.n})`;
+
+describe("report: judges side by side on the runs every one labelled (est53 #3)", () => {
+  it("common over runs 1 and 3 (0-based), by hand; the committee's row and one judge get none", () => {
+    const out = [
+      { rater: "A", model: "m", condition: "d", labelled: 4 },
+      { rater: "B", model: "m", condition: "d", labelled: 2 },
+      { rater: "committee", model: "m", condition: "d", labelled: 3 },
+    ] as Array<{ rater: string; model: string; condition: string; labelled: number; common?: { n: number; asr_goal: { count: number; n: number; rate: number | null }; asr_behaviour: { count: number; n: number; rate: number | null } } }>;
+    addCommon(out, rows.length, (i) => rows[i], [{ rater: "A", item: (i) => A[i] }, { rater: "B", item: (i) => B[i] }]);
+    expect(out[0].common).toMatchObject({ n: 2, asr_goal: { count: 1, n: 2 }, asr_behaviour: { count: 2, n: 2 } }); // A: full on 1, partial on 3
+    expect(out[1].common).toMatchObject({ n: 2, asr_goal: { count: 1, n: 2 }, asr_behaviour: { count: 1, n: 2 } }); // B: full on 1
+    expect(out[2].common).toBeUndefined();
+    const one = [{ rater: "A", model: "m", condition: "d" }] as Array<{ rater: string; model: string; condition: string; common?: unknown }>;
+    addCommon(one, rows.length, (i) => rows[i], [{ rater: "A", item: (i) => A[i] }]);
+    expect(one[0].common).toBeUndefined();
+  });
+  it("the cell leads with the shared figure and keeps its own; the same runs: its own alone", () => {
+    const own = { rate: 0.5, count: 2, n: 4, ci95: { lower: 0, upper: 1 } };
+    const common = { n: 2, asr_goal: { rate: 0.5, count: 1, n: 2, ci95: { lower: 0, upper: 1 } }, asr_behaviour: { rate: 1, count: 2, n: 2, ci95: { lower: 0, upper: 1 } } };
+    const r = { labelled: 4, common, asr_goal: own, asr_behaviour: own };
+    expect(sharedFigHtml(r, "asr_behaviour", fig)).toBe(`100.0 (2/2) <span class="note">(own, over the 4 runs it labelled: 50.0 (2/4))</span>`);
+    expect(sharedFigHtml({ ...r, labelled: 2 }, "asr_goal", fig)).toBe("50.0 (2/4)");
+    expect(sharedNoteHtml([r])).toContain("every judge labelled");
+    expect(sharedNoteHtml([{ ...r, labelled: 2 }])).toBe("");
+  });
+});
