@@ -26,6 +26,9 @@ const cut = (xs: readonly string[]) => (xs.length <= SHOWN ? xs.join(", ") : `${
 export class SourceFold {
   private readonly counts = new Map<string, number>();
   private readonly inputs: string[];
+  /** the distinct keys {@link keyCode} numbered, and each one's code */
+  private readonly keys: string[] = [];
+  private readonly codes = new Map<string, number>();
 
   /** @param inputs the run's recorded inputs (`store.json` `inputs`), resolved against the current folder. */
   constructor(inputs: readonly string[] = []) {
@@ -38,6 +41,29 @@ export class SourceFold {
     const input = file === undefined ? undefined : this.inputs.find((i) => file === i || file.startsWith(i + path.sep));
     const folder = typeof r.run_folder === "string" ? r.run_folder : (input ?? "(unknown)");
     return [r.source?.format ?? "(unknown)", folder, r.suite ?? "(none)"].join("\u0000");
+  }
+
+  /**
+   * The {@link key} of a row as a small integer (the same code for the same key, numbered from 0 in order of first
+   * appearance): what a caller keeps per trajectory instead of the key string (issue 26: a ~48-character string per
+   * row was ~9 MB at 100k, ~90 MB at a million, of `agree --reference`'s live heap); {@link keyOfCode} gives it back.
+   */
+  keyCode(r: SourceRow): number {
+    const k = this.key(r);
+    let c = this.codes.get(k);
+    if (c === undefined) {
+      c = this.keys.length;
+      this.keys.push(k);
+      this.codes.set(k, c);
+    }
+    return c;
+  }
+
+  /** The key a {@link keyCode} stands for (throws on a code it never gave). */
+  keyOfCode(code: number): string {
+    const k = this.keys[code];
+    if (k === undefined) throw new Error(`no source key has code ${code}`);
+    return k;
   }
 
   /** Count `n` rows of a {@link key}. */

@@ -39,6 +39,7 @@ import { stepLine } from "./read-progress.js";
 import { progressOf } from "./progress-mode.js";
 import { poolingOf } from "../format/pooled-text.js";
 import { SourceFold } from "../agree/pooled-sources.js";
+import { IntColumn } from "../store/int-column.js";
 import { recordedInputs } from "../sample/recover.js";
 import { showControls } from "../format/shown.js";
 
@@ -86,9 +87,11 @@ async function referenceSource(
 ): Promise<{ src: ReferenceSource; cf: CommitteeMeta | null; where: WhereStatement | null }> {
   const sources = new SourceFold(recordedInputs(runDir) ?? []);
   const f = whereOf(o);
-  const slotKey: Array<string | undefined> = []; // the last row of an id wins, as in the columns
+  // per row slot: the code of its source key (`SourceFold.keyCode`), -1 for a row the figures do not use; the last row
+  // of an id wins, as in the columns. A byte per trajectory while the run has few keys, not a string each (issue 26)
+  const slotKey = new IntColumn(-1);
   const { read, readCc } = await withReadProgress(progressOf(o), async (progress) => {
-    const onRow = (slot: number, t: TrajectoryIndexRow) => void (slotKey[slot] = usedRow(t, o.reference) ? sources.key(t) : undefined);
+    const onRow = (slot: number, t: TrajectoryIndexRow) => slotKey.set(slot, usedRow(t, o.reference) ? sources.keyCode(t) : -1);
     const read = await readColumnRun(runDir, { rowFields: whereRowFields(REFERENCE_ROW_FIELDS, f), progress, onRow });
     return { read, readCc: await readCommitteeColumns(runDir, read) };
   });
@@ -114,7 +117,10 @@ async function referenceSource(
     rows: rowsOf,
     sources,
   };
-  slotKey.forEach((k, s) => void (k !== undefined && (!kept || kept.slotMap[s] >= 0) && sources.addKey(k)));
+  for (let s = 0; s < read.nRows; s++) {
+    const k = slotKey.get(s);
+    if (k >= 0 && (!kept || kept.slotMap[s] >= 0)) sources.addKey(sources.keyOfCode(k));
+  }
   return { src, cf: cc, where: kept ? kept.statement : null };
 }
 

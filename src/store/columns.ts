@@ -23,6 +23,8 @@ import { lines, parseLine, type ReadProgress } from "./lean-read.js";
 import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { OlderRules } from "./old-rules.js";
+import { verifiedUnderOlderRules } from "../rubric/verify-rules.js";
+import { IntColumn } from "./int-column.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
@@ -210,7 +212,10 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   const bySlot = new Map<string, Int32Array>(); // (judge, repeat) -> trajectory slot -> position + 1
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
-  const olderRules = new OlderRules(); // current verdicts verified under older rules (./old-rules.ts)
+  // per verdict position: 1 when verified under older rules (./old-rules.ts), counted over the current ones once read: a
+  // byte per verdict, not a position and a judge in two JS arrays (issue 26: a run labelled before a rules version
+  // holds every verdict there, 32 MB of old-generation arrays at a million trajectories with two judges)
+  const older = new IntColumn(0);
   const gone = removedIds(runDir);
   const check = verdictRecordCheck(path.join(runDir, "verdicts.jsonl"));
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
@@ -243,7 +248,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
     at[slot] = vSlot.n + 1;
     const r = applyUnattackedRule(v, v.attacked ?? (slot < nRows ? rows[rowCode[slot]].attacked : undefined));
     if (r.relabelled) relabelled.push(vSlot.n);
-    olderRules.see(v, vSlot.n);
+    if (verifiedUnderOlderRules(v)) older.set(vSlot.n, 1);
     const { trajectory_id: _id, ...rest } = slimVerdict(r.verdict) as unknown as Record<string, unknown>;
     for (const k of omit) delete rest[k];
     vSlot.push(slot);
@@ -258,7 +263,9 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   bySlot.clear();
   stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => vCode.a[i] !== DEAD).length);
-  olderRules.noteCurrent(runDir, (i) => vCode.a[i] !== DEAD);
+  const olderRules = new OlderRules(); // current verdicts verified under older rules (./old-rules.ts)
+  for (let i = 0; i < vSlot.n; i++) if (vCode.a[i] !== DEAD && older.get(i) === 1) olderRules.count(codes.values[vCode.a[i]].judge_id);
+  olderRules.note(runDir);
   let n = vSlot.n;
   if (superseded) {
     let j = 0;

@@ -30,6 +30,16 @@ export class OlderRules {
     }
   }
 
+  /**
+   * Count one current verdict of `judgeId` that a reader found verified under older rules itself
+   * (`verifiedUnderOlderRules` of ../rubric/verify-rules.ts), e.g. from a flag per verdict kept as a byte; a judge id
+   * that is not a string counts as "?", as in {@link see}.
+   */
+  count(judgeId: unknown): void {
+    const judge = typeof judgeId === "string" ? judgeId : "?";
+    this.byJudge.set(judge, (this.byJudge.get(judge) ?? 0) + 1);
+  }
+
   /** Record the note over the positions seen that are still current (`current(pos)`), plus those counted directly. */
   noteCurrent(runDir: string, current: (pos: number) => boolean): void {
     for (let i = 0; i < this.at.length; i++) if (current(this.at[i])) this.byJudge.set(this.atJudge[i], (this.byJudge.get(this.atJudge[i]) ?? 0) + 1);

@@ -75,6 +75,24 @@ describe("SourceFold and the pooling line's suites", () => {
     same.add({ source: { format: "agentdojo", path: "/x/2.json" }, run_folder: "/x/runs", suite: "t" });
     expect(same.warning("the figures")).toBeNull();
   });
+  it("keyCode: one small integer per distinct key, from 0 in order of first appearance; counting by codes warns as add() does (issue 26)", () => {
+    const rows = [
+      { source: { format: "chat_jsonl", path: "/in/a/x.jsonl" }, suite: "s" },
+      { source: { format: "inspect", path: "/in/b/y.eval" }, suite: "s" },
+      { source: { format: "chat_jsonl", path: "/in/a/z.jsonl" }, suite: "s" },
+      { source: { format: "agentdojo", path: "/in/b/w.json" }, run_folder: "/in/b", suite: "t" },
+    ];
+    const byRow = new SourceFold(["/in/a", "/in/b"]);
+    const byCode = new SourceFold(["/in/a", "/in/b"]);
+    const codes = rows.map((r) => byCode.keyCode(r));
+    expect(codes).toEqual([0, 1, 0, 2]);
+    codes.forEach((c, i) => expect(byCode.keyOfCode(c)).toBe(byCode.key(rows[i])));
+    expect(() => byCode.keyOfCode(3)).toThrow(/no source key has code 3/);
+    for (const r of rows) byRow.add(r);
+    for (const c of codes) byCode.addKey(byCode.keyOfCode(c));
+    expect(byCode.warning("the figures", "runs")).toBe(byRow.warning("the figures", "runs"));
+    expect(byRow.warning("the figures")).toContain("/in/a: 2 runs, 1 suite (s)");
+  });
   it("poolingOf names the suites when the rows carry them", () => {
     const p = poolingOf([{ attacked: true, agent_model: "m", condition: "c", suite: "b" }, { attacked: true, agent_model: "m", condition: "c", suite: "a" }], "x");
     expect(p.suites).toEqual(["a", "b"]);

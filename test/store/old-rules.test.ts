@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { VerdictLedger } from "../../src/store/ledger.js";
 import { OlderRules } from "../../src/store/old-rules.js";
 import { readVerdicts } from "../../src/store/records.js";
+import { readColumnRun } from "../../src/store/columns.js";
 import { takeJournalWarnings } from "../../src/store/skipped-lines.js";
 import { VERIFY_RULES_VERSION } from "../../src/rubric/verify-rules.js";
 import type { Verdict } from "../../src/types.js";
@@ -54,6 +55,41 @@ describe("verdicts verified under older rules", () => {
       const w = takeJournalWarnings().filter((x) => /older verification rules/.test(x));
       expect(w).toHaveLength(1);
       expect(w[0]).toMatch(/3 current verdicts were verified under older verification rules than this build's \(judge "j1": 1; judge "j2": 2\).*Run `ipi-judge label` on this run again/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("readColumnRun notes what readVerdicts notes (a byte per verdict, counted over the current ones once read: issue 26)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-old-rules-cols-"));
+    try {
+      // j1: a superseded by today's rules, b older; j2: a and b older, c an error (never counts), d older then superseded
+      // by an error; j3 (repeat 1): one older among many of today's rules (its flag set far from position 0)
+      const today = { verify_rules: VERIFY_RULES_VERSION };
+      const lines = [
+        v("a", "j1"), v("a", "j1", today), v("b", "j1"), v("a", "j2"), v("b", "j2"), v("c", "j2", { status: "judge_error", label: null }),
+        v("d", "j2"), v("d", "j2", { status: "judge_error", label: null }),
+        ...Array.from({ length: 300 }, (_, i) => v(`t${i}`, "j3", { repeat: 1, ...(i === 299 ? {} : today) })),
+      ];
+      // two folders of the same file (a note already said is not said again: each reader its own)
+      const [objects, columns, todays] = ["objects", "columns", "todays"].map((d) => path.join(dir, d));
+      for (const d of [objects, columns]) {
+        fs.mkdirSync(d);
+        fs.writeFileSync(path.join(d, "verdicts.jsonl"), lines.map((x) => JSON.stringify(x)).join("\n") + "\n");
+      }
+      const older = () => takeJournalWarnings().filter((x) => /older verification rules/.test(x));
+      takeJournalWarnings();
+      await readVerdicts(objects);
+      const byObjects = older();
+      expect(byObjects).toHaveLength(1);
+      expect(byObjects[0]).toMatch(/4 current verdicts were verified under older verification rules than this build's \(judge "j1": 1; judge "j2": 2; judge "j3": 1\)/);
+      await readColumnRun(columns, { rowFields: ["attacked"] });
+      expect(older()).toEqual(byObjects.map((w) => w.replace(objects, columns)));
+      // a run of today's rules only: no note
+      fs.mkdirSync(todays);
+      fs.writeFileSync(path.join(todays, "verdicts.jsonl"), JSON.stringify(v("a", "j1", today)) + "\n");
+      await readColumnRun(todays, { rowFields: ["attacked"] });
+      expect(older()).toEqual([]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
