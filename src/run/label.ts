@@ -341,7 +341,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const inputsRemoved = await recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning, moved.moves, opts.where);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run partial only when it stopped the reading (not for fewer trajectories: new-user review)
-    store.finish({ inputs: opts.inputs, interrupted, stoppedJudges: Object.keys(stopped).sort(byJudgeName), limit: read.limitStopped ? opts.limit : undefined, ...(whereTally ? { where: { text: opts.where!.text, left_out: whereTally.of - whereTally.kept } } : {}), ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
+    store.finish({ inputs: opts.inputs, interrupted, stoppedJudges: Object.keys(stopped).sort(byJudgeName), limit: read.limitStopped ? opts.limit : undefined, ...(whereTally ? { where: { text: opts.where!.text, left_out: whereTally.of - whereTally.kept } } : {}), ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}), settled: removed.settled });
   } finally {
     await store.close();
   }

@@ -112,6 +112,7 @@ export class RemovedInputs {
     o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string>; contentCode?: (slot: number) => number; inScope?: (id: string) => boolean; placeNow?: (file: string) => string | undefined } = {},
   ): InputsRemoved | undefined {
     if (!this.complete) return undefined;
+    this.found = true;
     // a source recorded as a relative path resolves against this directory, maybe not the one it was read from: it
     // is judged gone only under this invocation's input paths, which this read covered (red team 15: label c from one
     // directory, then label d from another, and c's 96 present files were called removed and left every figure)
@@ -167,6 +168,16 @@ export class RemovedInputs {
    * and still count (red team 37 F1, variant B: said, not silent). `folder`: the first one's recorded folder.
    */
   readonly unchecked: { count: number; example?: string; folder?: string } = { count: 0 };
+
+  /**
+   * Whether {@link find} ran over a read that ran to the end and told every stored trajectory the read did not meet
+   * (met elsewhere, moved, or gone; none {@link unchecked}): what `../store/partial-passes.ts` needs to let an input
+   * that no longer exists leave the run's partial passes.
+   */
+  get settled(): boolean {
+    return this.found && this.unchecked.count === 0;
+  }
+  private found = false;
 
   /**
    * The unmet trajectories recorded from a relative path that is neither there from here nor under the inputs (their
