@@ -148,6 +148,10 @@ function checkLabelFlags(
     if (v.trim() === "") throw new UsageError(`--${opt} needs a non-empty name`);
     overrides[key] = v;
   }
+  // `-` reads as standard input to many tools; label reads files and folders only, and its run's coverage is kept by
+  // path (../store/partial-passes.ts): two `label -` passes of other content would read as one input (runs53)
+  if (paths.includes("-"))
+    throw new UsageError("label does not read standard input (`-`): write the trajectories to a file and give its path (a file named - itself: give it as ./-)");
   const missing = paths.filter((p) => !fs.existsSync(p));
   if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
   refuseOwnFolders(paths, o.labelsDir);

@@ -3,6 +3,8 @@ import { drawnText, drawnWarning } from "../agree/drawn-items.js";
 import { humanScope, humanScopeText } from "../report/human-scope.js";
 import { CommitteeChoiceError, committeeName } from "../committee/members.js";
 import { warnLine } from "./warn.js";
+import { stateWarns, type RunState } from "../store/run-state.js";
+import { showControls } from "../format/shown.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import { withStoppedJudges } from "./stopped-exit.js";
 import path from "node:path";
@@ -143,13 +145,13 @@ Example:
         // read but not shown: over the page's budget, or not renderable (red team 30 H1)
         items_not_shown: m.items.filter((i) => i.trajectory_not_shown).map((i) => ({ trajectory_id: i.trajectory_id, reason: i.trajectory_not_shown })),
         judge_health: m.judge_health ?? [],
-        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [] },
+        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [], ...(m.run_state.removed_moved_only ? { removed_moved_only: true as const } : {}) },
         warnings: labelFileNote && !m.warnings.includes(labelFileNote) ? [labelFileNote, ...m.warnings] : m.warnings,
       };
       if (labelFileNote) warnLine(labelFileNote);
       if (m.run_state.complete === false) warnLine(`run incomplete: ${m.run_state.message}`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
-      else if ((m.run_state.status === "inputs_removed" || m.run_state.status === "history_unknown") && m.run_state.message) warnLine(m.run_state.message);
+      else sayCompleteState(m.run_state);
       for (const w of m.run_state.mixed_configurations ?? []) warnLine(w);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);
@@ -181,4 +183,15 @@ Example:
       const behind = (broken: readonly { judge_id: string }[]) => (chosen && broken.some((j) => !chosen.includes(j.judge_id)) ? REPORT_BEHIND : undefined);
       await exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir, whereOf(o), undefined, behind);
     });
+}
+
+/**
+ * On stderr, a complete run's state that the report's page holds among its warnings: removed inputs (not all moved)
+ * and an unknown history as a warning; every id left out moved (its content counted under the new id) as a note, as
+ * label says it (runs53); nothing otherwise.
+ */
+function sayCompleteState(s: RunState): void {
+  if (!s.message) return;
+  if (stateWarns(s)) warnLine(s.message);
+  else if (s.removed_moved_only) process.stderr.write(`ipi-judge: note: ${showControls(s.message)}\n`);
 }

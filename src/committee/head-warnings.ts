@@ -7,7 +7,7 @@ import { injectionUnknownWarnings } from "../verdict/injection-unknown.js";
 import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { unsaidInHealth } from "../verdict/marked-compliance.js";
-import type { RunState } from "../store/run-state.js";
+import { stateWarns, type RunState } from "../store/run-state.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 
 /**
@@ -27,7 +27,7 @@ export function committeeHeadWarnings(a: {
   const { runState, excluded, judges } = a;
   if (runState?.complete === false && runState.message) warnings.push(`run incomplete: ${runState.message}`);
   // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
-  else if ((runState?.status === "inputs_removed" || runState?.status === "history_unknown") && runState.message) warnings.push(runState.message);
+  else if (runState && stateWarns(runState) && runState.message) warnings.push(runState.message);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
   warnings.push(...(runState?.mixed_configurations ?? []));
   for (const h of a.judgeHealth.filter((x) => !excluded.includes(x.judge_id)))

@@ -24,7 +24,7 @@ import { testRetest, type JudgeRetest } from "./retest.js";
 import { retestLines } from "./retest-text.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, judgeHealth, type JudgeHealth } from "../verdict/health.js";
-import { runStateFor, type RunState } from "../store/run-state.js";
+import { runStateFor, stateWarns, type RunState } from "../store/run-state.js";
 import { committeeHeadWarnings } from "./head-warnings.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
@@ -457,7 +457,7 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
   L.push(`committee of run ${r.run}: ${r.judges.length} judge${r.judges.length === 1 ? "" : "s"} (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
   if (opts.warningsSaid === undefined) for (const w of r.warnings) L.push(`WARNING: ${w}`);
   else if (r.warnings.length) L.push(`${r.warnings.length} warning(s) ${opts.warningsSaid}`);
-  if (r.run_state?.message && r.run_state.complete !== false && r.run_state.status !== "inputs_removed" && r.run_state.status !== "history_unknown") L.push(`note: ${r.run_state.message}`);
+  if (r.run_state?.message && r.run_state.complete !== false && !stateWarns(r.run_state)) L.push(`note: ${r.run_state.message}`);
   const c = r.committee;
   L.push(
     // what the count is: the run's trajectories, each with one committee verdict; not the n of a figure below

@@ -34,7 +34,7 @@ import { referenceCaveats } from "../agree/reference-caveats.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { committeeFigures, reportCommittee } from "./committee-choice.js";
 import { DEFAULT_QUORUM, repeatZeroByJudge } from "../verdict/vote.js";
-import { readRunState, runStateFor, type RunState } from "../store/run-state.js";
+import { readRunState, runStateFor, stateWarns, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../io/hash.js";
@@ -499,7 +499,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // a single judge has no committee warnings, but its health warnings (issue 12.2) still show; a judge left out: its own
   const warnings = f.warnings.concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
-  else if (runState.message) warnings.push(runState.status === "inputs_removed" || runState.status === "history_unknown" ? runState.message : `note: ${runState.message}`);
+  else if (runState.message) warnings.push(stateWarns(runState) ? runState.message : `note: ${runState.message}`);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
   warnings.push(...(runState.mixed_configurations ?? []));
   warnings.push(...restricted.warnings);

@@ -341,14 +341,14 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const inputsRemoved = await recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning, moved.moves, opts.where);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run partial only when it stopped the reading (not for fewer trajectories: new-user review)
-    store.finish({ inputs: opts.inputs, interrupted, stoppedJudges: Object.keys(stopped).sort(byJudgeName), limit: read.limitStopped ? opts.limit : undefined, ...(whereTally ? { where: { text: opts.where!.text, left_out: whereTally.of - whereTally.kept } } : {}), ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
+    store.finish({ inputs: opts.inputs, interrupted, stoppedJudges: Object.keys(stopped).sort(byJudgeName), limit: read.limitStopped ? opts.limit : undefined, ...(whereTally ? { where: { text: opts.where!.text, left_out: whereTally.of - whereTally.kept } } : {}), ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}), settled: removed.settled });
   } finally {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   for (const w of [...runState.batchWarnings, ...reverifyWarnings(runState.reverify, store)]) if (!summary.warnings.includes(w)) summary.warnings.push(w);
-  sayMoves(summary, moved.statement(), removedRecord(store.dir)?.ids, moved.moves); // moved, not lost (./moved-removed.ts)
+  sayMoves(summary, moved.statement(), removedRecord(store.dir)?.ids, moved.moves, store.sourceMoves.statement()); // moved, not lost (./moved-removed.ts)
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

@@ -23,24 +23,29 @@ export function sayMovedRemoved(
   let moved = 0;
   for (const id of removedIds) if (from.has(id)) moved++;
   if (moved === 0) return;
-  removed.moved = moved;
   const n = removed.count;
-  removed.message =
-    moved >= n
-      ? `input_removed: the ${n} old id${n === 1 ? "" : "s"} of the trajector${n === 1 ? "y" : "ies"} this label run moved (its warning "moved ${moves.length} trajector${moves.length === 1 ? "y" : "ies"}") ${n === 1 ? "is" : "are"} left out of the figures; their content is counted under the new ids with the verdicts carried over: no trajectory was lost`
-      : `${removed.message}; ${moved} of them are old ids of trajectories this label run moved (its warning "moved ${moves.length} trajector${moves.length === 1 ? "y" : "ies"}": their content is counted under the new ids), ${n - moved} have no new id`;
+  // the record's statement (../store/removed-ids.ts) already says the moved ones when it knows them (runs53)
+  const said = removed.moved !== undefined;
+  removed.moved = Math.max(removed.moved ?? 0, moved);
+  if (moved >= n)
+    removed.message = `input_removed: the ${n} old id${n === 1 ? "" : "s"} of the trajector${n === 1 ? "y" : "ies"} this label run moved (its warning "moved ${moves.length} trajector${moves.length === 1 ? "y" : "ies"}") ${n === 1 ? "is" : "are"} left out of the figures; their content is counted under the new ids with the verdicts carried over: no trajectory was lost`;
+  else if (!said)
+    removed.message = `${removed.message}; ${moved} of them are old ids of trajectories this label run moved (its warning "moved ${moves.length} trajector${moves.length === 1 ? "y" : "ies"}": their content is counted under the new ids), ${n - moved} have no new id`;
 }
 
 /**
  * Say this invocation's moves in its summary: the moves' statement first among the warnings (`MovedContent.statement`),
- * and the `input_removed` statement rewritten by {@link sayMovedRemoved}.
+ * and the `input_removed` statement rewritten by {@link sayMovedRemoved}; `filesMoved`, the statement of stored rows
+ * read again from a moved folder under the same ids (`../store/source-moved.ts`), before it.
  */
 export function sayMoves(
   summary: Pick<RunSummary, "warnings" | "inputs_removed">,
   statement: string | undefined,
   removedIds: ReadonlySet<string> | undefined,
   moves: ReadonlyArray<{ from: string; swapped: boolean }>,
+  filesMoved?: string,
 ): void {
   if (statement !== undefined) summary.warnings.unshift(statement);
+  if (filesMoved !== undefined) summary.warnings.unshift(filesMoved);
   sayMovedRemoved(summary.inputs_removed, removedIds, moves);
 }

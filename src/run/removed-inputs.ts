@@ -30,6 +30,8 @@ export interface InputsRemoved {
   files: string[];
   /** every one of their ids (what `../store/removed-ids.ts` records and every reader leaves out) */
   ids: string[];
+  /** of {@link ids}, those whose content this read met under another id (moved: `../store/removed-ids.ts` says them so) */
+  moved?: string[];
 }
 
 /** Watches one invocation's read and then finds the run's trajectories whose input file is gone (module docstring). */
@@ -99,6 +101,7 @@ export class RemovedInputs {
    *   such a source, resolved from this directory, is judged gone only under those inputs (red team 15); `recorded`:
    *   the ids an earlier read recorded as removed (not counted in {@link unchecked}: they stay left out).
    *   `inScope`: whether this read speaks for a stored id at all (`label --where`: only those it keeps; default all).
+   *   `placeNow`: where a recorded file is now when this read moved its folder's rows (`SourceMoves.placeNow`).
    * @param sourceOf where the run's stored row of an id was read from (`RunStore.trajectorySource`: absolute path,
    *   `:line` for a JSON Lines row), undefined when the run holds no row of it.
    * @returns the statement (every id, a few files), or undefined when the read did not run to the end (it cannot
@@ -106,9 +109,10 @@ export class RemovedInputs {
    */
   find(
     sourceOf: (id: string) => string | undefined,
-    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string>; contentCode?: (slot: number) => number; inScope?: (id: string) => boolean } = {},
+    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string>; contentCode?: (slot: number) => number; inScope?: (id: string) => boolean; placeNow?: (file: string) => string | undefined } = {},
   ): InputsRemoved | undefined {
     if (!this.complete) return undefined;
+    this.found = true;
     // a source recorded as a relative path resolves against this directory, maybe not the one it was read from: it
     // is judged gone only under this invocation's input paths, which this read covered (red team 15: label c from one
     // directory, then label d from another, and c's 96 present files were called removed and left every figure)
@@ -142,11 +146,12 @@ export class RemovedInputs {
       else if (!o.relative?.(id) || underInputs(file)) add(id, file);
       else if (!o.recorded?.has(id)) elsewhere.push({ id, file });
     }
-    const moved = this.moved(sourceOf, elsewhere, roots, o.relative);
+    const moved = this.moved(sourceOf, elsewhere, roots, o.relative, o.placeNow);
     const metContent = o.contentCode && moved.some((x) => !x.gone) ? this.metContent(o.contentCode, moved) : undefined;
     for (const x of moved) {
       // its content read now under another id: the same trajectory moved (`./moved-content.ts`), not counted twice
-      if (x.gone || metContent?.(x.id)) add(x.id, x.file);
+      if (x.gone) add(x.id, x.file);
+      else if (metContent?.(x.id)) (add(x.id, x.file), (out.moved ??= []).push(x.id));
       else if (this.unchecked.count++ === 0) Object.assign(this.unchecked, { example: x.id, folder: path.relative(process.cwd(), path.dirname(x.file)) });
     }
     if (inExisting.length) {
@@ -165,6 +170,16 @@ export class RemovedInputs {
   readonly unchecked: { count: number; example?: string; folder?: string } = { count: 0 };
 
   /**
+   * Whether {@link find} ran over a read that ran to the end and told every stored trajectory the read did not meet
+   * (met elsewhere, moved, or gone; none {@link unchecked}): what `../store/partial-passes.ts` needs to let an input
+   * that no longer exists leave the run's partial passes.
+   */
+  get settled(): boolean {
+    return this.found && this.unchecked.count === 0;
+  }
+  private found = false;
+
+  /**
    * The unmet trajectories recorded from a relative path that is neither there from here nor under the inputs (their
    * folder moved or renamed, or labelled from another directory), told apart where the read shows where the folder
    * went: a trajectory it met, recorded from the same old folder `P` (a path prefix of both records), whose recorded
@@ -178,8 +193,15 @@ export class RemovedInputs {
     elsewhere: { id: string; file: string }[],
     roots: readonly string[],
     relative: ((id: string) => boolean) | undefined,
+    placeNow: ((file: string) => string | undefined) | undefined,
   ): Array<{ id: string; file: string; gone: boolean }> {
     if (elsewhere.length === 0) return [];
+    // this read rewrote the rows of its folder with their new paths (../store/source-moved.ts): its new place is known
+    // (under this invocation's inputs only, which it read whole: a place outside them is not judged, as below)
+    const gone = (now: string) => !fs.existsSync(now) || this.errorFiles.has(path.resolve(now));
+    const inRoots = (f: string | undefined) => (f !== undefined && roots.some((r) => f === r || f.startsWith(r.endsWith(path.sep) ? r : r + path.sep)) ? f : undefined);
+    const known = placeNow ? elsewhere.map((x) => ({ x, now: inRoots(placeNow(x.file)) })) : [];
+    if (known.length && known.every((k) => k.now !== undefined)) return known.map(({ x, now }) => ({ ...x, gone: gone(now!) }));
     const partsOf = (file: string) => path.relative(process.cwd(), file).split(path.sep);
     const firsts = new Set(elsewhere.map((x) => partsOf(x.file)[0]));
     const map = new Map<string, string>(); // old folder prefix (recorded, relative) -> the input it is under now
@@ -202,12 +224,13 @@ export class RemovedInputs {
       }
     }
     return elsewhere.map((x) => {
+      const now = inRoots(placeNow?.(x.file));
+      if (now !== undefined) return { ...x, gone: gone(now) };
       const parts = partsOf(x.file);
       for (let k = parts.length - 1; k > 0; k--) {
         const r = map.get(parts.slice(0, k).join(path.sep));
         if (r === undefined) continue;
-        const now = path.join(r, ...parts.slice(k));
-        return { ...x, gone: !fs.existsSync(now) || this.errorFiles.has(path.resolve(now)) };
+        return { ...x, gone: gone(path.join(r, ...parts.slice(k))) };
       }
       return { ...x, gone: false };
     });

@@ -5,7 +5,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { leftOutText, removedRecord, writeRemovedIds } from "../store/removed-ids.js";
+import { leftOutText, movedPart, removedRecord, writeRemovedIds, type RemovedRecord } from "../store/removed-ids.js";
 import type { RunStore } from "../store/run-store.js";
 import { readTrajectoryIndex, type TrajectoryIndexRow } from "../store/records.js";
 import { matchesWhere, type WhereFilter } from "../store/where.js";
@@ -31,18 +31,18 @@ export async function recordRemoved(
   complete: boolean,
   inputs: readonly string[] = [],
   onWarning?: (message: string) => void,
-  carried: ReadonlyArray<{ from: string; fromFile: string }> = [],
+  carried: ReadonlyArray<Move> = [],
   where?: WhereFilter | null,
 ): Promise<{ count: number; examples: string[] } | null | undefined> {
   const before = removedRecord(store.dir)?.record;
-  if (!complete && carried.length > 0) return recordCarried(store.dir, before ? removed.stillRemoved(before.ids) : [], before?.files ?? [], carried);
+  if (!complete && carried.length > 0) return recordCarried(store.dir, before ? removed.stillRemoved(before.ids) : [], before, carried);
   if (complete) {
     // --where speaks only for the trajectories it keeps: a stored one outside it whose file is gone stays counted (a
     // renamed folder's new ids outside the filter are not stored by this invocation, so leaving the old ones out
     // dropped them from every figure until a full read: brk40), and a later read without --where decides
     const rows = where ? await readTrajectoryIndex(store.dir, { keepRemoved: true }) : undefined;
     const inScope = rows ? (id: string) => { const r = rows.get(id); return r === undefined || matchesWhere(r, where); } : undefined;
-    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []), contentCode: (slot) => (slot === -1 ? -1 : store.hashes.code(slot)), inScope });
+    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs, recorded: new Set(before?.ids ?? []), contentCode: (slot) => (slot === -1 ? -1 : store.hashes.code(slot)), inScope, placeNow: (f) => store.sourceMoves.placeNow(f) });
     // the earlier record's ids this read did not meet stay removed: a record is dropped only when its trajectory is
     // read again, never because this read did not look where it was (red team 37 F1: a moved or renamed corpus
     // folder, or one model folder of it, given with relative paths rewrote the record without them and they counted
@@ -53,13 +53,13 @@ export async function recordRemoved(
     for (const id of kept) if (!seen.has(id)) (seen.add(id), ids.push(id));
     const files = [...(found?.files ?? [])];
     for (const f of before?.files ?? []) if (files.length < 3 && !files.includes(f)) files.push(f);
-    writeRemovedIds(store.dir, ids.length ? { ids, files } : undefined);
+    writeRemovedIds(store.dir, ids.length ? { ids, files, ...movedRecord(ids, before, carried, found?.moved) } : undefined);
     if (removed.unchecked.count > 0) onWarning?.(uncheckedText(removed.unchecked.count, removed.unchecked.example!, removed.unchecked.folder));
     return ids.length ? { count: ids.length, examples: ids.slice(0, 3) } : null;
   }
   if (!before) return undefined;
   const left = removed.stillRemoved(before.ids);
-  if (left !== before.ids) writeRemovedIds(store.dir, left.length ? { ids: [...left], files: before.files } : undefined);
+  if (left !== before.ids) writeRemovedIds(store.dir, left.length ? { ids: [...left], files: before.files, ...movedRecord(left, before, []) } : undefined);
   return left.length ? { count: left.length, examples: left.slice(0, 3) } : null;
 }
 
@@ -69,14 +69,46 @@ export async function recordRemoved(
  * removed now, not at the next complete read; before, every figure counted both ids until then while label said the
  * old ones were left out (brk40).
  */
-function recordCarried(dir: string, kept: readonly string[], keptFiles: readonly string[], carried: ReadonlyArray<{ from: string; fromFile: string }>): { count: number; examples: string[] } {
+function recordCarried(dir: string, kept: readonly string[], before: RemovedRecord | undefined, carried: ReadonlyArray<Move>): { count: number; examples: string[] } {
   const ids = [...kept];
   const seen = new Set(ids);
   for (const m of carried) if (!seen.has(m.from)) (seen.add(m.from), ids.push(m.from));
-  const files = [...keptFiles];
+  const files = [...(before?.files ?? [])];
   for (const m of carried) if (files.length < 3 && !files.includes(m.fromFile)) files.push(m.fromFile);
-  writeRemovedIds(dir, { ids, files });
+  writeRemovedIds(dir, { ids, files, ...movedRecord(ids, before, carried) });
   return { count: ids.length, examples: ids.slice(0, 3) };
+}
+
+/** One move of this invocation (`MovedContent.moves`): old id and file, new id and file; a swapped one's old id is not removed. */
+export interface Move {
+  from: string;
+  fromFile: string;
+  to?: string;
+  toFile?: string;
+  swapped?: boolean;
+}
+
+/**
+ * The `moved` fields of the record to write (runs53: later commands say a moved trajectory as moved, not as gone): of
+ * `ids`, those the earlier record had as moved, those this invocation moved (`carried`, not swapped), and those whose
+ * content this read met under another id (`byContent`, new id not known: ""); a few of the moves' files.
+ */
+function movedRecord(ids: readonly string[], before: RemovedRecord | undefined, carried: ReadonlyArray<Move>, byContent: readonly string[] = []): Pick<RemovedRecord, "moved" | "moved_files"> {
+  const now = new Map<string, Move>();
+  for (const m of carried) if (!m.swapped) now.set(m.from, m);
+  const content = new Set(byContent);
+  const moved: Record<string, string> = Object.create(null) as Record<string, string>; // an id may be "__proto__"
+  const files: Array<[string, string]> = [];
+  for (const id of ids) {
+    const m = now.get(id);
+    if (m) {
+      moved[id] = m.to ?? "";
+      if (files.length < 3 && m.toFile) files.push([m.fromFile, m.toFile]);
+    } else if (before?.moved && Object.hasOwn(before.moved, id)) moved[id] = before.moved[id]!;
+    else if (content.has(id)) moved[id] = "";
+  }
+  for (const f of before?.moved_files ?? []) if (files.length < 3 && !files.some(([a]) => a === f[0])) files.push(f);
+  return Object.keys(moved).length ? { moved, moved_files: files } : {};
 }
 
 /**
@@ -117,11 +149,14 @@ export function withoutRemoved(
   const byCell = new Map<string, number>();
   const attackedIds: string[] = [];
   let unattacked = 0;
+  const moved = movedPart(r.record, gone);
+  const wasMoved = (id: string) => moved !== undefined && Object.hasOwn(r.record.moved!, id);
   for (const [id, row] of index) {
     if (!gone.has(id)) {
       kept.set(id, row);
       continue;
     }
+    if (wasMoved(id)) continue; // its content is counted under its new id: no figure loses it
     if (!row.attacked) {
       unattacked++;
       continue;
@@ -130,15 +165,21 @@ export function withoutRemoved(
     const cell = `${row.agent_model ?? "agent model unknown"}${row.condition !== undefined ? ` ${row.condition}` : ""}`;
     byCell.set(cell, (byCell.get(cell) ?? 0) + 1);
   }
-  const examples = [...attackedIds, ...r.record.ids.filter((id) => !attackedIds.includes(id))].slice(0, 3);
-  const breakdown = removedBreakdown(byCell, unattacked, gone.size);
+  const examples = [...attackedIds, ...r.record.ids.filter((id) => !attackedIds.includes(id) && !wasMoved(id))].slice(0, 3);
+  const breakdown = removedBreakdown(byCell, unattacked, gone.size - (moved?.count ?? 0));
   // a labelled run whose file is now an empty placeholder is counted here, once: not among the never-run placeholders
   const emptied = ph.emptied ? ` (${ph.emptied} of them now empty placeholder files: counted here, not among the skipped empty placeholders)` : "";
   return {
     index: kept,
     verdicts: { *[Symbol.iterator]() { for (const v of verdicts) if (!gone.has(v.trajectory_id)) yield v; } },
     errors: ph.errors,
-    statement: { count: gone.size, examples, files: r.record.files, message: leftOutText({ count: gone.size, examples, breakdown }) + emptied },
+    statement: {
+      count: gone.size,
+      examples,
+      files: r.record.files,
+      message: leftOutText({ count: gone.size, examples, breakdown: moved && moved.count >= gone.size ? undefined : breakdown, moved }) + emptied,
+      ...(moved ? { moved: moved.count } : {}),
+    },
   };
 }
 

@@ -179,7 +179,7 @@ export interface RunSummary {
     examples: string[];
     files: string[];
     message: string;
-    /** Of `count`, old ids of trajectories this invocation moved (`./moved-removed.ts`): counted under their new ids. */
+    /** Of `count`, old ids of trajectories that moved (this invocation, `./moved-removed.ts`, or an earlier one, as `inputs-removed.json` records): counted under their new ids. */
     moved?: number;
   };
   errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number; own_output?: number };

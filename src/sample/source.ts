@@ -59,8 +59,9 @@ export async function loadSampledTrajectories(
     if (!fs.existsSync(file)) {
       for (const r of g.rows) {
         problems.push(
-          `${r.id}: source file ${file} not found (relative paths are resolved from ${root}; pass --source-root); if it was deleted since the run was labelled ` +
-            `(input_removed), run the run's label command again: trajectories whose input is gone are then left out of its figures and of the sample frame`,
+          `${r.id}: source file not found at ${file} (relative paths are resolved from ${root}; pass --source-root): moved or deleted since label last read it, and the run ` +
+            `still counts it; run label on the run's inputs at their place now: a moved file's row then records its new path (no judge call), a deleted one is left out of the ` +
+            `figures and of the sample frame (input_removed)`,
         );
       }
       continue;

@@ -24,6 +24,8 @@ export interface PassOutcome {
   where?: { text: string; left_out: number };
   /** this invocation's inputs, as given (resolved from the current directory): what its pass read (./partial-passes.ts) */
   inputs: readonly string[];
+  /** whether its removal check told every stored trajectory it did not meet (`RemovedInputs.settled`; ./partial-passes.ts) */
+  settled?: boolean;
 }
 
 /**
@@ -59,7 +61,7 @@ export function finishPass(d: RunSnapshot, outcome: PassOutcome): void {
   if (outcome.limit !== undefined) st.limit = outcome.limit;
   if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples.slice(0, 3) };
   else if (outcome.inputsRemoved === null) delete st.inputs_removed;
-  recordPasses(st, outcome.limit, outcome.where, outcome.inputs, d.inputs);
+  recordPasses(st, outcome.limit, outcome.where, outcome.inputs, d.inputs, outcome.settled);
 }
 
 /** At close: this process's unfinished invocation (no outcome recorded, or journal lines lost) is `failed`, and ends now. */

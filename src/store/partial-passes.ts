@@ -11,11 +11,16 @@
  * note, ./run-state.ts); a full pass that ends `complete` adds its inputs to `covered_inputs` and takes them off every
  * listed pass, a pass left with none is dropped; any other outcome changes nothing. A pass recorded without its inputs
  * (session 51's build) is dropped only once every input of the run is covered.
+ * An input that no longer exists (runs53: its folder moved, then a full pass over the new place, and the run read
+ * "partial" for ever, no pass able to cover the old path) leaves every listed pass at a full pass that ended complete
+ * and whose removal check told every stored trajectory it did not meet (`settled`: each was met here, moved, or left
+ * out as input_removed; none "cannot be told"): nothing counted in the figures then comes from it.
  * A run recorded before `covered_inputs` (an older build) starts the list from what it shows: the inputs of its last
  * invocation when that ended complete without --limit and without a listed pass are covered; the run's other inputs
  * get one entry `history_unknown` (an earlier invocation read them, how is not recorded: ./run-state.ts says "pass
  * history unknown"), taken off as any other when a full pass covers them.
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { LabelState, PartialPass, RunSnapshot } from "./run-snapshot.js";
 
@@ -64,9 +69,17 @@ export function carriedPasses(prev: LabelState | undefined, trajectories: number
  * Set `st.partial_passes` and `st.covered_inputs` after a pass ended (`st.state` set; see the module docstring).
  * @param limit this pass's --limit when it stopped the reading; @param where its --where text and how many read
  *   trajectories it left out (none left out: no limit); @param inputs this pass's inputs as given (resolved from the
- *   current directory); @param runInputs every input of the run, as given.
+ *   current directory); @param runInputs every input of the run, as given; @param settled whether this pass's removal
+ *   check told every stored trajectory it did not meet (module docstring): a listed input no longer there then leaves.
  */
-export function recordPasses(st: LabelState, limit: number | undefined, where: { text: string; left_out: number } | undefined, inputs: readonly string[], runInputs: readonly string[]): void {
+export function recordPasses(
+  st: LabelState,
+  limit: number | undefined,
+  where: { text: string; left_out: number } | undefined,
+  inputs: readonly string[],
+  runInputs: readonly string[],
+  settled = false,
+): void {
   const covered = st.covered_inputs ?? [];
   const passes = st.partial_passes ?? [];
   const w = where?.left_out ? { where: where.text, left_out: where.left_out } : {};
@@ -84,14 +97,19 @@ export function recordPasses(st: LabelState, limit: number | undefined, where: {
   st.covered_inputs = now;
   st.partial_passes = passes.flatMap((p) => {
     if (!p.resolved || !p.inputs) return all ? [] : [p];
-    const keep = p.resolved.map((r, k) => [r, p.inputs![k]!] as const).filter(([r]) => !isCovered(r, now));
+    const keep = p.resolved.map((r, k) => [r, p.inputs![k]!] as const).filter(([r]) => !isCovered(r, now) && !(settled && !fs.existsSync(r)));
     return keep.length === 0 ? [] : [{ ...p, inputs: keep.map(([, i]) => i), resolved: keep.map(([r]) => r) }];
   });
 }
 
-/** How a pass limited the run, as the state's message names it: `--limit 100 of runs/gpt-4o (started 2026-12-07T10:00:00Z)`. */
+/**
+ * How a pass limited the run, as the state's message names it: `--limit 100 of runs/gpt-4o (/work/runs/gpt-4o) (started
+ * 2026-12-07T10:00:00Z)`: an input given as a relative path is named with the path it resolved to then.
+ */
 export function passText(p: PartialPass): string {
-  const of = p.inputs?.length ? ` of ${p.inputs.join(", ")}` : "";
+  // a relative input names a place only with the directory it was given in: its resolved path beside it (runs53)
+  const named = (p.inputs ?? []).map((i, k) => (p.resolved?.[k] !== undefined && p.resolved[k] !== i ? `${i} (${p.resolved[k]})` : i));
+  const of = named.length ? ` of ${named.join(", ")}` : "";
   if (p.history_unknown) return `pass history unknown (labelled by an older build)${of}`;
   const how = [p.limit !== undefined ? `--limit ${p.limit}` : "", p.where !== undefined ? `--where ${p.where}${p.left_out !== undefined ? ` (${p.left_out.toLocaleString("en-US")} read trajectories left out)` : ""}` : ""].filter(Boolean);
   return `${how.join(" ")}${of} (started ${p.started_at})`;

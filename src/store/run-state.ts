@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readRunLock, type LockHolder } from "./lock.js";
 import type { LabelState } from "./run-store.js";
-import { removedStatement } from "./removed-ids.js";
+import { removedAllMoved, removedStatement } from "./removed-ids.js";
 import { byJudgeName } from "../format/judge-order.js";
 import { carriedPasses, passText } from "./partial-passes.js";
 import type { PartialPass, RunSnapshot } from "./run-snapshot.js";
@@ -43,6 +43,16 @@ export interface RunState {
    * ({@link mixUnknownText}), never the stale list.
    */
   mixed_configurations: string[];
+  /**
+   * Set when the status is `inputs_removed` and every id left out is an old id of a trajectory that moved (its content
+   * counted under the new id, `./removed-ids.ts`): nothing was lost, so it is said as a note, as `label` says it (runs53).
+   */
+  removed_moved_only?: true;
+}
+
+/** Whether a run state's message is a warning though the run is complete: removed inputs (not all moved) or an unknown history. */
+export function stateWarns(s: Pick<RunState, "status" | "removed_moved_only">): boolean {
+  return (s.status === "inputs_removed" && !s.removed_moved_only) || s.status === "history_unknown";
 }
 
 /** A JSON file's object (`summary.json`, `store.json`), or null when it is missing, unreadable or not an object. */
@@ -134,6 +144,7 @@ function lastLabelState(runDir: string): RunState {
       r.message = `${r.message ? `${r.message}; ` : ""}${removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed)}`;
       if (r.complete !== false) r.status = "inputs_removed"; // said as a WARNING, not a note (runStateLine)
     }
+    if (r?.status === "inputs_removed" && removedAllMoved(runDir)) r.removed_moved_only = true;
     if (r) return r;
   }
   if (lock && lock.alive === false) {
@@ -179,7 +190,7 @@ export function runStateFor(s: RunState, judges: Iterable<string>): RunState {
 
 /** The line to print for a run state: `WARNING: ...` for a partial run, `note: ...` otherwise; null when complete. */
 export function runStateLine(s: RunState): string | null {
-  const lines = s.message ? [`${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" || s.status === "history_unknown" ? "WARNING: " : "note: "}${s.message}`] : [];
+  const lines = s.message ? [`${s.complete === false ? "WARNING: run incomplete: " : stateWarns(s) ? "WARNING: " : "note: "}${s.message}`] : [];
   for (const m of s.mixed_configurations ?? []) lines.push(`WARNING: ${m}`);
   return lines.length ? lines.join("\n") : null;
 }

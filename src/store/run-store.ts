@@ -9,6 +9,7 @@ import { readJsonl } from "../io/jsonl.js";
 import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
+import { SourceMoves } from "./source-moved.js";
 import { currentVerdictKey, errorKey, errorRecordCheck, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT, referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
 import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
@@ -90,6 +91,8 @@ export class RunStore {
   private readonly sourceRelative = new IntColumn(0);
   /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
   private readonly stamps = new FileStamps((slot) => (this.hashes.has(slot) ? this.sourceAt(slot) : undefined));
+  /** stored rows read again from another file, the recorded one gone: written again with the new path (`./source-moved.ts`) */
+  readonly sourceMoves = new SourceMoves();
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
    * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order (compactly:
@@ -404,7 +407,7 @@ export class RunStore {
     const same = known && this.hashes.equals(slot, row.content_sha256);
     const refNow = referenceKey(row.reference);
     const refChanged = same && this.codes.value(this.refs.get(slot)) !== refNow;
-    if (same && !refChanged && !this.stamps.renews(slot, sourceKey(row.source), row.file_stamp)) return "same";
+    if (same && !refChanged && !this.stamps.renews(slot, sourceKey(row.source), row.file_stamp) && !this.sourceMoves.moved(this.sourceAt(slot), sourceKey(row.source), this.sourceRelative.get(slot) === 1)) return "same";
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
     const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);

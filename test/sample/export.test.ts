@@ -215,7 +215,7 @@ describe("re-reading sampled trajectories", () => {
     // the run was labelled from `dir`, so its index holds paths relative to it
     writeRun(runDir, ts.map((t) => ({ ...t, source: { ...t.source, path: path.relative(dir, t.source.path) } })));
     const o = { runDir, run: "m", random: 4, disagreement: 0, seed: 1 };
-    await expect(createSample({ ...o, outDir: path.join(dir, "x1") })).rejects.toThrow(/r0: source file .*corpus\/runs.jsonl not found \(relative paths are resolved from .*; pass --source-root\)/);
+    await expect(createSample({ ...o, outDir: path.join(dir, "x1") })).rejects.toThrow(/r0: source file not found at .*corpus\/runs.jsonl \(relative paths are resolved from .*; pass --source-root\)/);
     const ok = await createSample({ ...o, outDir: path.join(dir, "x2"), sourceRoot: dir });
     expect(ok.items).toHaveLength(4);
     expect(ok.long_tasks).toBe(0);

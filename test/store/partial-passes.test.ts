@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { carriedPasses, isCovered, passText, recordPasses } from "../../src/store/partial-passes.js";
@@ -63,10 +65,34 @@ describe("the inputs a run read only in part (break 51 #2, per input since sessi
     const r = carriedPasses(st({}), 10, { inputs: ["A", "B"], last_invocation: last });
     expect(r.covered_inputs).toEqual([abs("B")]);
     expect(r.partial_passes).toEqual([{ started_at: "t1", history_unknown: true, inputs: ["A"], resolved: [abs("A")] }]);
-    expect(passText(r.partial_passes[0]!)).toBe("pass history unknown (labelled by an older build) of A");
+    expect(passText(r.partial_passes[0]!)).toBe(`pass history unknown (labelled by an older build) of A (${path.resolve("A")})`);
     // one invocation (or none recorded): nothing unknown; a last pass under --limit: that pass over its inputs
     expect(carriedPasses(st({}), 10, { inputs: ["A"], last_invocation: { ...last, inputs: ["A"] } }).partial_passes).toEqual([]);
     expect(carriedPasses(st({}), 10, { inputs: ["A"] }).partial_passes).toEqual([]);
     expect(carriedPasses(st({ limit: 5 }), 5, { inputs: ["A"], last_invocation: { ...last, inputs: ["A"] } }).partial_passes).toEqual([{ started_at: "t1", limit: 5, inputs: ["A"], resolved: [abs("A")] }]);
+  });
+
+  it("an input no longer there leaves the listed passes only at a settled full pass (runs53: a moved folder read partial for ever)", () => {
+    const gone = path.join(os.tmpdir(), `partial-passes-gone-${process.pid}`);
+    const there = fs.mkdtempSync(path.join(os.tmpdir(), "partial-passes-there-"));
+    try {
+      const passes = [{ started_at: "t0", limit: 10, inputs: ["runs", "other"], resolved: [gone, there] }];
+      const unsettled = st({ partial_passes: passes, covered_inputs: [] });
+      recordPasses(unsettled, undefined, undefined, ["moved"], ["runs", "other", "moved"], false);
+      expect(unsettled.partial_passes).toEqual(passes);
+      const settled = st({ partial_passes: passes, covered_inputs: [] });
+      recordPasses(settled, undefined, undefined, ["moved"], ["runs", "other", "moved"], true);
+      expect(settled.partial_passes).toEqual([{ started_at: "t0", limit: 10, inputs: ["other"], resolved: [there] }]); // there: stays
+      const cut = st({ state: "interrupted", partial_passes: passes, covered_inputs: [] });
+      recordPasses(cut, undefined, undefined, ["moved"], ["runs", "other", "moved"], true);
+      expect(cut.partial_passes).toEqual(passes); // only a pass that ended complete
+    } finally {
+      fs.rmSync(there, { recursive: true, force: true });
+    }
+  });
+
+  it("a relative input is named with the path it resolved to when given; an absolute one as it is", () => {
+    expect(passText({ started_at: "t0", limit: 5, inputs: ["runs"], resolved: ["/x/runs"] })).toBe("--limit 5 of runs (/x/runs) (started t0)");
+    expect(passText({ started_at: "t0", limit: 5, inputs: ["/x/runs"], resolved: ["/x/runs"] })).toBe("--limit 5 of /x/runs (started t0)");
   });
 });
