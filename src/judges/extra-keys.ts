@@ -36,9 +36,44 @@ const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}...` : s)
 export function collectExtraKeys(obj: Record<string, unknown>, read: readonly string[], path: string, out: ExtraKey[]): void {
   for (const key of Object.keys(obj)) {
     if (read.includes(key)) continue;
-    const json = JSON.stringify(obj[key]);
-    out.push({ path, key, value: cut(json === undefined ? String(obj[key]) : json, VALUE_CHARS) });
+    out.push({ path, key, value: preview(obj[key], VALUE_CHARS) });
   }
+}
+
+/**
+ * A parsed JSON value as JSON text, cut after `max` characters (`...`). Written without recursion and only as far as
+ * shown: a value 100,000 arrays deep (which `JSON.stringify` overflows the stack on) costs `max` steps.
+ */
+export function preview(value: unknown, max: number): string {
+  let out = "";
+  const stack: ({ t: string } | { v: unknown })[] = [{ v: value }];
+  while (stack.length > 0 && out.length <= max) {
+    const x = stack.pop()!;
+    if ("t" in x) {
+      out += x.t;
+      continue;
+    }
+    const v = x.v;
+    if (Array.isArray(v)) {
+      // each item shows at least one character: never more than `max` of them are reached
+      out += "[";
+      stack.push({ t: v.length > max ? ",...]" : "]" });
+      for (let i = Math.min(v.length, max) - 1; i >= 0; i--) {
+        stack.push({ v: v[i] });
+        if (i > 0) stack.push({ t: "," });
+      }
+    } else if (v !== null && typeof v === "object") {
+      const keys = Object.keys(v);
+      out += "{";
+      stack.push({ t: keys.length > max ? ",...}" : "}" });
+      for (let i = Math.min(keys.length, max) - 1; i >= 0; i--) {
+        stack.push({ v: (v as Record<string, unknown>)[keys[i]] });
+        stack.push({ t: `${JSON.stringify(keys[i])}:` });
+        if (i > 0) stack.push({ t: "," });
+      }
+    } else out += JSON.stringify(v) ?? String(v);
+  }
+  return out.length > max || stack.length > 0 ? `${out.slice(0, max)}...` : out;
 }
 
 /** A key's name without its indexes, the same for every finding and quote: `confidence`, `findings[].evidence[].source`. */
