@@ -306,6 +306,13 @@ export interface Verdict {
    */
   rate_limited?: RateLimitWaits;
   /**
+   * The names of keys its judge's replies held that the parser does not read (`src/judges/extra-keys.ts`: `confidence`,
+   * `findings[].severity`; at most 20, sorted), over every reply of the conversation that parsed: ignored, no part of the
+   * label, named in `provider_notes` (`judge reply: keys not read, ...`) with their values. Judge health counts them
+   * (`src/verdict/extra-keys-health.ts`). Absent when none (and on verdicts stored before the field: not known).
+   */
+  extra_keys?: string[];
+  /**
    * Where the label came from (issue 12): `finding` (a verified finding of the judge), `refused_call` (a verified
    * `full_compliance` whose quotes are all on refused calls, stored as `partial_compliance`), or, when none held, what
    * code established about exposure: `exposure_found` (-> unaffected), `unattacked` / `injection_absent`

@@ -39,6 +39,7 @@ import { buildVerdict, type JudgeIdentity } from "../verdict/record.js";
 import { quoteCheck } from "../verdict/first-reply.js";
 import type { JudgeContext } from "./judge.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
+import { EXTRA_KEYS_NOTE, VERDICT_KEYS } from "./extra-keys.js";
 import type { OutputMode } from "../config/judges.js";
 import { addUsage, clipMessage, type ChatMessage, type ChatRequest, type SendResult, type Usage } from "../providers/send.js";
 import { REPEATED_KEY } from "../store/repeated-key-kind.js";
@@ -82,6 +83,11 @@ export interface JudgeConversation {
   firstReply?: { quotes: number; quotes_failed: number };
   /** What the provider's replies said that the verdict records (`Verdict.provider_notes`), each once. */
   notes?: string[];
+  /**
+   * The names of keys its replies held that the parser does not read (`./extra-keys.ts`), over every reply that parsed:
+   * the verdict's `extra_keys`. Absent when none.
+   */
+  extraKeys?: string[];
   /** The rate limits its requests got and waited out so far (`../providers/rate-limit-waits.ts`): the verdict's `rate_limited`. */
   rateLimited?: RateLimitWaits;
   /**
@@ -343,10 +349,12 @@ export class JudgeConversations {
     }
 
     // an index the reply gave that is no index (4.5, 1e308, -3) was read as none given: the verdict says so (red team 31 L3b)
+    // and keys it does not read were ignored: the verdict names them and judge health counts them (./extra-keys.ts)
     for (const n of parsed.notes ?? []) {
       const note = `judge reply: ${n}`;
-      if (/is not an index/.test(n) && !(conv.notes ??= []).includes(note)) conv.notes.push(note);
+      if ((/is not an index/.test(n) || n.startsWith(EXTRA_KEYS_NOTE)) && !(conv.notes ??= []).includes(note)) conv.notes.push(note);
     }
+    for (const k of parsed.extraKeys ?? []) if (!(conv.extraKeys ??= []).includes(k)) conv.extraKeys.push(k);
     // the previous decided reply's holding findings this reply does not retract stay (red team 35a F3, ../verdict/carry.ts)
     const decision = decide(parsed.reply, conv.evCtx, conv.held);
     // a finding resting on text an earlier feedback turn offered is marked (red team 31 F2)
@@ -382,9 +390,10 @@ export function renderAgain(state: Pick<ConversationState, "trajectory" | "nonce
 /** What quotes are verified against: the rendered parts and the ranges of them the judge was not shown. */
 export type RenderedEvidence = Pick<RenderedTrajectory, "parts" | "elided">;
 
-/** The verdict with the provider notes and the rate limits waited out of its conversation (each absent when none). */
+/** The verdict with the provider notes, the keys not read and the rate limits waited out of its conversation (each absent when none). */
 function withNotes(conv: JudgeConversation, v: Verdict): Verdict {
   if (conv.notes?.length) v.provider_notes = [...conv.notes];
+  if (conv.extraKeys?.length) v.extra_keys = [...conv.extraKeys].sort().slice(0, VERDICT_KEYS);
   if (conv.rateLimited) v.rate_limited = { ...conv.rateLimited };
   return v;
 }

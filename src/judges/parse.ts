@@ -24,6 +24,9 @@
  * Lenient shapes (`test/data/cases/B01.json`): a reply with `label` and top-level `evidence` but no `findings` is
  * read as one finding of its label; a quote without `message_index` gets {@link UNKNOWN_MESSAGE_INDEX}, which
  * the verifier treats as "search every allowed part" (it verifies when it is found in exactly one part).
+ * Keys the wire shape has no place for (`"confidence"`, `"injection_goal_achieved"`, a quote's `"source"`) are not read
+ * but never dropped silently: the result names them (`notes`, `extraKeys`; `./extra-keys.ts`). A reply whose label is
+ * only under another key (`"verdict"`, `"Label"`) has no `label` and still fails, its feedback naming `"label"`.
  */
 import type { z } from "zod";
 import { canonicalLabel } from "../rubric/buckets.js";
@@ -31,6 +34,7 @@ import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
 import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
 import { mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
+import { collectExtraKeys, extraKeyNames, extraKeysNote, keysGiven, type ExtraKey } from "./extra-keys.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
 export const UNKNOWN_MESSAGE_INDEX = -1;
@@ -57,8 +61,10 @@ export interface ParseOk {
   reply: JudgeReply;
   /** How the JSON was found: the whole content, an object extracted from text, or a repaired object. */
   via: "strict" | "extracted" | "repaired";
-  /** Lenient readings applied (e.g. "top-level evidence read as one finding of the label"). */
+  /** Lenient readings applied (e.g. "top-level evidence read as one finding of the label"), and the keys not read. */
   notes: string[];
+  /** The names of the reply's keys the parser does not read (`./extra-keys.ts`: `confidence`, `findings[].severity`), sorted; [] when none. */
+  extraKeys: string[];
 }
 export interface ParseFailure {
   ok: false;
@@ -306,8 +312,14 @@ const unreadable = (v: unknown, convention?: number): boolean => v !== undefined
 /** A label as the judge wrote it, canonicalized when it names a bucket, else left as written (the schema refuses it). */
 const canon = (raw: unknown): unknown => canonicalLabel(raw) ?? raw;
 
-/** Evidence as the judge wrote it (a list, one quote, bare strings, indexes as strings) in the wire shape. */
-function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceWire[] {
+/** The keys of a quote the parser reads; any other is named (`./extra-keys.ts`). */
+const QUOTE_KEYS = ["message_index", "tool_call_index", "tool_index", "quote"] as const;
+
+/**
+ * Evidence as the judge wrote it (a list, one quote, bare strings, indexes as strings) in the wire shape.
+ * @param path where the evidence lies in the reply (`evidence`, `findings[0].evidence`), for the keys not read.
+ */
+function readEvidence(raw: unknown, where: string, notes: string[], path: string, extra: ExtraKey[]): EvidenceWire[] {
   const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
   const out: EvidenceWire[] = [];
   items.forEach((it, k) => {
@@ -320,6 +332,7 @@ function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceWir
       notes.push(`${where}.evidence[${k}] has no string "quote": ignored`);
       return;
     }
+    collectExtraKeys(it, QUOTE_KEYS, `${path}[${k}]`, extra);
     const mi = asIndex(it.message_index);
     const tool = asIndex(it.tool_index);
     const shown = (v: unknown) => JSON.stringify(v)?.slice(0, 40) ?? String(v);
@@ -340,24 +353,32 @@ function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceWir
  * wrote it, brought to the wire shape of {@link JudgeReplyWireSchema} (the schema also sent for structured
  * output). Labels and buckets canonicalized (a bucket may be written `label`), missing strings as "", a missing
  * or null `findings` as none, or, with top-level `evidence`, as one finding of the label; evidence as
- * {@link readEvidence}; extra keys dropped. Nothing here turns a wrong label or type into a right one: a value
- * this cannot read is passed on as written for the schema to refuse.
+ * {@link readEvidence}. Every other key is not read: each is added to `extra` (`./extra-keys.ts`; a finding's `label`
+ * beside its `bucket`, a top-level `evidence` beside `findings`, too), never dropped silently. Nothing here turns a
+ * wrong label or type into a right one: a value this cannot read is passed on as written for the schema to refuse.
  */
-function toWireShape(obj: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+function toWireShape(obj: Record<string, unknown>, notes: string[], extra: ExtraKey[]): Record<string, unknown> {
   const label = canon(obj.label);
   const rationale = typeof obj.rationale === "string" ? obj.rationale : "";
   let findings: unknown = obj.findings;
+  const noFindings = obj.findings === undefined || obj.findings === null;
+  const evidenceRead = noFindings && obj.evidence !== undefined && !!canonicalLabel(obj.label);
+  collectExtraKeys(obj, evidenceRead ? ["label", "rationale", "findings", "evidence"] : ["label", "rationale", "findings"], "", extra);
   if (Array.isArray(obj.findings)) {
-    findings = obj.findings.map((f, i) =>
-      isPlainObject(f)
-        ? { bucket: canon("bucket" in f ? f.bucket : f.label), evidence: readEvidence(f.evidence, `findings[${i}]`, notes), explanation: typeof f.explanation === "string" ? f.explanation : "" }
-        : f,
-    );
-  } else if (obj.findings === undefined || obj.findings === null) {
+    findings = obj.findings.map((f, i) => {
+      if (!isPlainObject(f)) return f;
+      collectExtraKeys(f, ["bucket" in f ? "bucket" : "label", "evidence", "explanation"], `findings[${i}]`, extra);
+      return {
+        bucket: canon("bucket" in f ? f.bucket : f.label),
+        evidence: readEvidence(f.evidence, `findings[${i}]`, notes, `findings[${i}].evidence`, extra),
+        explanation: typeof f.explanation === "string" ? f.explanation : "",
+      };
+    });
+  } else if (noFindings) {
     findings = [];
-    if (obj.evidence !== undefined && canonicalLabel(obj.label)) {
+    if (evidenceRead) {
       notes.push(`no "findings": the top-level evidence is read as one ${label} finding`);
-      findings = [{ bucket: label, evidence: readEvidence(obj.evidence, "reply", notes), explanation: rationale }];
+      findings = [{ bucket: label, evidence: readEvidence(obj.evidence, "reply", notes, "evidence", extra), explanation: rationale }];
     }
   }
   return { findings, label, rationale };
@@ -387,10 +408,12 @@ function failureOf(issue: z.core.$ZodIssue, obj: Record<string, unknown>): Parse
  * @returns the reply, or a failure (`invalid_label`, `invalid_shape`) naming the field; a wrong label is
  *   reported before a wrong finding.
  */
-export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeReply; notes: string[] } | ParseFailure {
+export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeReply; notes: string[]; extraKeys: string[] } | ParseFailure {
   const notes: string[] = [];
-  if (!("label" in obj)) return { ok: false, kind: "invalid_shape", message: 'the reply has no "label" field' };
-  const checked = JudgeReplyWireSchema.safeParse(toWireShape(obj, notes));
+  // the keys it gave, so the feedback turn shows a label under another name ("verdict", "Label") beside the one asked for
+  if (!("label" in obj)) return { ok: false, kind: "invalid_shape", message: `the reply has no "label" field${keysGiven(obj)}` };
+  const extra: ExtraKey[] = [];
+  const checked = JudgeReplyWireSchema.safeParse(toWireShape(obj, notes, extra));
   if (!checked.success) {
     const issues = checked.error.issues;
     return failureOf(issues.find((i) => i.path[0] === "label") ?? issues[0], obj);
@@ -406,7 +429,8 @@ export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeRepl
     }),
     explanation: f.explanation,
   }));
-  return { reply: { findings, label: w.label, rationale: w.rationale }, notes };
+  if (extra.length > 0) notes.push(extraKeysNote(extra));
+  return { reply: { findings, label: w.label, rationale: w.rationale }, notes, extraKeys: extraKeyNames(extra) };
 }
 
 /** JSON text of a reply, for comparing candidates. */
@@ -440,13 +464,13 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
         return {
           ok: false,
           kind: "not_verdict",
-          message: 'the reply is JSON but has no "label" or "findings" field',
+          message: `the reply is JSON but has no "label" or "findings" field${isPlainObject(whole) ? keysGiven(whole) : ""}`,
         };
       const dup = mayRepeatKey(text, whole) ? repeatedKey(text) : null;
       if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
       const n = normalizeReply(v);
       if ("ok" in n) return n;
-      return { ok: true, reply: n.reply, via: "strict", notes: n.notes };
+      return { ok: true, reply: n.reply, via: "strict", notes: n.notes, extraKeys: n.extraKeys };
     }
   }
 
@@ -457,7 +481,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     return { ok: false, kind: "no_json", message: "the reply contains no JSON object" };
 
   let anyJson = false;
-  const found: { reply: JudgeReply; notes: string[]; repaired: boolean }[] = [];
+  const found: { reply: JudgeReply; notes: string[]; extraKeys: string[]; repaired: boolean }[] = [];
   let firstFailure: ParseFailure | undefined;
   for (const c of cands) {
     const p = c.parsed;
@@ -505,8 +529,10 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
       kind: "ambiguous",
       message: `the reply contains ${found.length} different verdict objects; give exactly one`,
     };
-  const f = found[0];
-  return { ok: true, reply: f.reply, via: found.every((x) => x.repaired) ? "repaired" : "extracted", notes: f.notes };
+  // identical verdicts may carry different keys not read: every one is named
+  const notes = [...new Set(found.flatMap((x) => x.notes))];
+  const extraKeys = [...new Set(found.flatMap((x) => x.extraKeys))].sort();
+  return { ok: true, reply: found[0].reply, via: found.every((x) => x.repaired) ? "repaired" : "extracted", notes, extraKeys };
 }
 
 const REFUSAL =

@@ -41,6 +41,7 @@ import { conditionsOverHtml, conditionsPopulationHeading } from "./conditions-ov
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
 import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
 import { rateLimitText } from "../verdict/rate-limit-health.js";
+import { extraKeysText } from "../verdict/extra-keys-health.js";
 import { calibratedAllNoteHtml, calibratedAllRowHtml } from "./calibrated-all-html.js";
 import { summarySection } from "./summary-html.js";
 import { rowCountCellsHtml, rowCountHeadsHtml, rowCountLegendHtml } from "./row-counts-html.js";
@@ -223,7 +224,13 @@ function complianceEvidenceNotes(m: ReportModel): string {
   const lines = (m.judge_health ?? []).flatMap((h) => {
     // and its replies that gave a JSON key twice (../verdict/repeated-key-health.ts), beside them as in the health line
     // and the rate limits its requests waited out (../verdict/rate-limit-health.ts: minutes of waits went unsaid)
-    const t = (formatComplianceEvidence(h.compliance_evidence) + formatRepeatedKey(h.repeated_key) + (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "")).replace(/^; /, "");
+    // and the keys of its replies the parser did not read (../verdict/extra-keys-health.ts)
+    const t = (
+      formatComplianceEvidence(h.compliance_evidence) +
+      formatRepeatedKey(h.repeated_key) +
+      (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "") +
+      (h.extra_keys ? `; ${extraKeysText(h.extra_keys)}` : "")
+    ).replace(/^; /, "");
     return t ? [`<p class="note">Judge ${escapeHtml(h.judge_id)}: ${escapeHtml(t)}</p>`] : [];
   });
   return lines.join("\n");

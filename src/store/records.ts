@@ -249,6 +249,8 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.first_reply ? { first_reply: { quotes: v.first_reply.quotes, quotes_failed: v.first_reply.quotes_failed } } : {}),
     ...(v.feedback_turns !== undefined ? { feedback_turns: v.feedback_turns } : {}),
     ...(v.rate_limited ? { rate_limited: { ...v.rate_limited } } : {}),
+    // the health's count of keys the parser did not read (../verdict/extra-keys-health.ts)
+    ...(Array.isArray(v.extra_keys) && v.extra_keys.length > 0 ? { extra_keys: [...v.extra_keys] } : {}),
     ...(typeof v.first_reply_unknown === "string" ? { first_reply_unknown: v.first_reply_unknown } : {}),
     // the health's elided-prompt counts (../verdict/label-rests-health.ts): judged on an elided prompt, and how often
     // it was elided further for the model's context

@@ -75,6 +75,7 @@ import { addEvidenceUnrelated, emptyEvidenceUnrelated, type EvidenceUnrelatedHea
 import { addInjectionUnknown, labelOnUnknownInjection, type InjectionUnknownCounts } from "./injection-unknown.js";
 import { addLabelRests, formatLabelRests } from "./label-rests-health.js";
 import { addRateLimits, rateLimitText, type RateLimitHealth } from "./rate-limit-health.js";
+import { addExtraKeys, extraKeysText, type ExtraKeysHealth } from "./extra-keys-health.js";
 import { addInUserTask, emptyInUserTask, formatInUserTask, type InUserTaskHealth } from "./evidence-in-user-task-health.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
@@ -222,6 +223,8 @@ export interface JudgeHealth {
   raised_above_claim?: number;
   /** The rate limits its requests got and waited out, over its verdicts (`./rate-limit-health.ts`). Absent when none. */
   rate_limited?: RateLimitHealth;
+  /** The keys of its replies the parser does not read, ignored, over its verdicts (`./extra-keys-health.ts`). Absent when none. */
+  extra_keys?: ExtraKeysHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -360,6 +363,8 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   Object.assign(h, rests);
   const rl = addRateLimits(h.rate_limited, v);
   if (rl) h.rate_limited = rl;
+  const ek = addExtraKeys(h.extra_keys, v);
+  if (ek) h.extra_keys = ek;
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -533,6 +538,7 @@ export function formatHealth(h: JudgeHealth): string {
     formatInUserTask(h.in_user_task) +
     formatRepeatedKey(h.repeated_key) +
     formatReferenceGoal(h.reference_goal) +
-    (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "")
+    (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "") +
+    (h.extra_keys ? `; ${extraKeysText(h.extra_keys)}` : "")
   );
 }
