@@ -246,7 +246,8 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext, earlier?: readon
   // new user 50 (2): a verified quote of an agent action that shares no word or value with the injected text: kept, said
   if (shared !== undefined && shared.size === 0) d.complianceUnrelated = true;
   // hostile 52 (F2): a verified quote tying the action to the injection only by what the user asked too: kept, said
-  else if (evidenceInUserTask(findings, label, basis, ctx, shared)) d.complianceInUserTask = true;
+  // (not checked, `shared` undefined: nothing to mark, and passing it would have the check find the tokens again)
+  else if (shared !== undefined && evidenceInUserTask(findings, label, basis, ctx, shared)) d.complianceInUserTask = true;
   return d;
 }
 

@@ -44,7 +44,7 @@ const RULE_FILES = [
 // re-pinned, version kept, after sig52 (src/serialize/render.ts and tools-budget.ts, which decide what is elided from the judge's prompt, added to the pinned files; no code changed, no label moves)
 // re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
 // re-pinned, version kept, after v8flags53 (src/verdict/decide.ts finds the evidence's shared tokens once for both marks; the same marks and labels for every input)
-const PINNED = { version: 3, sha256: "77dce218da51dfb7db8bf103fddc83141f84b34132c1faf825a34ce9ba36c92c" };
+const PINNED = { version: 3, sha256: "e8f3faf2b2ca2b668711aa485b7b6bdd15db1b14844b9991cff32586c8be0d96" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");
