@@ -79,11 +79,22 @@ function callValues(findings: readonly VerifiedFinding[], label: Bucket | null, 
  * messages hold too (module docstring); false when not checked or when a shared token is the injection's own.
  * @param findings the decision's verified findings; @param label its label; @param basis its `label_basis`;
  * @param ctx the evidence context the findings were verified in.
+ * @param shared `evidenceSharedTokens(findings, label, basis, ctx)` when the caller has it already (`./decide.ts`);
+ *   found here when omitted.
  */
-export function evidenceInUserTask(findings: readonly VerifiedFinding[], label: Bucket | null, basis: string, ctx: EvidenceContext): boolean {
-  const shared = evidenceSharedTokens(findings, label, basis, ctx);
+export function evidenceInUserTask(
+  findings: readonly VerifiedFinding[],
+  label: Bucket | null,
+  basis: string,
+  ctx: EvidenceContext,
+  shared: Set<string> | undefined = evidenceSharedTokens(findings, label, basis, ctx),
+): boolean {
   if (!shared || shared.size === 0) return false;
   const askedTexts = ctx.parts.filter((p) => p.kind === "user_text" || p.kind === "system_text").map((p) => normalize(p.text));
+  // a token of a text is a stretch of its normalized form (`distinctiveTokens`): a shared token in none of them is the
+  // injection's own, found without building the token sets (the common case: the attacker's address, v8flags53)
+  const askedForms = askedTexts.map(normalize);
+  for (const t of shared) if (!askedForms.some((text) => text.includes(t))) return false;
   const asked = new Set<string>();
   for (const text of askedTexts) for (const t of distinctiveTokens(text)) asked.add(t);
   for (const t of shared) if (!asked.has(t)) return false;

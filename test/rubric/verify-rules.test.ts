@@ -43,7 +43,8 @@ const RULE_FILES = [
 // re-pinned, version kept, after red41 (src/verdict/blocked.ts: Math.min(...xs) -> minOf(xs), the same value for every input, Infinity for none as before; labels unchanged)
 // re-pinned, version kept, after sig52 (src/serialize/render.ts and tools-budget.ts, which decide what is elided from the judge's prompt, added to the pinned files; no code changed, no label moves)
 // re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
-const PINNED = { version: 3, sha256: "6cca71cc786d486dab1b5d13f7255a5408b797c54d7c8bd10a47b935157308f3" };
+// re-pinned, version kept, after v8flags53 (src/verdict/decide.ts finds the evidence's shared tokens once for both marks; the same marks and labels for every input)
+const PINNED = { version: 3, sha256: "e8f3faf2b2ca2b668711aa485b7b6bdd15db1b14844b9991cff32586c8be0d96" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");
