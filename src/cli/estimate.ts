@@ -413,7 +413,7 @@ async function printTable(
   const brokenOf = { judge: broken.filter((b) => judgeIds.includes(b.judge_id)), heuristic: broken.filter((b) => b.judge_id === t.heuristic && !judgeIds.includes(b.judge_id)) };
   if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf }));
   const wl = whereLine(run.statement);
-  if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
+  if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t, wl ? { where: wl } : {})); // the filter rendered too
   if (o.json) printJson(run.statement ? { ...t, where: run.statement, where_from: o.whereFrom } : t);
   else {
     // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)
