@@ -421,7 +421,7 @@ async function printTable(
   // the CSV and the LaTeX of one table are written together, whole or not at all (hostile53: a cut CSV beside an old .tex)
   const outputs: Array<[string, string]> = [];
   if (typeof o.csv === "string") outputs.push([o.csv, tableCsv(t, { ...(run.statement ? { where: run.statement.filter } : {}), broken: brokenOf })]);
-  if (typeof o.latex === "string") outputs.push([o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t)]);
+  if (typeof o.latex === "string") outputs.push([o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t, wl ? { where: wl } : {})]); // the filter rendered too
   if (outputs.length) writeFilesAtomic(outputs);
   if (o.json) printJson(run.statement ? { ...t, where: run.statement, where_from: o.whereFrom } : t);
   else {

@@ -105,6 +105,22 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
 }
 
 /**
+ * The cells whose "without attack" reads undefined for want of unattacked runs, given the true reason where a filter
+ * left them out (`unattacked_outside_where`, `unattacked_outside_sample_population`: `unattackedOutsideRow` of
+ * ../agree/where-unattacked.ts), not "no unattacked trajectory" (break53 #3b: the report's utility table said so
+ * under `--human`, whose sample population `attacked=true` left out the 97 unattacked runs per model it holds).
+ * @param cells {@link utilityTable}'s cells over the filtered runs.
+ * @param outside per (model, condition): the reason its unattacked runs are outside the filter, or false.
+ * @returns the same cells, those so left out with the reason (a new object; the others as they were).
+ */
+export function withUtilityOutside(cells: UtilityCell[], outside: (model: string, condition: string) => string | false): UtilityCell[] {
+  return cells.map((u) => {
+    const why = u.without_attack.n === 0 && u.without_attack.reason === "no_unattacked_trajectories" && outside(u.model, u.condition);
+    return why ? { ...u, without_attack: { ...u.without_attack, reason: why } } : u;
+  });
+}
+
+/**
  * `70.0% [60.1%, 78.3%] n=100`, with `(2 ended in an error)` when some of its runs ended in an agent error, or
  * `undefined (<why>)` in the house wording (`undefinedText`, ../format/stat-text.ts).
  */

@@ -15,6 +15,7 @@ import { rateCaveatMarker } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { quoted } from "../format/quote-name.js";
+import { humanOverText } from "./human-over.js";
 import { humanLeftOutText } from "./human-left-out.js";
 import { weightCheckText } from "./weight-check.js";
 import { groupsOverText } from "./group-cells.js";
@@ -155,7 +156,7 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
   L.push(`${what} over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)`);
   for (const g of r.groups) {
     const j = g.judge.asr === null ? undefinedText(g.judge.reason) : `${pct(g.judge.asr)}%`;
-    L.push(`${g.group}: N ${g.n_population}, labelled ${g.n_sampled}${humanLeftOutText(g.human_left_out)}`); // ties beside the figure (./human-left-out.ts)
+    L.push(`${g.group}: N ${g.n_population}, labelled ${g.n_sampled}${humanLeftOutText(g.human_left_out)}${humanOverText(g, r.warnings)}`); // ties beside the figure (./human-left-out.ts); what the human figure is over (./human-over.ts)
     const cov = g.coverage === null || g.coverage === undefined ? "" : `; coverage ${pct(g.coverage)}%${g.coverage_low ? " LOW" : ""}`;
     // the judge's figure with its count, as every rate (check 16: "judge 100.0%" over 87 of 433)
     const counts = [`${g.judge.count}/${g.judge.n_usable}`, ...(g.judge.n_unusable ? [`${g.judge.n_unusable} without a usable verdict`] : [])].join("; ");

@@ -22,8 +22,9 @@ import { JUDGE_KEYS } from "./table-caveat-text.js";
 import { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allCells, allRowLatex, allRowLines } from "./table-all.js";
 import { OWN_MIX, overLatexLines, populationText } from "./table-population.js";
-import { insertCountColumns, latexCountLegend, LATEX_COUNT_TITLES } from "./table-row-counts.js";
+import { anyRunError, insertCountColumns, latexCountLegend, LATEX_COUNT_TITLES } from "./table-row-counts.js";
 import { marksLatex } from "./table-marks.js";
+import { latexNotes } from "./table-latex-notes.js";
 import { columns, counted, hasConditions, latexEscape, pct, withheld, type CellValue, type PaperTable } from "./table.js";
 import { COUNT_LEGEND, countedKey, countLatex } from "./table-counts.js";
 
@@ -45,7 +46,7 @@ function noteLine(mark: string, text: string): string {
  * `undefined$^\dagger$` for undefined cells, a low-coverage rate as `n/a$^\ddagger$` (or, with `--allow-low-coverage`,
  * its number with `$^\ddagger$`); every mark's text rendered under the tabular and kept in a comment line.
  */
-export function tableLatex(t: PaperTable): string {
+export function tableLatex(t: PaperTable, opts: { where?: string } = {}): string {
   const cols = columns(t);
   const conds = hasConditions(t);
   const undefinedCells: string[] = []; // never a bare "n/a" (README): marked, each reason in a note
@@ -77,7 +78,11 @@ export function tableLatex(t: PaperTable): string {
   const head = ["Model", ...(conds ? ["Condition"] : []), "$n$", ...cols.map((c) => c.latex), "Blocked"];
   const cut = t.rows.filter((r) => (r.n_attacked_left_out ?? 0) > 0 || (r.n_unattacked_left_out ?? 0) > 0);
   const rowName = (r: PaperTable["rows"][number]) => `${r.agent_model}${conds ? ` | ${r.condition}` : ""}`;
-  const body = t.rows.map((r) => [`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r)}`, ...(conds ? [`${latexEscape(r.condition ?? "")}${marksLatex(r)}`] : []), String(r.n_attacked) + (cut.includes(r) ? CUT_MARK : ""), ...cols.map((c) => cell(c.get(r), `${rowName(r)} ${c.latex}`, countedKey(c.key) ? r.n_attacked : undefined) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")), blockedLatexCell(r) ?? undefinedCell(`${rowName(r)} Blocked`, r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")]);
+  // every note rendered, numbered, its number on the rows it names (./table-latex-notes.ts); the legends of (x/n) and
+  // of the count columns with them (break53 #10, newuser53 #1: comment lines only, lost in the compiled table)
+  const legends = [...latexCountLegend(anyRunError(t.rows)), ...(counted(t, cols) ? [`% ${COUNT_LEGEND}`] : [])].map((l) => l.replace(/^% /, "").replace(/\$n\$/g, "n"));
+  const numbered = latexNotes([...(opts.where ? [opts.where] : []), populationText(t.population ?? OWN_MIX), ...t.notes, ...legends], t.rows, conds);
+  const body = t.rows.map((r, i) => [`${latexEscape(r.agent_model)}${conds ? "" : marksLatex(r) + numbered.rowMarks[i]}`, ...(conds ? [`${latexEscape(r.condition ?? "")}${marksLatex(r)}${numbered.rowMarks[i]}`] : []), String(r.n_attacked) + (cut.includes(r) ? CUT_MARK : ""), ...cols.map((c) => cell(c.get(r), `${rowName(r)} ${c.latex}`, countedKey(c.key) ? r.n_attacked : undefined) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")), blockedLatexCell(r) ?? undefinedCell(`${rowName(r)} Blocked`, r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")]);
   // estimate's (all) group (./table-all.ts), its pooling and notes in comment lines under the table
   const all = t.calibrated_all ? [allRowLatex(t.calibrated_all, cols, conds, cell, t.calibrated_all.n_population)] : [];
   const errors = insertCountColumns(head, body, all, t.rows, conds ? 2 : 1, LATEX_COUNT_TITLES); // utility's n; runs that ended in an error
@@ -88,7 +93,7 @@ export function tableLatex(t: PaperTable): string {
   L.push(...overLatexLines(t.rows)); // what each row is over: all runs, or the shared cells (./table-population.ts)
   L.push(...latexCountLegend(errors), ...(counted(t, cols) ? [`% ${COUNT_LEGEND}`] : []));
   // the marks' texts: each rendered under the table (`notes`) and in a comment line (`L`), as before
-  const notes: string[] = [];
+  const notes: string[] = [...numbered.lines];
   const both = (mark: string, text: string) => {
     L.push(`% ${mark ? `${mark} ` : ""}${oneLine(text)}`);
     notes.push(noteLine(mark, text));

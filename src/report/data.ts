@@ -45,7 +45,7 @@ export { conditionViewsOf, type ConditionView } from "./condition-views.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
-import { utilityTable, type UtilityCell } from "../compare/utility.js";
+import { utilityTable, withUtilityOutside, type UtilityCell } from "../compare/utility.js";
 import { paperTable } from "../estimate/table.js";
 import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
 import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
@@ -541,7 +541,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
 
   step("the paper table");
   const { paper_table, paper_table_reason } = paperTableSection({ ...o, source: rc.source }, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });
-  const utility = utilityTable(index.values(), "condition");
+  const utility = withUtilityOutside(utilityTable(index.values(), "condition"), unattackedOutsideRow(unattackedLeftOut(fullIndex.values(), o.where))); // the filter's reason, not "none"
 
   const candidates = disagreementItems(index, verdicts, judgeIds, committeeVerdicts, reference);
   const items = candidates.slice(0, maxItems);

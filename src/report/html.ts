@@ -19,6 +19,7 @@ import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHea
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
 import { cellsNotesHtml } from "./cells-note.js";
+import { utilitySubTableHtml } from "./utility-html.js";
 import { COMMITTEE, type ReportModel } from "./data.js";
 import { itemsSection } from "./items-html.js";
 import { sameRowsCommand } from "./same-rows.js";
@@ -519,16 +520,8 @@ function paperTableSection(m: ReportModel): string {
         `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition ?? "", r)}</td>` : ""}<td class="num">${nCellHtml(r)}</td>${c.errors}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td>${c.utilityN}<td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
-  const conds = new Set(m.utility.map((u) => u.condition));
-  const util =
-    m.utility.length && conds.size > 1
-      ? `<h3>Utility beside the attack-success rates per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
-          .map(
-            (u) =>
-              `<tr><td>${escapeHtml(u.model)}</td><td>${escapeHtml(u.condition)}</td><td>${propCell({ value: u.under_attack.rate, reason: u.under_attack.reason, ci95: u.under_attack.ci95, x: u.under_attack.passed, n: u.under_attack.n })}</td><td>${propCell({ value: u.without_attack.rate, reason: u.without_attack.reason, ci95: u.without_attack.ci95, x: u.without_attack.passed, n: u.without_attack.n })}</td></tr>`,
-          )
-          .join("")}</tbody></table>`
-      : "";
+  // each row over its own runs, the table's like-for-like figure beside where it differs (./utility-html.ts)
+  const util = utilitySubTableHtml(m.utility, { rows: t.rows, likeForLike: t.population?.kind === "like_for_like" }, propCell);
   return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
 <p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>${populationHtml(t)}
 <table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t), errors: !!counts.errors }, propCell) : ""}</table>${rowCountLegendHtml(t.rows)}${mixFootnotesHtml(t)}${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;

@@ -39,7 +39,7 @@ import { uniqueWarnings } from "../format/unique-warnings.js";
 import { readReportColumns, type ReportColumns } from "./run-columns.js";
 import { calibratedColumns, CALIBRATED_ROW_FIELDS } from "./calibrated-columns.js";
 import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
-import { utilityTable } from "../compare/utility.js";
+import { utilityTable, withUtilityOutside } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { lazyDisagreements } from "./lazy-disagreements.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -190,7 +190,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const paper_table: ReportPaperTable | null = tableSource ? withCalibratedAll(paperTableOf(run, colRun, tableSource, rep0, { ...outside, calibrated, ownMix: !!o.ownMix }), calibrated) : null;
   const leftOutNote = paper_table && tableUnattackedNote(rd.leftOut, o.where, paper_table.rows);
   if (leftOutNote) warnings.push(leftOutNote);
-  const utility = utilityTable(rowRecords(colRun), "condition");
+  const utility = withUtilityOutside(utilityTable(rowRecords(colRun), "condition"), unattackedOutsideRow(rd.where ? rd.leftOut : null)); // the filter's reason, not "none" (break53 #3b)
 
   let items: ReportItem[] = [];
   let [items_total, items_unattacked] = [0, undefined as number | undefined]; // unattacked: of a committee's list

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatUtilityRate, utilityTable } from "../../src/compare/utility.js";
+import { formatUtilityRate, utilityTable, withUtilityOutside } from "../../src/compare/utility.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 const row = (id: string, model: string, condition: string, attacked: boolean, utility?: boolean) =>
@@ -45,5 +45,23 @@ describe("utility beside ASR", () => {
     const u = utilityTable([row("1", "m", "no_defense", true, true), inj], "condition");
     expect(u[0].without_attack).toMatchObject({ rate: null, reason: "only_injection_task_runs" });
     expect(u[0].injection_task_runs).toMatchObject({ rate: 1, n: 1 });
+  });
+});
+
+describe("withUtilityOutside: a filter's reason, not 'no unattacked trajectory' (break53 #3b)", () => {
+  it("gives the cells whose unattacked runs the filter left out the filter's reason; the others keep theirs", () => {
+    // --where attacked=true (the human sample's population) kept the attacked runs only
+    const cells = utilityTable([row("1", "m", "a", true, true), row("2", "m", "b", true, false), row("3", "k", "a", true, true)], "condition");
+    expect(cells.every((c) => c.without_attack.reason === "no_unattacked_trajectories")).toBe(true);
+    const out = withUtilityOutside(cells, (model) => (model === "m" ? "unattacked_outside_sample_population" : false));
+    expect(out.map((c) => [c.model, c.condition, c.without_attack.reason])).toEqual([
+      ["k", "a", "no_unattacked_trajectories"], // the run had none of k's: said so
+      ["m", "a", "unattacked_outside_sample_population"],
+      ["m", "b", "unattacked_outside_sample_population"],
+    ]);
+    expect(formatUtilityRate(out[1].without_attack)).toBe("undefined (the human sample's population left out the unattacked runs; --no-sample-population reads them)");
+    // a cell with a rate is never touched
+    const kept = utilityTable([row("1", "m", "a", false, true)], "condition");
+    expect(withUtilityOutside(kept, () => "unattacked_outside_where")[0].without_attack).toMatchObject({ rate: 1, n: 1 });
   });
 });

@@ -56,4 +56,29 @@ describe("tableLatex", () => {
     expect(tex.find((l) => l.startsWith("G & "))).toContain(" & {\\scriptsize UNSTABLE} 0.0 {\\scriptsize [no CI]}$^\\triangle$ & ");
     expect(tex).toContain("\\noindent $^\\triangle$ UNSTABLE (no interval: do not quote alone): G | no\\_defense ASR (goal): one labelled item in stratum\\par");
   });
+
+  it("every note the text table prints is rendered, numbered, its number on the rows it names (break53 #10, newuser53 #1)", async () => {
+    const { index, verdicts } = await readLeanRun(writeRun(tmp, "notes", RUNS));
+    const t = paperTable("r", index, verdicts, src);
+    // the per-row caveats as the table's notes write them: a committee's split votes, annotator ties
+    t.notes.push("DISPUTED: the committee's rates leave out ...: M | D asr_goal: 2 disputed (1 with a vote for full_compliance), 17.0% to 32.4%");
+    t.notes.push("annotator ties left out ...: G | no_defense asr_goal: 2 tied, 7.0% to 18.1%");
+    const tex = tableLatex(t, { where: "filter --where attacked=true: 12 of 14 trajectories" });
+    const lines = rendered(tex);
+    const numbered = lines.filter((l) => /^\\noindent \$\^\{\d+\}\$ /.test(l));
+    // the filter, the population, each note of the table (its columns' key first) and the legends: none a comment only
+    expect(numbered[0]).toBe("\\noindent $^{1}$ filter -{}-where attacked=true: 12 of 14 trajectories\\par");
+    expect(numbered[1]).toMatch(/^\\noindent \$\^\{2\}\$ population: like for like/);
+    expect(numbered.length).toBe(2 + t.notes.length + 1); // + the Utility n key (no rate here is over fewer runs: no (x/n) key)
+    const body = lines.join("\n");
+    expect(body).toContain("M | D asr\\_goal: 2 disputed (1 with a vote for full\\_compliance), 17.0\\% to 32.4\\%\\par");
+    expect(body).toContain("Utility n: the unattacked runs of the user's own tasks");
+    // each named row carries its note's number on its condition cell; a row no note names carries none
+    const k = (text: string) => numbered.findIndex((l) => l.includes(text)) + 1;
+    expect(lines.find((l) => l.startsWith("M & D"))).toMatch(new RegExp(`^M & D\\$\\^\\{${k("M | D asr")}\\}\\$ & `));
+    expect(lines.find((l) => l.startsWith("G & "))).toContain(`G & no\\_defense$^{\\mathrm{a}}$$^{${k("G | no\\_defense asr")}}$ & `);
+    expect(lines.find((l) => l.startsWith("M & no\\_defense"))).toMatch(/^M & no\\_defense\$\^\{\\mathrm\{a\}\}\$ & /);
+    // every note kept as a comment too, for scripts
+    for (const n of t.notes.slice(1)) expect(tex).toContain(`% ${n}`);
+  });
 });

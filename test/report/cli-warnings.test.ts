@@ -56,7 +56,7 @@ describe("report says which trajectories its rates are over, and where compare's
     const notes = reportWarnings(out).filter((w) => w.startsWith("Rates over every cell: this report's rates by condition"));
     expect(notes.length).toBe(3); // the top, the table per agent model and condition, the section by condition
     const note = notes[0];
-    expect(note).toContain("are over every attacked trajectory, as compare --by condition --all-cells prints them; the paper table's rows are like for like instead");
+    expect(note).toContain("are over every attacked trajectory of each row, as compare --by condition --all-cells prints them; the charts by condition and the paper table are like for like instead");
     const [nLike, nAll] = [attackedOf(like), attackedOf(all)];
     let named = 0;
     // compare's rows: each model on the cells common to its own conditions (cells.per_model, session 29)
@@ -65,7 +65,7 @@ describe("report says which trajectories its rates are over, and where compare's
         // the note's two counts are those the two commands print
         expect(nAll.get(`${model}|${cond}`)).toBe(x.of);
         expect(nLike.get(`${model}|${cond}`)).toBe(x.of - x.trajectories);
-        expect(note).toContain(`${model} under condition ${cond}: ${x.of} attacked trajectories here, ${x.of - x.trajectories} in compare (${x.trajectories} in cells another condition of the model lacks)`);
+        expect(note).toContain(`${model} under condition ${cond}: ${x.of} attacked trajectories in the per-model table, ${x.of - x.trajectories} in the charts, the paper table and compare (${x.trajectories} in cells another condition of the model lacks)`);
         named++;
       }
     expect(named).toBe(3);

@@ -1,0 +1,24 @@
+/**
+ * What a group's human-only figure is over when the label file's strata leave part of the population with no labelled
+ * item (newuser53 #2: `(all): N 1440, labelled 11 ... human 44.4%` where 44.4% is the post-stratified rate over the
+ * 766 trajectories of the 5 design cells with a label; the other 674 are in no labelled cell, which a run-level
+ * WARNING said but the group's N line did not). The human-only (Hajek) estimate is over the cells with a labelled
+ * item: the design weights of the group's labelled items add up to that part's size (`n_population_estimated`,
+ * Σ N_c/n_c over them; exact for a group that holds its cells whole, as `(all)` does), said on the group's line.
+ */
+import { coverageParts } from "../agree/sample-frame.js";
+
+const int = (n: number) => String(Math.round(n)); // as the group line prints its N
+
+/**
+ * The clause after a group's `N ..., labelled ...`, or "" when every cell of the population has a labelled item (no
+ * strata WARNING among `warnings`), the human figure is undefined, or the weights add up to the group's N.
+ * @param g the group: its N, the design-weighted size of its labelled cells, its human-only value.
+ * @param warnings the estimate's warnings (the strata WARNING of ../agree/sample-frame.ts, `coverageParts`).
+ */
+export function humanOverText(g: { n_population: number; n_population_estimated: number | null; human: { asr: number | null } }, warnings: readonly string[]): string {
+  const nHat = g.n_population_estimated;
+  if (nHat === null || g.human.asr === null || Math.round(nHat) >= g.n_population) return "";
+  if (!warnings.some((w) => /do not represent/.test(coverageParts(w)?.tail ?? ""))) return ""; // every cell has a label
+  return `; the human-only figure is over the cells with a labelled item, ${int(nHat)} of the ${int(g.n_population)} by the design weights (the other ${int(g.n_population - nHat)}, in cells with no labelled item, are not represented: the WARNING on the label file's strata above)`;
+}
