@@ -522,12 +522,18 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
 }
 
 
-/** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */
+/**
+ * The math and arrow signs the notes use, as commands every LaTeX engine knows (pdflatex's UTF-8 input has no `≥` or
+ * `→` without extra packages: the visible notes would stop the compile).
+ */
+const LATEX_SIGNS: Readonly<Record<string, string>> = { "±": "$\\pm$", "×": "$\\times$", "≥": "$\\geq$", "≤": "$\\leq$", "≠": "$\\neq$", "→": "$\\rightarrow$", "≈": "$\\approx$", "√": "$\\surd$", "…": "\\ldots{}", "–": "\\textendash{}", "—": "\\textemdash{}", "−": "$-$" };
+
+/** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`), and the signs of {@link LATEX_SIGNS} as commands. */
 export function latexEscape(s: string): string {
   // controls first, as ASCII `[U+001B]` (../format/shown.ts), then TeX's specials (their brackets are plain text)
-  return asciiControls(s).replace(/[\\&%$#_{}~^]/g, (c) =>
-    c === "\\" ? "\\textbackslash{}" : c === "~" ? "\\textasciitilde{}" : c === "^" ? "\\textasciicircum{}" : `\\${c}`,
-  );
+  return asciiControls(s)
+    .replace(/[\\&%$#_{}~^]/g, (c) => (c === "\\" ? "\\textbackslash{}" : c === "~" ? "\\textasciitilde{}" : c === "^" ? "\\textasciicircum{}" : `\\${c}`))
+    .replace(/[±×≥≤≠→≈√…–—−]/g, (c) => LATEX_SIGNS[c]);
 }
 
 /** The table as aligned text; `width` (a terminal's columns): wider, in blocks of columns (`wrappedTable`). */

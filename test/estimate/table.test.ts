@@ -208,6 +208,8 @@ describe("paper table", () => {
     expect(tex).not.toMatch(/& n\/a &|& n\/a \\\\/);
     expect(tex).toMatch(/% \$\^\\ddagger\$ coverage below 80%/);
     expect(latexEscape("a\\b_c%d$e#f{g}h~i^j&k")).toBe("a\\textbackslash{}b\\_c\\%d\\$e\\#f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\&k");
+    // the signs the visible notes use, as commands pdflatex knows (fixA53 made the notes visible: "estimate ± bound")
+    expect(latexEscape("7.0 ± 1.2, n ≥ 10, 0.5 × p → q, a–b—c …")).toBe("7.0 $\\pm$ 1.2, n $\\geq$ 10, 0.5 $\\times$ p $\\rightarrow$ q, a\\textendash{}b\\textemdash{}c \\ldots{}");
   });
 });
 
