@@ -12,7 +12,7 @@ import { cellFields } from "./design-cells.js";
 import { domainAsr, type DomainAsr, type DomainView, type LabelledItem } from "./calibrated.js";
 import { pooledConditions, pooledModels } from "./pooled.js";
 import { EstimateError } from "./source.js";
-import { tieReadings, tiesNote, type HumanTies, type TieItem } from "./tie-bound.js";
+import { tieReadings, tiesNote, tiesOutsideWarning, type HumanTies, type TieItem } from "./tie-bound.js";
 
 /** The name of the pooled group (every trajectory of the domain; its `fields` empty). */
 export const ALL_GROUP = "(all)";
@@ -244,8 +244,9 @@ export function groupEstimate(
     refusal,
   };
   const est = domainAsr(domain, labelled, cellSizes, opts);
+  const printed = { calibrated: est.calibrated.asr, human: est.human.asr };
   // ties read both ways beside a figure that has them (./tie-bound.ts): none when the figure itself is undefined
-  const ties = c.ties?.items.length && (est.calibrated.asr !== null || est.human.asr !== null) ? tieReadings(domain, labelled, c.ties.items, c.ties.cellSizes, opts, est.judge.asr) : undefined;
+  const ties = c.ties?.items.length && (est.calibrated.asr !== null || est.human.asr !== null) ? tieReadings(domain, labelled, c.ties.items, c.ties.cellSizes, opts, est.judge.asr, printed) : undefined;
   const gw: string[] = [];
   const pools = by.length > 0 && !(by.includes("condition") && (by.includes("agent_model") || by.includes("model")));
   for (const pooled of pools ? [pooledConditions(by, rows()), pooledModels(by, rows(), c.domainModels)] : []) if (pooled) gw.push(pooled);
@@ -267,6 +268,8 @@ export function groupEstimate(
     );
   }
   if (ties) gw.push(tiesNote(ties));
+  const outside = ties && tiesOutsideWarning(ties, printed); // the printed figure outside every reading: loud
+  if (outside) gw.push(outside);
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);
