@@ -18,6 +18,7 @@ import { formatCellsDropped, pooledFiguresText } from "./cells-text.js";
 import { shownStrings } from "../format/shown.js";
 import type { CompareResult } from "./result.js";
 import { rowCoverageCounts } from "./row-coverage.js";
+import { disputedRowText } from "./disputed-range.js";
 import { baselineDifferenceLines } from "./baseline-diff-text.js";
 import { quoted } from "../format/quote-name.js";
 
@@ -167,7 +168,7 @@ function rowLines(r: CompareResult, w: number, cw: number, marker: string): stri
       lines.push(
         `  ${padCell(m, w)}  ${padCell(c, cw)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
-          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${otherFigureText(r, cell, other.get(rowKey(cell)))}${errs}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}${disputedRowText(cell)}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${otherFigureText(r, cell, other.get(rowKey(cell)))}${errs}${util}`,
       );
     }
   }

@@ -278,3 +278,19 @@ describe("differenceItems: utility runs folded by (model, condition, event, cell
     expect(baselineDifferences(items, { m: ["b", "d"] }, "b")).toEqual(baselineDifferences(unfolded, { m: ["b", "d"] }, "b"));
   });
 });
+
+// break53 #6: compared by a metadata key whose values decide the defense, pairing "under its own defense" never pairs
+describe("defenseFollowsValue: the models whose defense follows from the compared value (break53 #6)", () => {
+  it("a defense under one compared value only: the model pairs by the cells the values define", async () => {
+    const { defenseFollowsValue } = await import("../../src/compare/baseline-diff.js");
+    const xs = [
+      { model: "a", condition: "scale", defense: "no_defense" },
+      { model: "a", condition: "defenses", defense: "tool_filter" },
+      { model: "a", condition: "defenses", defense: "spotlighting" },
+      { model: "b", condition: "attack1", defense: "no_defense" },
+      { model: "b", condition: "attack2", defense: "no_defense" },
+      { model: "c", condition: "x" },
+    ];
+    expect([...defenseFollowsValue(xs)]).toEqual(["a"]);
+  });
+});
