@@ -54,7 +54,7 @@ function leftOutText(d: BaselineDifference): string {
  */
 function pairCoverageText(d: BaselineDifference): string {
   const p = d.pairs!;
-  if (p.pair_coverage === undefined || !p.unpaired_unlabelled_there) return "";
+  if (p.pair_coverage === undefined || p.pair_coverage === null || !p.unpaired_unlabelled_there) return "";
   const both = p.unlabelled_under_both ?? 0;
   const shared = p.n + p.unpaired_unlabelled_there.condition + p.unpaired_unlabelled_there.baseline + both;
   const neither = both > 0 ? `; ${both} run under both with a usable label under neither` : "";

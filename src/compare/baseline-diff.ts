@@ -82,9 +82,14 @@ export interface DifferencePairs {
    * The pairs' share of the cells both conditions ran: `n / (n + unpaired_unlabelled_there.condition +
    * unpaired_unlabelled_there.baseline + unlabelled_under_both)`; ASR rates only.
    */
-  pair_coverage?: number;
-  /** `pair_coverage` below {@link PAIR_COVERAGE_LOW_BELOW} (the 80% compare's rows flag as `coverage_low`). */
-  pair_coverage_low?: boolean;
+  pair_coverage?: number | null;
+  /**
+   * `pair_coverage` below {@link PAIR_COVERAGE_LOW_BELOW} (the 80% compare's rows flag as `coverage_low`); null with
+   * `pair_coverage` when no cell was run under both (0/0 is undefined, not 0 and "not low": break53 #7).
+   */
+  pair_coverage_low?: boolean | null;
+  /** Why `pair_coverage` is null: `no_cell_run_under_both`. */
+  pair_coverage_reason?: string;
 }
 
 /** A paired difference over fewer than this share of the cells both conditions ran is marked (as rows below 80%). */
@@ -232,12 +237,13 @@ function pairCoverage(
   unlabelled: { condition: ReadonlySet<string>; baseline: ReadonlySet<string> },
   cc: ReadonlyMap<string, unknown>,
   bc: ReadonlyMap<string, unknown>,
-): Pick<DifferencePairs, "unpaired_unlabelled_there" | "unlabelled_under_both" | "pair_coverage" | "pair_coverage_low"> {
+): Pick<DifferencePairs, "unpaired_unlabelled_there" | "unlabelled_under_both" | "pair_coverage" | "pair_coverage_low" | "pair_coverage_reason"> {
   let both = 0;
   for (const k of unlabelled.condition) if (unlabelled.baseline.has(k) && !cc.has(k) && !bc.has(k)) both++;
   const shared = n + there.condition + there.baseline + both;
-  const coverage = shared > 0 ? n / shared : 0;
-  return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: coverage, pair_coverage_low: shared > 0 && coverage < PAIR_COVERAGE_LOW_BELOW };
+  if (shared === 0) return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: null, pair_coverage_low: null, pair_coverage_reason: "no_cell_run_under_both" };
+  const coverage = n / shared;
+  return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: coverage, pair_coverage_low: coverage < PAIR_COVERAGE_LOW_BELOW };
 }
 
 /**

@@ -294,3 +294,14 @@ describe("defenseFollowsValue: the models whose defense follows from the compare
     expect([...defenseFollowsValue(xs)]).toEqual(["a"]);
   });
 });
+
+// break53 #7: no cell run under both: 0/0 is undefined, not "coverage 0, not low"
+describe("pair coverage with no cell run under both (break53 #7)", () => {
+  it("null with its reason, not 0 and false", async () => {
+    const { baselineDifference } = await import("../../src/compare/baseline-diff.js");
+    const it1 = (condition: string, cell: string) => ({ model: "m", condition, cell, event: false });
+    const d = baselineDifference("m", "a", "b", "asr_goal", [it1("a", "x1")], [it1("b", "y1")], "attack", { condition: new Set(), baseline: new Set() });
+    expect(d.difference).toBeNull();
+    expect(d.pairs).toMatchObject({ n: 0, pair_coverage: null, pair_coverage_low: null, pair_coverage_reason: "no_cell_run_under_both" });
+  });
+});
