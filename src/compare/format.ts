@@ -311,7 +311,7 @@ function losoLines(r: CompareResult, rate: RateName): string[] {
   const l = r.leave_one_suite_out[rate];
   const lines = ["", `leave-one-suite-out ${fieldNoun(r.condition_field)} selection by ${rate} (${l.n_folds} folds = model x held-out suite; ${l.skipped.length} skipped):`];
   if (l.n_folds > 0) {
-    lines.push(`  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`);
+    lines.push(`  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)} (unweighted means of the ${l.n_folds} folds' rates, each fold one model's held-out suite whatever its runs: not rates over the held-out runs pooled)`);
     lines.push(`  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`);
     if (l.folds_tied > 0) {
       const ex = l.folds.filter((f) => f.selected_tied).slice(0, 3).map((f) => `${f.model} without ${f.held_out}: ${f.selected_tied!.join(" = ")}`);
