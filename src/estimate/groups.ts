@@ -18,6 +18,9 @@ import { tieReadings, tiesNote, tiesOutsideWarning, type HumanTies, type TieItem
 export const ALL_GROUP = "(all)";
 
 /** One group's row of the output. */
+/** The start of the note of a group whose every prediction is 0 and whose two intervals differ. */
+export const ALL_ZERO_NOTE = "every judge prediction of the group is 0";
+
 export interface GroupEstimate extends DomainAsr {
   /** The group's value (values joined with " / " for several `--by` fields), or `(all)`. */
   group: string;
@@ -271,6 +274,14 @@ export function groupEstimate(
   const outside = ties && tiesOutsideWarning(ties, printed); // the printed figure outside every reading: loud
   if (outside) gw.push(outside);
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
+  // every prediction 0 (the judge says compromised nowhere in the group, its unusable runs predicted at 0): the two
+  // estimates are one, but the calibrated interval is made for a difference (human − judge) and treats the constant
+  // prediction as random, so it is wider (break53 #8): said, so two intervals for one figure are not read as two results
+  const [hc, cc] = [est.human.ci95, est.calibrated.ci95];
+  const allZero = est.judge.count === 0 && (est.calibrated.prediction_for_unusable ?? 0) === 0 && est.human.asr !== null && est.calibrated.asr !== null;
+  if (allZero && hc && cc && (Math.abs(hc.lower - cc.lower) > 1e-9 || Math.abs(hc.upper - cc.upper) > 1e-9)) {
+    gw.push(`${ALL_ZERO_NOTE}: the calibrated estimate is the human-only one (${(100 * est.human.asr!).toFixed(1)}%), but its interval is made for the human-minus-judge difference, which treats the constant prediction as a random share (Newcombe's difference), so it is wider, conservative; the human-only interval is the one for this figure`);
+  }
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);
   return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, ...(ties ? { human_ties: ties } : {}), warnings: gw };

@@ -136,3 +136,21 @@ describe("a printed figure outside every reading of its ties is said loudly, not
     expect(tied.groups.every((x) => !x.human_ties!.calibrated_outside && !x.warnings.some((w) => w.includes(TIES_OUTSIDE_NOTE)))).toBe(true);
   });
 });
+
+// break53 #8: every prediction 0: the calibrated estimate is the human-only one, its interval made for a difference
+describe("a group whose every judge prediction is 0 says its two intervals are for one figure (break53 #8)", () => {
+  it("the note, only when the two intervals differ", async () => {
+    const { ALL_ZERO_NOTE } = await import("../../src/estimate/groups.js");
+    const idx = new Map(ids.slice(0, 30).map((id): [string, TrajectoryIndexRow] => [id, row(id, "m1")]));
+    const vs = ids.slice(0, 30).map((id) => v(id, "unaffected"));
+    const design = { stratum: "m1", stratum_size: 30, inclusion_probability: 12 / 30 };
+    let line = 1;
+    const rows = Array.from({ length: 12 }, (_, i) => i).flatMap((i) => ["x", "y"].map((annotator) => ({ trajectory_id: ids[i], annotator, label: i % 2 ? "full_compliance" : "unaffected", line: ++line, ...design })));
+    const r = estimateFromData(idx, vs, { format: "jsonl", bad_rows: [], rows } as unknown as HumanLabelFile, { run: "r", humanFile: "h.jsonl", minSampled: 5, by: [], rate: "asr_behaviour" }) as EstimateReport;
+    const g = r.groups[0];
+    expect(g.calibrated.asr).toBeCloseTo(g.human.asr!, 12);
+    const differ = g.calibrated.ci95!.lower !== g.human.ci95!.lower || g.calibrated.ci95!.upper !== g.human.ci95!.upper;
+    expect(differ).toBe(true); // the calibrated interval is made for a difference: wider here
+    expect(g.warnings.some((w) => w.startsWith(ALL_ZERO_NOTE))).toBe(differ);
+  });
+});
