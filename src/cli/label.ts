@@ -406,12 +406,16 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
   // (not when every one of them moved: the move is said, nothing was lost: ../run/moved-removed.ts)
   const ir = res.summary.inputs_removed;
   if (ir && !(ir.moved !== undefined && ir.moved >= ir.count)) warnLine(ir.message);
+  // a usage error found after labelling (nothing read, or a --where that kept nothing): --json prints the error object
+  // every other usage error gives, not a summary of 0 trajectories (break53 #7)
+  let usage: string | undefined;
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run (./empty-input.ts)
   if (nothingFound(res, o.limit === undefined ? undefined : Number(o.limit))) {
     const removed = created.run && removeEmptyNewRun(res.runDir, created.labels);
     const filesRemoved = !created.run && removeNewRunFiles(res.runDir, created.runFiles);
     const said = removed ? "; no run folder was written" : filesRemoved ? `; the run files it wrote into ${res.runDir} (a folder that was there before, holding no run) were removed, the folder and its other files left` : "";
-    process.stderr.write(`ipi-judge: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)${said}\n`);
+    usage = `no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)${said}`;
+    process.stderr.write(`ipi-judge: ${usage}\n`);
     process.exitCode = EXIT.usage;
     if (removed || filesRemoved) return;
   }
@@ -421,11 +425,13 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
     const removed = created.run && removeEmptyNewRun(res.runDir, created.labels);
     const filesRemoved = !created.run && removeNewRunFiles(res.runDir, created.runFiles);
     const said = removed ? "; no run folder was written" : filesRemoved ? `; the run files it wrote into ${res.runDir} were removed` : `; run ${o.run} keeps the verdicts it held, nothing was added`;
-    process.stderr.write(`ipi-judge: --where ${res.thisRun.where!.filter} matches none of the ${res.thisRun.read} trajectories read: nothing was labelled (check the field and its value)${said}\n`);
+    usage = `--where ${res.thisRun.where!.filter} matches none of the ${res.thisRun.read} trajectories read: nothing was labelled (check the field and its value)${said}`;
+    process.stderr.write(`ipi-judge: ${usage}\n`);
     process.exitCode = EXIT.usage;
     if (removed || filesRemoved) return;
   }
-  if (o.json)
+  if (o.json && usage !== undefined) printJson({ error: { exit_code: EXIT.usage, kind: "usage", message: usage } });
+  else if (o.json)
     printJson({
       ...res.summary,
       run_dir: res.runDir,

@@ -9,7 +9,10 @@ import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { ratingCounts, type Category } from "../stats/index.js";
 import { voteOf } from "../verdict/vote.js";
-import { addClaimed, configMismatch, configOf, contentMismatch, DETERMINISTIC_NOTE, type ClaimedPairs, type JudgeRetest, type RepeatPair } from "./retest.js";
+import { addClaimed, ALL_CODE_SET, configMismatch, configOf, contentMismatch, DETERMINISTIC_NOTE, type ClaimedPairs, type CodeSetPairs, type JudgeRetest, type RepeatPair } from "./retest.js";
+import { isCodeEstablished } from "../verdict/code-established.js";
+
+const isBucket = (x: string | null): x is string => (BUCKETS as readonly string[]).includes(x ?? "");
 
 /**
  * Rating-count rows shared by every item with the same ratings (`ratingCounts` of one item, cached by its
@@ -105,6 +108,11 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       const six = new PairTally(BUCKETS);
       const two = new PairTally(BINARY);
       const claimed: ClaimedPairs = { n: 0, differ: 0, differ_same_label: 0 };
+      // labelled pairs, those whose two labels code set, and the rest's tables (break53 #9; ./retest.ts `code_set`)
+      const six2 = new PairTally(BUCKETS);
+      const two2 = new PairTally(BINARY);
+      let nLab = 0;
+      let nCode = 0;
       for (const s of slots) {
         if (mixed.size > 0 && differ(s, r)) {
           mismatch[String(r)] = (mismatch[String(r)] ?? 0) + 1;
@@ -121,9 +129,23 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
         const p0 = at(s, 0);
         const pr = at(s, r);
         if (p0 > 0 && pr > 0) addClaimed(claimed, rec(p0), rec(pr));
+        if (!isBucket(a) || !isBucket(b)) continue;
+        nLab++;
+        if (isCodeEstablished(rec(p0)) && isCodeEstablished(rec(pr))) nCode++;
+        else {
+          six2.add(a, b);
+          two2.add(bin(a), bin(b));
+        }
       }
       const names: [string, string] = ["repeat 0", `repeat ${r}`];
+      const code_set: CodeSetPairs | undefined =
+        nCode === 0
+          ? undefined
+          : nLab > nCode
+            ? { labelled: nLab, both_code: nCode, judge_made: { six: compareTwoRatersTable(six2.table, six2, BUCKETS, { names }), binary: compareTwoRatersTable(two2.table, two2, BINARY, { names }) } }
+            : { labelled: nLab, both_code: nCode, judge_made: null, reason: ALL_CODE_SET };
       pairs.push({
+        ...(code_set ? { code_set } : {}),
         repeat: r,
         six: compareTwoRatersTable(six.table, six, BUCKETS, { names, bootstrap: opts.bootstrap }),
         binary: compareTwoRatersTable(two.table, two, BINARY, { names, bootstrap: opts.bootstrap }),

@@ -3,7 +3,7 @@
  * `ipi-judge committee` and shown by the report's committee section (new user 36 #3: the report left them out).
  */
 import { f3, kappaCell, pct } from "../agree/pairwise.js";
-import { claimedLine, type JudgeRetest } from "./retest.js";
+import { claimedLine, codeSetLine, type JudgeRetest } from "./retest.js";
 import { fewItemsLine } from "../stats/few-in-category.js";
 
 /**
@@ -26,6 +26,7 @@ export function retestLines(retest: readonly JudgeRetest[], unattackedLeftOut: n
       // a binary kappa on a category used 1-4 times (../stats/few-in-category.ts), as every 2 x 2 kappa says it
       if (p.binary.few_in_category) L.push(`      ${fewItemsLine(p.binary.few_in_category, "binary")}`);
       if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
+      if (p.code_set) L.push(`      ${codeSetLine(p.code_set)}`); // labels code set agree by construction (break53 #9)
     }
     const fs = t.across_six.fleiss;
     const fb = t.across_binary.fleiss;

@@ -7,6 +7,7 @@ import { BUCKETS, type Bucket, type Verdict } from "../types.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRaters, compareTwoRaters, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
+import { isCodeEstablished } from "../verdict/code-established.js";
 
 /** One judge's repeat-0 vs repeat-r comparison. */
 export interface RepeatPair {
@@ -19,6 +20,45 @@ export interface RepeatPair {
    * downgrades made them agree: new user 28, a judge whose claims differed on 11% of pairs read kappa 1.000).
    */
   claimed: ClaimedPairs;
+  /**
+   * Pairs whose two labels code set (`label_basis` `exposure_found` / `injection_absent`: no finding held), which agree
+   * by construction (break53 #9: kappa 1.000 over 58 pairs all set by code, no judge call varied), and the figures over
+   * the other labelled pairs (at least one label the judge's verified evidence made); those are null with a reason when
+   * none is left. Absent when no pair has both labels set by code.
+   */
+  code_set?: CodeSetPairs;
+}
+
+/** See {@link RepeatPair.code_set}. */
+export interface CodeSetPairs {
+  /** Pairs both repeats labelled. */
+  labelled: number;
+  /** Of them, pairs with both labels set by code. */
+  both_code: number;
+  /** The figures over the other `labelled - both_code` pairs; null with `reason` when there are none. */
+  judge_made: { six: TwoRaterComparison; binary: TwoRaterComparison } | null;
+  reason?: string;
+}
+
+/** Why {@link CodeSetPairs.judge_made} is null. */
+export const ALL_CODE_SET = "every labelled pair has both labels set by code: no judge-made label to measure";
+
+/** A pair's code-set share above this is warned of (the figures then mostly measure the code). */
+export const CODE_SET_MOST = 0.5;
+
+/**
+ * The line of a pair with labels set by code: `labels set by code (no finding held) on both repeats: 58 of 58 labelled
+ * pairs, agreeing by construction: the figures above measure the code, not the judge; over the other 0: withheld (...)`.
+ */
+export function codeSetLine(c: CodeSetPairs): string {
+  const most = c.both_code > CODE_SET_MOST * c.labelled;
+  const head = `${most ? "WARNING: " : ""}labels set by code (no finding held) on both repeats: ${c.both_code} of ${c.labelled} labelled pairs, agreeing by construction${most ? ": the figures above mostly measure the code, not the judge" : ""}`;
+  const rest = c.labelled - c.both_code;
+  if (!c.judge_made) return `${head}; over the other ${rest} pairs (a label the judge made): withheld (${c.reason})`;
+  const j = c.judge_made;
+  const k = (x: TwoRaterComparison) => (x.kappa.value === null ? `undefined (${x.kappa.reason ?? "no value"})` : x.kappa.value.toFixed(3));
+  const a = (x: TwoRaterComparison) => (x.percent_agreement.value === null ? "undefined" : `${(100 * x.percent_agreement.value).toFixed(1)}%`);
+  return `${head}; over the other ${rest} pairs (a label the judge made): six buckets agreement ${a(j.six)}, kappa ${k(j.six)}; binary agreement ${a(j.binary)}, kappa ${k(j.binary)}`;
 }
 
 /** See {@link RepeatPair.claimed}. */
@@ -205,7 +245,25 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       const b = same.map((id) => lab(id, r));
       const claimed: ClaimedPairs = { n: 0, differ: 0, differ_same_label: 0 };
       for (const id of same) addClaimed(claimed, at(id, 0), at(id, r));
+      // pairs whose two labels code set agree by construction: counted, and the figures over the rest (break53 #9)
+      const isLab = (id: string, k: number) => (BUCKETS as readonly string[]).includes(lab(id, k) ?? "");
+      const labelled = same.filter((id) => isLab(id, 0) && isLab(id, r));
+      const byCode = new Set(labelled.filter((id) => isCodeEstablished(at(id, 0)!) && isCodeEstablished(at(id, r)!)));
+      let code_set: CodeSetPairs | undefined;
+      if (byCode.size > 0) {
+        const rest = labelled.filter((id) => !byCode.has(id));
+        const ra = rest.map((id) => lab(id, 0));
+        const rb = rest.map((id) => lab(id, r));
+        code_set = {
+          labelled: labelled.length,
+          both_code: byCode.size,
+          ...(rest.length
+            ? { judge_made: { six: compareTwoRaters(ra, rb, BUCKETS, { names: ["repeat 0", `repeat ${r}`] }), binary: compareTwoRaters(ra.map(bin), rb.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`] }) } }
+            : { judge_made: null, reason: ALL_CODE_SET }),
+        };
+      }
       pairs.push({
+        ...(code_set ? { code_set } : {}),
         repeat: r,
         six: compareTwoRaters(a, b, BUCKETS, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
         binary: compareTwoRaters(a.map(bin), b.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),

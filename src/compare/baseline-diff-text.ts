@@ -7,6 +7,7 @@ import { padCell } from "../format/text-table.js";
 import { undefinedText } from "../format/stat-text.js";
 import { byModelCondition, unattackedHaveNo, type BaselineDifference } from "./baseline-diff.js";
 import { ALL_SUITES, type AsrCell } from "./analysis.js";
+import { disputedRangeText } from "./disputed-range.js";
 
 /** A signed difference in percentage points, one decimal: `+3.6`, `-11.7`, `0.0`. */
 function signedPp(x: number): string {
@@ -53,7 +54,7 @@ function leftOutText(d: BaselineDifference): string {
  */
 function pairCoverageText(d: BaselineDifference): string {
   const p = d.pairs!;
-  if (p.pair_coverage === undefined || !p.unpaired_unlabelled_there) return "";
+  if (p.pair_coverage === undefined || p.pair_coverage === null || !p.unpaired_unlabelled_there) return "";
   const both = p.unlabelled_under_both ?? 0;
   const shared = p.n + p.unpaired_unlabelled_there.condition + p.unpaired_unlabelled_there.baseline + both;
   const neither = both > 0 ? `; ${both} run under both with a usable label under neither` : "";
@@ -67,14 +68,15 @@ function pairCoverageText(d: BaselineDifference): string {
  */
 export function differenceText(d: BaselineDifference): string {
   const name = RATE_WORDS[d.rate];
-  if (d.difference === null || d.ci95 === null) return `${name} ${undefinedText(d.reason)}`;
+  if (d.difference === null || d.ci95 === null) return `${name} ${undefinedText(d.reason)}${disputedRangeText(d.disputed)}`;
   const pct = (c: { count: number; n: number }) => `${((100 * c.count) / c.n).toFixed(1)}%`;
   const rates = `${pct(d.condition_rate)} vs ${pct(d.baseline_rate)}`;
   const how = d.paired && d.pairs
     ? `paired over ${d.pairs.n} cells: ${d.pairs.condition_only} vs ${d.pairs.baseline_only} discordant, exact McNemar ${pText(d.mcnemar_p, d.mcnemar_reason)}` +
       leftOutText(d) + pairCoverageText(d)
     : `unpaired (${d.unpaired_reason}), ${d.condition_rate.count}/${d.condition_rate.n} vs ${d.baseline_rate.count}/${d.baseline_rate.n}`;
-  return `${name} ${signedPp(d.difference)} pp [${signedPp(d.ci95.lower)}, ${signedPp(d.ci95.upper)}] (${rates}, ${how})`;
+  // a committee's disputed runs left out on either side: the range read each way, beside the figure (newuser53 #2)
+  return `${name} ${signedPp(d.difference)} pp [${signedPp(d.ci95.lower)}, ${signedPp(d.ci95.upper)}] (${rates}, ${how})${disputedRangeText(d.disputed)}`;
 }
 
 /**
@@ -115,7 +117,7 @@ export function baselineDifferenceLines(diffs: readonly BaselineDifference[], ba
   const shown = diffs.filter((d) => d.reason !== notBy);
   const lines = [
     "",
-    `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell${noun === "condition" ? "" : " and defense (a run pairs with the baseline's run of its tasks under its own defense)"} where the two ran the same cells once each ` +
+    `difference from the baseline ${baseline}, same model (${noun} − baseline, percentage points, 95% interval): paired by cell${noun === "condition" ? "" :  " and defense (a run pairs with the baseline's run of its tasks under its own defense, or by cell alone when the compared values decide the defense)"} where the two ran the same cells once each ` +
       `(Newcombe's paired hybrid score interval over the cells with a label under both; discordant: cells with the event under the ${noun} only vs under the baseline only, ` +
       `exact McNemar p), else "unpaired" (Newcombe's hybrid score interval for independent samples); an interval that holds 0 shows no difference` +
       (shown.length < diffs.length ? `; utility without attack has no difference by ${noun}: an unattacked run has no ${noun} (${notBy}; each model's utility without attack is its own line above)` : "") +

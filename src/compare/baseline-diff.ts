@@ -82,13 +82,32 @@ export interface DifferencePairs {
    * The pairs' share of the cells both conditions ran: `n / (n + unpaired_unlabelled_there.condition +
    * unpaired_unlabelled_there.baseline + unlabelled_under_both)`; ASR rates only.
    */
-  pair_coverage?: number;
-  /** `pair_coverage` below {@link PAIR_COVERAGE_LOW_BELOW} (the 80% compare's rows flag as `coverage_low`). */
-  pair_coverage_low?: boolean;
+  pair_coverage?: number | null;
+  /**
+   * `pair_coverage` below {@link PAIR_COVERAGE_LOW_BELOW} (the 80% compare's rows flag as `coverage_low`); null with
+   * `pair_coverage` when no cell was run under both (0/0 is undefined, not 0 and "not low": break53 #7).
+   */
+  pair_coverage_low?: boolean | null;
+  /** Why `pair_coverage` is null: `no_cell_run_under_both`. */
+  pair_coverage_reason?: string;
 }
 
 /** A paired difference over fewer than this share of the cells both conditions ran is marked (as rows below 80%). */
 export const PAIR_COVERAGE_LOW_BELOW = 0.8;
+
+/** A difference's range with the disputed runs read each way (./disputed-range.ts). */
+export interface DisputedDifferenceRange {
+  /** Disputed runs of the model under the condition and under the baseline (weights counted). */
+  condition_disputed: number;
+  baseline_disputed: number;
+  /** The difference with the condition's disputed runs read not the event and the baseline's read the event where a vote allows; null when undefined. */
+  lower: number | null;
+  /** The other way round. */
+  upper: number | null;
+  /** The pairs each reading is over (cells with a label or a dispute under both). */
+  n_lower: number;
+  n_upper: number;
+}
 
 /** A condition's difference from the baseline on one rate, for one agent model. */
 export interface BaselineDifference {
@@ -112,6 +131,8 @@ export interface BaselineDifference {
   /** When paired: the exact McNemar two-sided p-value on the discordant cells; null with `mcnemar_reason` when none is discordant. */
   mcnemar_p?: number | null;
   mcnemar_reason?: string;
+  /** A committee's ASR difference with disputed runs left out under either side: its range with them read each way (./disputed-range.ts). */
+  disputed?: DisputedDifferenceRange;
 }
 
 const w = (x: DifferenceItem) => x.weight ?? 1;
@@ -216,12 +237,13 @@ function pairCoverage(
   unlabelled: { condition: ReadonlySet<string>; baseline: ReadonlySet<string> },
   cc: ReadonlyMap<string, unknown>,
   bc: ReadonlyMap<string, unknown>,
-): Pick<DifferencePairs, "unpaired_unlabelled_there" | "unlabelled_under_both" | "pair_coverage" | "pair_coverage_low"> {
+): Pick<DifferencePairs, "unpaired_unlabelled_there" | "unlabelled_under_both" | "pair_coverage" | "pair_coverage_low" | "pair_coverage_reason"> {
   let both = 0;
   for (const k of unlabelled.condition) if (unlabelled.baseline.has(k) && !cc.has(k) && !bc.has(k)) both++;
   const shared = n + there.condition + there.baseline + both;
-  const coverage = shared > 0 ? n / shared : 0;
-  return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: coverage, pair_coverage_low: shared > 0 && coverage < PAIR_COVERAGE_LOW_BELOW };
+  if (shared === 0) return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: null, pair_coverage_low: null, pair_coverage_reason: "no_cell_run_under_both" };
+  const coverage = n / shared;
+  return { unpaired_unlabelled_there: there, unlabelled_under_both: both, pair_coverage: coverage, pair_coverage_low: coverage < PAIR_COVERAGE_LOW_BELOW };
 }
 
 /**
@@ -238,11 +260,12 @@ export function baselineDifferences(
   baseline: string,
   field?: string,
   unlabelled?: ReadonlyArray<{ model: string; condition: string; cell?: string; defense?: string }>,
+  defenseFollows: ReadonlySet<string> = new Set(),
 ): BaselineDifference[] {
   // the cells each (model, condition) ran with no usable label, keyed as the items' cells (for the ASR rates)
   const ran = new Map<string, Set<string>>();
   for (const u of unlabelled ?? []) {
-    const c = withCell(u.cell, u.defense).cell;
+    const c = withCell(u.cell, defenseFollows.has(u.model) ? undefined : u.defense).cell;
     if (c === undefined) continue;
     const k = `${u.model}\u0000${u.condition}`;
     (ran.get(k) ?? ran.set(k, new Set()).get(k)!).add(c);
@@ -269,12 +292,39 @@ export function baselineDifferences(
 }
 
 /**
+ * The models whose runs' own defense follows from the compared value (`--by metadata.<key>` splitting the undefended
+ * folder from the defended one, or a key that is the defense): no defense of the model occurs under two compared
+ * values. Pairing a cell "under its own defense" can then never pair two values (break53 #6: every difference was
+ * withheld as "none under both" under a header saying the two share 797 cells), so for them the cell is the cell the
+ * compared values define, as `--by condition` pairs (a value pooling several defenses then has several runs of a cell:
+ * the difference is unpaired, and says so). Runs without a defense count as none.
+ * @param xs the observations and unlabelled items (model, compared value, own defense).
+ */
+export function defenseFollowsValue(xs: Iterable<{ model: string; condition: string; defense?: string }>): Set<string> {
+  const seen = new Map<string, Map<string, string>>(); // model -> defense -> the first compared value it came under
+  const mixed = new Set<string>();
+  for (const x of xs) {
+    if (x.defense === undefined) continue;
+    const m = seen.get(x.model) ?? seen.set(x.model, new Map()).get(x.model)!;
+    const v = m.get(x.defense);
+    if (v === undefined) m.set(x.defense, x.condition);
+    else if (v !== x.condition) mixed.add(x.model);
+  }
+  return new Set([...seen.keys()].filter((m) => !mixed.has(m)));
+}
+
+/**
  * The `cell` of a difference item: the cell, with the run's own defense after it when another field is compared
  * (`defense` given); none when the cell is unknown.
  */
 function withCell(cell: string | undefined, defense: string | undefined): { cell?: string } {
   if (cell === undefined) return {};
-  return { cell: defense === undefined ? cell : `${cell}\u0000${defense}` };
+  return { cell: differenceCell(cell, defense) };
+}
+
+/** The cell key of a difference item (as {@link withCell}): the cell, the defense after it when given; undefined when the cell is. */
+export function differenceCell(cell: string | undefined, defense: string | undefined): string | undefined {
+  return cell === undefined ? undefined : defense === undefined ? cell : `${cell}\u0000${defense}`;
 }
 
 /**
@@ -283,9 +333,9 @@ function withCell(cell: string | undefined, defense: string | undefined): { cell
  * attacked runs by their like-for-like cell, unattacked runs of the user's own tasks by (suite, user task);
  * injection-task runs left out, as in the utility columns).
  */
-export function differenceItems(obs: readonly Observation[], utilityRows: Iterable<TrajectoryIndexRow> | null, field: string): Partial<Record<DifferenceRate, DifferenceItem[]>> {
+export function differenceItems(obs: readonly Observation[], utilityRows: Iterable<TrajectoryIndexRow> | null, field: string, defenseFollows: ReadonlySet<string> = new Set()): Partial<Record<DifferenceRate, DifferenceItem[]>> {
   const asr = (pick: (o: Observation) => boolean) =>
-    obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...withCell(o.cell, o.defense), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
+    obs.map((o): DifferenceItem => ({ model: o.model, condition: o.condition, event: pick(o), ...withCell(o.cell, defenseFollows.has(o.model) ? undefined : o.defense), ...(o.weight !== undefined ? { weight: o.weight } : {}) }));
   const out: Partial<Record<DifferenceRate, DifferenceItem[]>> = { asr_goal: asr((o) => o.goal), asr_behaviour: asr((o) => o.compromised) };
   if (!utilityRows) return out;
   // one item per distinct (model, condition, event, cell) with its count as `weight` (every figure here counts
@@ -299,7 +349,7 @@ export function differenceItems(obs: readonly Observation[], utilityRows: Iterab
   for (const r of utilityRows) {
     let m = memo.get(r);
     if (m === undefined) {
-      m = utilityItem(r, field, under, without);
+      m = utilityItem(r, field, under, without, defenseFollows);
       if (memo.size < MEMO_ROWS) memo.set(r, m);
     }
     if (m) m.to.addKeyed(m.key, m.item);
@@ -314,13 +364,13 @@ const MEMO_ROWS = 100_000;
  * The utility item of one index row (`differenceItems`), the fold it goes to and its key there; null for a row
  * without an agent model or a boolean `reference.utility`, or neither attacked nor a run of the user's own task.
  */
-function utilityItem(r: TrajectoryIndexRow, field: string, under: WeightedItems, without: WeightedItems): { to: WeightedItems; key: string; item: DifferenceItem } | null {
+function utilityItem(r: TrajectoryIndexRow, field: string, under: WeightedItems, without: WeightedItems, defenseFollows: ReadonlySet<string>): { to: WeightedItems; key: string; item: DifferenceItem } | null {
   if (!r.agent_model || typeof r.reference?.utility !== "boolean") return null;
   const condition = conditionValue(r, field) ?? "(none)";
   const kind = runKind(r);
   const suite = r.suite ?? "(none)";
   // the run's own defense when another field is compared (as Observation.defense)
-  const defense = field !== "condition" ? r.condition : undefined;
+  const defense = field !== "condition" && !defenseFollows.has(r.agent_model) ? r.condition : undefined;
   let item: DifferenceItem;
   if (kind === "attacked") item = { model: r.agent_model, condition, event: r.reference.utility, ...withCell(cellKey({ ...r, suite }, field), defense) };
   else if (kind === "user_task") item = { model: r.agent_model, condition, event: r.reference.utility, ...withCell(r.user_task_id !== undefined ? `${suite}\u0000${r.user_task_id}` : undefined, defense) };

@@ -18,6 +18,7 @@ import { formatCellsDropped, pooledFiguresText } from "./cells-text.js";
 import { shownStrings } from "../format/shown.js";
 import type { CompareResult } from "./result.js";
 import { rowCoverageCounts } from "./row-coverage.js";
+import { disputedRowText } from "./disputed-range.js";
 import { baselineDifferenceLines } from "./baseline-diff-text.js";
 import { quoted } from "../format/quote-name.js";
 
@@ -167,7 +168,7 @@ function rowLines(r: CompareResult, w: number, cw: number, marker: string): stri
       lines.push(
         `  ${padCell(m, w)}  ${padCell(c, cw)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
-          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${otherFigureText(r, cell, other.get(rowKey(cell)))}${errs}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}${disputedRowText(cell)}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${otherFigureText(r, cell, other.get(rowKey(cell)))}${errs}${util}`,
       );
     }
   }
@@ -310,7 +311,7 @@ function losoLines(r: CompareResult, rate: RateName): string[] {
   const l = r.leave_one_suite_out[rate];
   const lines = ["", `leave-one-suite-out ${fieldNoun(r.condition_field)} selection by ${rate} (${l.n_folds} folds = model x held-out suite; ${l.skipped.length} skipped):`];
   if (l.n_folds > 0) {
-    lines.push(`  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`);
+    lines.push(`  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)} (unweighted means of the ${l.n_folds} folds' rates, each fold one model's held-out suite whatever its runs: not rates over the held-out runs pooled)`);
     lines.push(`  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`);
     if (l.folds_tied > 0) {
       const ex = l.folds.filter((f) => f.selected_tied).slice(0, 3).map((f) => `${f.model} without ${f.held_out}: ${f.selected_tied!.join(" = ")}`);

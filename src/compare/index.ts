@@ -37,7 +37,8 @@ import { baselineFields } from "./baseline-undefended.js";
 import type { CompareResult, PooledFigures } from "./result.js";
 import { rowCoverageWarning, setRowCoverage } from "./row-coverage.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
-import { baselineDifferences, differenceItems } from "./baseline-diff.js";
+import { baselineDifferences, defenseFollowsValue, differenceCell, differenceItems } from "./baseline-diff.js";
+import { DISPUTED_MEANS, withDisputedRanges } from "./disputed-range.js";
 import { quoted } from "../format/quote-name.js";
 
 export * from "./data.js";
@@ -251,9 +252,13 @@ export function compareConditions(
   const everyRun = [...o.observations, ...(o.unlabelled ?? [])];
   setRowCoverage(cells, everyRun, [...obs, ...own.unlabelled]);
   warnings.push(...rateWarnings(cells, o.condition_field));
+  const disputedRows = cells.filter((c) => c.suite === ALL_SUITES && c.disputed).map((c) => `${c.model} | ${c.condition} ${c.disputed!.count}`);
+  if (disputedRows.length) warnings.push(`DISPUTED: ${DISPUTED_MEANS}: ${disputedRows.join("; ")}; each row and each difference from the baseline says the range they could move it over (read each way)`);
   const rowLow = rowCoverageWarning(cells, o.condition_field, common.applied);
   if (rowLow) warnings.push(rowLow);
   const ownApplied = Object.keys(cellRes.cells.per_model).length > 0;
+  // a model whose defense follows from the compared value pairs by the cells the values define (break53 #6)
+  const follows = defenseFollowsValue([...o.observations, ...(o.unlabelled ?? [])]);
   const utilityRows = opts.index
     ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
         units: opts.commonTasks ? own.units : null,
@@ -315,7 +320,8 @@ export function compareConditions(
     // a model's conditions with attacked runs, labelled or not: one whose baseline runs have no usable label gets its
     // differences as undefined for that reason, not "not run under the baseline" (break42)
     // (the compared models only: one with no usable label anywhere has no row, and excluded_groups names it)
-    baseline_differences: baselineDifferences(differenceItems(obs, utilityRows, o.condition_field), conditionsPerModel([...obs, ...own.unlabelled.filter((u) => u.model in perModel)]), baseline, o.condition_field, own.unlabelled),
+    // with the committee's disputed runs read each way beside each ASR difference that left some out (./disputed-range.ts)
+    baseline_differences: withDisputedRanges(baselineDifferences(differenceItems(obs, utilityRows, o.condition_field, follows), conditionsPerModel([...obs, ...own.unlabelled.filter((u) => u.model in perModel)]), baseline, o.condition_field, own.unlabelled, follows), obs, own.unlabelled, (x) => differenceCell(x.cell, follows.has(x.model) ? undefined : x.defense)),
     // no utility verdict anywhere in the run: said, not left as an empty list (new user 34: an Inspect log read without --utility-scorer)
     ...(opts.index && utility.length === 0 ? { utility_reason: "no_utility_in_input" as const } : {}),
     ...(drops.length > 0 ? { utility_drops: drops } : {}),

@@ -52,6 +52,7 @@ export interface LosoSummary {
   selection_accuracy: number | null;
   /** Folds whose training ASRs tied at the top: their figures are means over the tied conditions. */
   folds_tied: number;
+  /** The unweighted mean of the folds' realized rates (each fold counts once, whatever its runs: not a pooled rate; break53 #7). */
   mean_realized_asr: number | null;
   mean_baseline_asr: number | null;
   mean_oracle_asr: number | null;

@@ -47,8 +47,8 @@ function diffCells(d: BaselineDifference | undefined, missing: string): (string 
     num(d.pairs?.baseline_only),
     num(d.mcnemar_p),
     num(d.pairs?.pair_coverage),
-    d.pairs?.pair_coverage_low === undefined ? "" : String(d.pairs.pair_coverage_low),
-    d.reason ?? d.mcnemar_reason ?? (d.paired ? "" : d.unpaired_reason ?? ""),
+    d.pairs?.pair_coverage_low === undefined || d.pairs.pair_coverage_low === null ? "" : String(d.pairs.pair_coverage_low), // empty: no cell run under both (the reason column says so)
+    d.reason ?? d.mcnemar_reason ?? d.pairs?.pair_coverage_reason ?? (d.paired ? "" : d.unpaired_reason ?? ""),
   ];
 }
 

@@ -12,12 +12,15 @@ import { cellFields } from "./design-cells.js";
 import { domainAsr, type DomainAsr, type DomainView, type LabelledItem } from "./calibrated.js";
 import { pooledConditions, pooledModels } from "./pooled.js";
 import { EstimateError } from "./source.js";
-import { tieReadings, tiesNote, type HumanTies, type TieItem } from "./tie-bound.js";
+import { tieReadings, tiesNote, tiesOutsideWarning, type HumanTies, type TieItem } from "./tie-bound.js";
 
 /** The name of the pooled group (every trajectory of the domain; its `fields` empty). */
 export const ALL_GROUP = "(all)";
 
 /** One group's row of the output. */
+/** The start of the note of a group whose every prediction is 0 and whose two intervals differ. */
+export const ALL_ZERO_NOTE = "every judge prediction of the group is 0";
+
 export interface GroupEstimate extends DomainAsr {
   /** The group's value (values joined with " / " for several `--by` fields), or `(all)`. */
   group: string;
@@ -244,8 +247,9 @@ export function groupEstimate(
     refusal,
   };
   const est = domainAsr(domain, labelled, cellSizes, opts);
+  const printed = { calibrated: est.calibrated.asr, human: est.human.asr };
   // ties read both ways beside a figure that has them (./tie-bound.ts): none when the figure itself is undefined
-  const ties = c.ties?.items.length && (est.calibrated.asr !== null || est.human.asr !== null) ? tieReadings(domain, labelled, c.ties.items, c.ties.cellSizes, opts, est.judge.asr) : undefined;
+  const ties = c.ties?.items.length && (est.calibrated.asr !== null || est.human.asr !== null) ? tieReadings(domain, labelled, c.ties.items, c.ties.cellSizes, opts, est.judge.asr, printed) : undefined;
   const gw: string[] = [];
   const pools = by.length > 0 && !(by.includes("condition") && (by.includes("agent_model") || by.includes("model")));
   for (const pooled of pools ? [pooledConditions(by, rows()), pooledModels(by, rows(), c.domainModels)] : []) if (pooled) gw.push(pooled);
@@ -267,7 +271,17 @@ export function groupEstimate(
     );
   }
   if (ties) gw.push(tiesNote(ties));
+  const outside = ties && tiesOutsideWarning(ties, printed); // the printed figure outside every reading: loud
+  if (outside) gw.push(outside);
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
+  // every prediction 0 (the judge says compromised nowhere in the group, its unusable runs predicted at 0): the two
+  // estimates are one, but the calibrated interval is made for a difference (human − judge) and treats the constant
+  // prediction as random, so it is wider (break53 #8): said, so two intervals for one figure are not read as two results
+  const [hc, cc] = [est.human.ci95, est.calibrated.ci95];
+  const allZero = est.judge.count === 0 && (est.calibrated.prediction_for_unusable ?? 0) === 0 && est.human.asr !== null && est.calibrated.asr !== null;
+  if (allZero && hc && cc && (Math.abs(hc.lower - cc.lower) > 1e-9 || Math.abs(hc.upper - cc.upper) > 1e-9)) {
+    gw.push(`${ALL_ZERO_NOTE}: the calibrated estimate is the human-only one (${(100 * est.human.asr!).toFixed(1)}%), but its interval is made for the human-minus-judge difference, which treats the constant prediction as a random share (Newcombe's difference), so it is wider, conservative; the human-only interval is the one for this figure`);
+  }
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);
   return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, ...(ties ? { human_ties: ties } : {}), warnings: gw };

@@ -8,7 +8,7 @@ import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } 
 import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import type { EstimateReport } from "./run.js";
 import type { CalibratedCell } from "./calibrated-cell.js";
-import { HUMAN_TIES_NOTE, tieRangeText } from "./tie-bound.js";
+import { HUMAN_TIES_NOTE, TIES_OUTSIDE_NOTE, TIES_OUTSIDE_WHY, tieRangeText } from "./tie-bound.js";
 
 /** The word that marks a calibrated interval that is or holds an exact one (`ci_method`), in the text, HTML and notes. */
 export const EXACT_MARK = "exact";
@@ -54,9 +54,17 @@ export function calibratedNotes(calibrated: EstimateReport, goalReport: { warnin
   const ties = rows.flatMap((r) =>
     (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => {
       const t = r[k]?.human_ties;
-      return t ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${t.n} tied, ${tieRangeText(t)}`] : [];
+      return t ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${t.n} tied, ${tieRangeText(t, r[k]?.value)}`] : [];
     }),
   );
-  if (ties.length) notes.push(`${HUMAN_TIES_NOTE}: labelled trajectories whose annotators tied are counted as unlabelled in their strata (missing at random), which a tie need not be (they can be exactly the judge's errors); read any way, these rows' calibrated estimates lie in (every tie not compromised to every tie compromised; read as disagreeing with the judge): ${ties.join("; ")}`);
+  if (ties.length) notes.push(`${HUMAN_TIES_NOTE}: labelled trajectories whose annotators tied are counted as unlabelled in their strata (missing at random), which a tie need not be (they can be exactly the judge's errors); once the ties are adjudicated, these rows' calibrated estimates lie in (every tie not compromised to every tie compromised; read as disagreeing with the judge), a range that need not hold the printed figure: ${ties.join("; ")}`);
+  // a printed figure no adjudication of its ties gives: loud, with the rows (break53 #3)
+  const outside = rows.flatMap((r) =>
+    (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => {
+      const c = r[k];
+      return c?.human_ties?.calibrated_outside && c.value !== null ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)} ${(100 * c.value).toFixed(1)}% outside ${tieRangeText(c.human_ties).replace(/ \(.*$/, "")}`] : [];
+    }),
+  );
+  if (outside.length) notes.push(`WARNING: ${TIES_OUTSIDE_NOTE}: ${TIES_OUTSIDE_WHY}: ${outside.join("; ")}`);
   return notes;
 }

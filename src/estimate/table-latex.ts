@@ -20,6 +20,7 @@ import { blockedLatexCell } from "./table-blocked.js";
 import { exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { JUDGE_KEYS } from "./table-caveat-text.js";
 import { EXACT_MARK } from "./table-calibrated-notes.js";
+import { TIES_OUTSIDE_NOTE } from "./tie-bound.js";
 import { allCells, allRowLatex, allRowLines } from "./table-all.js";
 import { OWN_MIX, overLatexLines, populationText } from "./table-population.js";
 import { anyRunError, insertCountColumns, latexCountLegend, LATEX_COUNT_TITLES } from "./table-row-counts.js";
@@ -32,6 +33,8 @@ import { COUNT_LEGEND, countedKey, countLatex } from "./table-counts.js";
 const CUT_MARK = "$^\\parallel$";
 /** The mark of a value with no interval (UNSTABLE). */
 const UNSTABLE_MARK = "$^\\triangle$";
+/** The mark of a calibrated figure outside every reading of its row's annotator ties (./tie-bound.ts). */
+const TIES_MARK = "$^\\sharp$";
 
 const oneLine = (s: string) => s.replace(/[\r\n]/g, " ");
 
@@ -62,7 +65,7 @@ export function tableLatex(t: PaperTable, opts: { where?: string } = {}): string
     if (!p || p.value === null) return undefinedCell(where, p?.reason ?? "no_value");
     const mark = countLatex(p, rowN) + (p.coverage_low ? "$^\\ddagger$" : ""); // its x/n when over fewer than the row's n (./table-counts.ts)
     if (withheld(t, p)) return "n/a$^\\ddagger$"; // no number, so no count
-    const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the note below
+    const exact = (p.ci_method ? "$^\\S$" : "") + (p.human_ties?.calibrated_outside ? TIES_MARK : ""); // an exact bound (ci_method); a figure outside its ties' readings
     if (p.ci95) return `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}${mark}`;
     if (p.ci_reason) {
       // UNSTABLE, as the text prints it: never a plain number (break52 #9)
@@ -117,6 +120,8 @@ export function tableLatex(t: PaperTable, opts: { where?: string } = {}): string
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method)) || allCellsOf.some((c) => c.ci95 && c.ci_method)) {
     both("$^\\S$", `exact interval: the group's labelled items had the same human-minus-judge difference within each stratum (SE 0), and the interval is the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen; or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, and the interval is the union of the t interval and an exact small-count one (see the ${EXACT_MARK} note above)`);
   }
+  const offTies = t.notes.find((n) => n.startsWith(`WARNING: ${TIES_OUTSIDE_NOTE}`)); // rendered, not a comment only (break53 #3)
+  if (offTies) notes.push(noteLine(TIES_MARK, offTies.replace(/^WARNING: /, "")));
   if (notes.length) L.push("{\\footnotesize\\par\\smallskip", ...notes, "}");
   return L.join("\n") + "\n";
 }

@@ -54,6 +54,7 @@ export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { LFL_CALIBRATED, rowCalibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
+import type { HumanTies } from "./tie-bound.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
 import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
@@ -406,7 +407,7 @@ export function paperTableFrom(
 
 
 /** A cell of the table as its outputs read it. */
-export type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string; weight_check?: WeightCheck } | null;
+export type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string; weight_check?: WeightCheck; human_ties?: HumanTies } | null;
 
 /** A column of the table: its key, text and LaTeX titles, and its cell of a row. */
 export type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };

@@ -30,7 +30,14 @@ describe("label --where matching nothing", () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/matches none of the \d+ trajectories read: nothing was labelled .*; run r keeps the verdicts it held, nothing was added/);
     expect(fs.readFileSync(path.join(labels, "r", "verdicts.jsonl"), "utf8")).toBe(before);
-  }, 60_000);
+    // --json: the error object every usage error gives, not a summary of 0 trajectories and no judges (break53 #7)
+    const j = await runCli(["label", SAMPLES, "--run", "r", "--labels-dir", labels, "--where", "suite=Banking", "--json"]);
+    expect(j.code).toBe(2);
+    const out = JSON.parse(j.stdout);
+    expect(out.trajectories).toBeUndefined();
+    expect(out.error).toMatchObject({ exit_code: 2, kind: "usage" });
+    expect(out.error.message).toMatch(/^--where suite=Banking matches none of the \d+ trajectories read: nothing was labelled .*; run r keeps the verdicts it held/);
+  }, 90_000);
 
   it("whereKeptNone: only with --where, something read, none kept, not stopped", () => {
     const res = (read: number, kept: number, where: boolean, interrupted = false) => ({ thisRun: { read, kept, errors: 0, ...(where ? { where: {} } : {}) }, interrupted });

@@ -8,7 +8,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { testRetest } from "../../src/committee/retest.js";
+import { ALL_CODE_SET, testRetest } from "../../src/committee/retest.js";
+import { retestLines } from "../../src/committee/retest-text.js";
 import { testRetestColumns } from "../../src/committee/retest-columns.js";
 import { COMMITTEE_ROW_FIELDS, committeeReportColumns } from "../../src/committee/report-columns.js";
 import { formatCommitteeReport } from "../../src/committee/report.js";
@@ -149,5 +150,48 @@ describe("test-retest leaves out repeats made under different configurations (br
     const { report } = committeeReportColumns(run, { run: "r", bootstrap: { B: 0, seed: 1 } });
     expect(report.warnings).toContain(obj.config_mismatch!.message);
     expect(formatCommitteeReport(report)).toContain("left out: 1 trajectory judged under different configurations in different repeats (mixed_configuration");
+  });
+});
+
+// break53 #9: kappa 1.000 over labels that code set (no finding held): counted, and the figure over the judge-made ones
+describe("test-retest counts the pairs whose labels code set, on objects and columns alike (break53 #9)", () => {
+  const coded = (t: string, repeat: number, label: Bucket, basis?: string): Verdict => ({ ...verdict(t, repeat, label), ...(basis ? { label_basis: basis } : { label_basis: "finding" }) }) as Verdict;
+  // c1-c3: both repeats unaffected by code; f1: both full_compliance by finding; f2: full vs unaffected (by code)
+  const VS = [
+    ...["c1", "c2", "c3"].flatMap((t) => [coded(t, 0, "unaffected", "exposure_found"), coded(t, 1, "unaffected", "exposure_found")]),
+    coded("f1", 0, "full_compliance"),
+    coded("f1", 1, "full_compliance"),
+    coded("f2", 0, "full_compliance"),
+    coded("f2", 1, "unaffected", "exposure_found"),
+  ];
+  const ids = ["c1", "c2", "c3", "f1", "f2"];
+
+  it("on objects: 3 of 5 pairs both set by code, the figures over the other 2 (one disagreement), and the text warns", () => {
+    const [rt] = testRetest(VS, ids, { bootstrap: { B: 0, seed: 1 } });
+    const c = rt.pairs[0].code_set!;
+    expect(c).toMatchObject({ labelled: 5, both_code: 3 });
+    expect(c.judge_made!.six.n_used).toBe(2);
+    expect(c.judge_made!.six.percent_agreement.value).toBe(0.5);
+    const text = retestLines([rt], 0).join("\n");
+    expect(text).toContain("WARNING: labels set by code (no finding held) on both repeats: 3 of 5 labelled pairs, agreeing by construction: the figures above mostly measure the code, not the judge; over the other 2 pairs (a label the judge made): six buckets agreement 50.0%");
+  });
+
+  it("every pair set by code: the judge-made figure withheld with its reason; none set by code: no field", async () => {
+    const only = VS.filter((v) => v.trajectory_id.startsWith("c"));
+    const [rt] = testRetest(only, ["c1", "c2", "c3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.pairs[0].code_set).toEqual({ labelled: 3, both_code: 3, judge_made: null, reason: ALL_CODE_SET });
+    const [none] = testRetest(VERDICTS, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(none.pairs[0].code_set).toBeUndefined();
+    // columns: the same counts and figures
+    const dir = path.join(tmp, "coded");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), ids.map((id) => JSON.stringify({ id, agent_model: "a", attacked: true, n_messages: 2, content_sha256: sha("x") })).join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), VS.map((v) => JSON.stringify(v)).join("\n") + "\n");
+    const run = await readColumnRun(dir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [] });
+    const [col] = testRetestColumns(run, () => true, { bootstrap: { B: 0, seed: 1 } });
+    const [obj] = testRetest(VS, ids, { bootstrap: { B: 0, seed: 1 } });
+    expect(col.pairs[0].code_set!.both_code).toBe(3);
+    expect(col.pairs[0].code_set!.judge_made!.six.kappa.value).toEqual(obj.pairs[0].code_set!.judge_made!.six.kappa.value);
+    expect(col.pairs[0].code_set!.judge_made!.binary.percent_agreement.value).toBe(0.5);
   });
 });

@@ -278,3 +278,30 @@ describe("differenceItems: utility runs folded by (model, condition, event, cell
     expect(baselineDifferences(items, { m: ["b", "d"] }, "b")).toEqual(baselineDifferences(unfolded, { m: ["b", "d"] }, "b"));
   });
 });
+
+// break53 #6: compared by a metadata key whose values decide the defense, pairing "under its own defense" never pairs
+describe("defenseFollowsValue: the models whose defense follows from the compared value (break53 #6)", () => {
+  it("a defense under one compared value only: the model pairs by the cells the values define", async () => {
+    const { defenseFollowsValue } = await import("../../src/compare/baseline-diff.js");
+    const xs = [
+      { model: "a", condition: "scale", defense: "no_defense" },
+      { model: "a", condition: "defenses", defense: "tool_filter" },
+      { model: "a", condition: "defenses", defense: "spotlighting" },
+      { model: "b", condition: "attack1", defense: "no_defense" },
+      { model: "b", condition: "attack2", defense: "no_defense" },
+      { model: "c", condition: "x" },
+    ];
+    expect([...defenseFollowsValue(xs)]).toEqual(["a"]);
+  });
+});
+
+// break53 #7: no cell run under both: 0/0 is undefined, not "coverage 0, not low"
+describe("pair coverage with no cell run under both (break53 #7)", () => {
+  it("null with its reason, not 0 and false", async () => {
+    const { baselineDifference } = await import("../../src/compare/baseline-diff.js");
+    const it1 = (condition: string, cell: string) => ({ model: "m", condition, cell, event: false });
+    const d = baselineDifference("m", "a", "b", "asr_goal", [it1("a", "x1")], [it1("b", "y1")], "attack", { condition: new Set(), baseline: new Set() });
+    expect(d.difference).toBeNull();
+    expect(d.pairs).toMatchObject({ n: 0, pair_coverage: null, pair_coverage_low: null, pair_coverage_reason: "no_cell_run_under_both" });
+  });
+});

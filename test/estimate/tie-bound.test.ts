@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { HumanLabelFile } from "../../src/agree/human.js";
 import { estimateFromData, type EstimateReport } from "../../src/estimate/run.js";
 import { formatEstimate } from "../../src/estimate/format.js";
-import { HUMAN_TIES_NOTE, tiesNote } from "../../src/estimate/tie-bound.js";
+import { HUMAN_TIES_NOTE, TIES_OUTSIDE_MARK, TIES_OUTSIDE_NOTE, tiesNote } from "../../src/estimate/tie-bound.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
@@ -98,9 +98,59 @@ describe("tied human labels: the figures read each way beside the figure that le
   });
 
   it("tiesNote: an undefined reading says why", () => {
-    const t = tiesNote({ n: 1, n_sample: 1, human: null, calibrated: null, calibrated_agree: { asr: 0.5, ci95: null, reason: "stratum_n_lt_2" }, calibrated_disagree: { asr: null, ci95: null, reason: "too_few_labelled_items" } });
+    const t = tiesNote({ n: 1, n_sample: 1, human: null, calibrated: null, calibrated_agree: { asr: 0.5, ci95: null, reason: "stratum_n_lt_2" }, calibrated_disagree: { asr: null, ci95: null, reason: "too_few_labelled_items" }, calibrated_outside: false, human_outside: false });
     expect(t).toContain("1 labelled trajectory of the group whose");
     expect(t).toContain("read as agreeing with the judge, calibrated 50.0% CI undefined (");
     expect(t).toContain("read any way, calibrated undefined, human-only undefined");
+  });
+});
+
+// break53 #3: leaving a tie out imputes to it the stratum's mean human-minus-judge correction, a "label" outside [0, 1],
+// so the printed figure can lie outside every reading. One stratum of 30 (judge compromised on every third); 10
+// labelled with consensus, the humans saying not compromised on 2 the judge called compromised (mean correction -0.2),
+// and one tie on an item the judge calls not compromised: read 0 it dilutes the correction to -2/11, read 1 to -1/11.
+describe("a printed figure outside every reading of its ties is said loudly, not called bounded (break53 #3)", () => {
+  const idx = new Map(ids.slice(0, 30).map((id): [string, TrajectoryIndexRow] => [id, row(id, "m1")]));
+  const design = { stratum: "m1", stratum_size: 30, inclusion_probability: 11 / 30 };
+  const labelOf = (i: number): [string, string] => (i === 1 ? ["full_compliance", "unaffected"] : i === 0 || i === 3 ? ["unaffected", "unaffected"] : [lab(judgeSays(i)), lab(judgeSays(i))]);
+  let line = 1;
+  const rows = Array.from({ length: 11 }, (_, i) => i).flatMap((i) => labelOf(i).map((label, a) => ({ trajectory_id: ids[i], annotator: a ? "y" : "x", label, line: ++line, ...design })));
+  const r = estimateFromData(idx, verdicts.slice(0, 30), { format: "jsonl", bad_rows: [], rows } as unknown as HumanLabelFile, { run: "r", humanFile: "h.jsonl", minSampled: 5, by: [], rate: "asr_behaviour" }) as EstimateReport;
+  const g = r.groups[0];
+
+  it("the figure (10/30 - 0.2) lies below the range (10/30 - 2/11 to 10/30 - 1/11): flagged, with the warning", () => {
+    expect(g.calibrated.asr).toBeCloseTo(10 / 30 - 0.2, 12);
+    expect(g.human_ties!.calibrated!.lower).toBeCloseTo(10 / 30 - 2 / 11, 12);
+    expect(g.human_ties!.calibrated!.upper).toBeCloseTo(10 / 30 - 1 / 11, 12);
+    expect(g.human_ties!.calibrated_outside).toBe(true);
+    expect(g.human_ties!.human_outside).toBe(false); // 8/10 lies in 8/11 to 9/11
+    expect(g.warnings.some((w) => w.startsWith(`WARNING: ${TIES_OUTSIDE_NOTE}: the calibrated figure 13.3% lies outside 15.2% to 24.2%`))).toBe(true);
+    const text = unwrapText(formatEstimate(r));
+    expect(text).toContain(`calibrated 13.3%`);
+    expect(text).toMatch(new RegExp(`calibrated 13\\.3% .*${TIES_OUTSIDE_MARK}`));
+    expect(text).toContain("not a bound on the figures above");
+    expect(text).not.toContain("a bound on the estimate");
+  });
+
+  it("a figure inside its range is not flagged (the first fixture)", () => {
+    expect(tied.groups.every((x) => !x.human_ties!.calibrated_outside && !x.warnings.some((w) => w.includes(TIES_OUTSIDE_NOTE)))).toBe(true);
+  });
+});
+
+// break53 #8: every prediction 0: the calibrated estimate is the human-only one, its interval made for a difference
+describe("a group whose every judge prediction is 0 says its two intervals are for one figure (break53 #8)", () => {
+  it("the note, only when the two intervals differ", async () => {
+    const { ALL_ZERO_NOTE } = await import("../../src/estimate/groups.js");
+    const idx = new Map(ids.slice(0, 30).map((id): [string, TrajectoryIndexRow] => [id, row(id, "m1")]));
+    const vs = ids.slice(0, 30).map((id) => v(id, "unaffected"));
+    const design = { stratum: "m1", stratum_size: 30, inclusion_probability: 12 / 30 };
+    let line = 1;
+    const rows = Array.from({ length: 12 }, (_, i) => i).flatMap((i) => ["x", "y"].map((annotator) => ({ trajectory_id: ids[i], annotator, label: i % 2 ? "full_compliance" : "unaffected", line: ++line, ...design })));
+    const r = estimateFromData(idx, vs, { format: "jsonl", bad_rows: [], rows } as unknown as HumanLabelFile, { run: "r", humanFile: "h.jsonl", minSampled: 5, by: [], rate: "asr_behaviour" }) as EstimateReport;
+    const g = r.groups[0];
+    expect(g.calibrated.asr).toBeCloseTo(g.human.asr!, 12);
+    const differ = g.calibrated.ci95!.lower !== g.human.ci95!.lower || g.calibrated.ci95!.upper !== g.human.ci95!.upper;
+    expect(differ).toBe(true); // the calibrated interval is made for a difference: wider here
+    expect(g.warnings.some((w) => w.startsWith(ALL_ZERO_NOTE))).toBe(differ);
   });
 });
