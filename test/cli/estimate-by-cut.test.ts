@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { CUT_RUNS, LABELLED, writeCutRun } from "../estimate/cut-run.js";
+import { CUT_RUNS, cutByHand, isCutM, writeCutRun } from "../estimate/cut-run.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-bycut-"));
@@ -30,13 +30,8 @@ const est = async (run: string, h: string, extra: string[]) => {
   return r;
 };
 
-function byHand(keep: (k: number) => boolean): number {
-  const dom = CUT_RUNS.map((_, k) => k).filter(keep);
-  const judge = dom.filter((k) => CUT_RUNS[k].full).length / dom.length;
-  const lab = dom.filter((k) => LABELLED.includes(k));
-  return judge + lab.reduce((s, k) => s + (humanOf(k) ? 1 : 0) - (CUT_RUNS[k].full ? 1 : 0), 0) / lab.length;
-}
-const isM = (k: number, attack?: string) => CUT_RUNS[k].model === "M" && CUT_RUNS[k].condition === "no_defense" && (!attack || CUT_RUNS[k].attack === attack);
+const byHand = (keep: (k: number) => boolean): number => cutByHand(keep, humanOf);
+const isM = isCutM;
 type G = { group: string; n_population: number; over_cells?: { kept: number; left_out: number }; calibrated: { asr: number } };
 
 describe("estimate --by agent_model,condition (no --table): like for like by default (est53 #2)", () => {

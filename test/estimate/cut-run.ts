@@ -43,3 +43,17 @@ export function writeCutRun(tmp: string, name: string): { dir: string; human: st
   fs.writeFileSync(human, rows.join("\n") + "\n");
   return { dir, human, humanOf };
 }
+
+/**
+ * By hand: a domain's calibrated estimate over the rows (indexes of CUT_RUNS) `keep` selects: the judge's rate there
+ * plus the mean human-minus-judge difference of its labelled ones (one stratum, so equal weights).
+ */
+export function cutByHand(keep: (k: number) => boolean, humanOf: (k: number) => boolean): number {
+  const dom = CUT_RUNS.map((_, k) => k).filter(keep);
+  const judge = dom.filter((k) => CUT_RUNS[k].full).length / dom.length;
+  const lab = dom.filter((k) => LABELLED.includes(k));
+  return judge + lab.reduce((s, k) => s + (humanOf(k) ? 1 : 0) - (CUT_RUNS[k].full ? 1 : 0), 0) / lab.length;
+}
+
+/** Whether row `k` is model M under no_defense (and of `attack`, when given). */
+export const isCutM = (k: number, attack?: string): boolean => CUT_RUNS[k].model === "M" && CUT_RUNS[k].condition === "no_defense" && (!attack || CUT_RUNS[k].attack === attack);
