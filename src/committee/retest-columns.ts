@@ -113,6 +113,7 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       const two2 = new PairTally(BINARY);
       let nLab = 0;
       let nCode = 0;
+      let nOne = 0;
       for (const s of slots) {
         if (mixed.size > 0 && differ(s, r)) {
           mismatch[String(r)] = (mismatch[String(r)] ?? 0) + 1;
@@ -131,7 +132,9 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
         if (p0 > 0 && pr > 0) addClaimed(claimed, rec(p0), rec(pr));
         if (!isBucket(a) || !isBucket(b)) continue;
         nLab++;
-        if (isCodeEstablished(rec(p0)) && isCodeEstablished(rec(pr))) nCode++;
+        const coded = (isCodeEstablished(rec(p0)) ? 1 : 0) + (isCodeEstablished(rec(pr)) ? 1 : 0);
+        if (coded === 2) nCode++;
+        else if (coded === 1) nOne++;
         else {
           six2.add(a, b);
           two2.add(bin(a), bin(b));
@@ -139,11 +142,11 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       }
       const names: [string, string] = ["repeat 0", `repeat ${r}`];
       const code_set: CodeSetPairs | undefined =
-        nCode === 0
+        nCode + nOne === 0
           ? undefined
-          : nLab > nCode
-            ? { labelled: nLab, both_code: nCode, judge_made: { six: compareTwoRatersTable(six2.table, six2, BUCKETS, { names }), binary: compareTwoRatersTable(two2.table, two2, BINARY, { names }) } }
-            : { labelled: nLab, both_code: nCode, judge_made: null, reason: ALL_CODE_SET };
+          : nLab > nCode + nOne
+            ? { labelled: nLab, both_code: nCode, one_code: nOne, judge_made: { six: compareTwoRatersTable(six2.table, six2, BUCKETS, { names }), binary: compareTwoRatersTable(two2.table, two2, BINARY, { names }) } }
+            : { labelled: nLab, both_code: nCode, one_code: nOne, judge_made: null, reason: ALL_CODE_SET };
       pairs.push({
         ...(code_set ? { code_set } : {}),
         repeat: r,

@@ -21,10 +21,11 @@ export interface RepeatPair {
    */
   claimed: ClaimedPairs;
   /**
-   * Pairs whose two labels code set (`label_basis` `exposure_found` / `injection_absent`: no finding held), which agree
-   * by construction (break53 #9: kappa 1.000 over 58 pairs all set by code, no judge call varied), and the figures over
-   * the other labelled pairs (at least one label the judge's verified evidence made); those are null with a reason when
-   * none is left. Absent when no pair has both labels set by code.
+   * Pairs with a label code set (`label_basis` `exposure_found` / `injection_absent`: no finding held) on both repeats,
+   * which agree by construction (break53 #9: kappa 1.000 over 58 pairs all set by code, no judge call varied), or on one
+   * (the judge's own answers may have differed and code made them meet: break2_53, 41 of 73 such pairs read as the
+   * judge's agreement), and the figures over the pairs whose two labels the judge's verified evidence made; those are
+   * null with a reason when none is left. Absent when no labelled pair has a label set by code.
    */
   code_set?: CodeSetPairs;
 }
@@ -35,30 +36,34 @@ export interface CodeSetPairs {
   labelled: number;
   /** Of them, pairs with both labels set by code. */
   both_code: number;
-  /** The figures over the other `labelled - both_code` pairs; null with `reason` when there are none. */
+  /** Of them, pairs with exactly one label set by code. */
+  one_code: number;
+  /** The figures over the other `labelled - both_code - one_code` pairs (both labels the judge made); null with `reason` when there are none. */
   judge_made: { six: TwoRaterComparison; binary: TwoRaterComparison } | null;
   reason?: string;
 }
 
 /** Why {@link CodeSetPairs.judge_made} is null. */
-export const ALL_CODE_SET = "every labelled pair has both labels set by code: no judge-made label to measure";
+export const ALL_CODE_SET = "every labelled pair has a label set by code: no pair of judge-made labels to measure";
 
 /** A pair's code-set share above this is warned of (the figures then mostly measure the code). */
 export const CODE_SET_MOST = 0.5;
 
 /**
- * The line of a pair with labels set by code: `labels set by code (no finding held) on both repeats: 58 of 58 labelled
- * pairs, agreeing by construction: the figures above measure the code, not the judge; over the other 0: withheld (...)`.
+ * The line of pairs with labels set by code: `labels set by code (no finding held): on both repeats 58, on one 0, of 58
+ * labelled pairs: the figures above mostly measure the code, not the judge; over the other 0 (both labels the judge
+ * made): withheld (...)`.
  */
 export function codeSetLine(c: CodeSetPairs): string {
-  const most = c.both_code > CODE_SET_MOST * c.labelled;
-  const head = `${most ? "WARNING: " : ""}labels set by code (no finding held) on both repeats: ${c.both_code} of ${c.labelled} labelled pairs, agreeing by construction${most ? ": the figures above mostly measure the code, not the judge" : ""}`;
-  const rest = c.labelled - c.both_code;
-  if (!c.judge_made) return `${head}; over the other ${rest} pairs (a label the judge made): withheld (${c.reason})`;
+  const coded = c.both_code + c.one_code;
+  const most = coded > CODE_SET_MOST * c.labelled;
+  const head = `${most ? "WARNING: " : ""}labels set by code (no finding held): on both repeats ${c.both_code} (agreeing by construction), on one repeat ${c.one_code}, of ${c.labelled} labelled pairs${most ? ": the figures above mostly measure the code, not the judge" : ""}`;
+  const rest = c.labelled - coded;
+  if (!c.judge_made) return `${head}; over the other ${rest} pairs (both labels the judge made): withheld (${c.reason})`;
   const j = c.judge_made;
   const k = (x: TwoRaterComparison) => (x.kappa.value === null ? `undefined (${x.kappa.reason ?? "no value"})` : x.kappa.value.toFixed(3));
   const a = (x: TwoRaterComparison) => (x.percent_agreement.value === null ? "undefined" : `${(100 * x.percent_agreement.value).toFixed(1)}%`);
-  return `${head}; over the other ${rest} pairs (a label the judge made): six buckets agreement ${a(j.six)}, kappa ${k(j.six)}; binary agreement ${a(j.binary)}, kappa ${k(j.binary)}`;
+  return `${head}; over the other ${rest} pairs (both labels the judge made): six buckets agreement ${a(j.six)}, kappa ${k(j.six)}; binary agreement ${a(j.binary)}, kappa ${k(j.binary)}`;
 }
 
 /** See {@link RepeatPair.claimed}. */
@@ -248,15 +253,19 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       // pairs whose two labels code set agree by construction: counted, and the figures over the rest (break53 #9)
       const isLab = (id: string, k: number) => (BUCKETS as readonly string[]).includes(lab(id, k) ?? "");
       const labelled = same.filter((id) => isLab(id, 0) && isLab(id, r));
-      const byCode = new Set(labelled.filter((id) => isCodeEstablished(at(id, 0)!) && isCodeEstablished(at(id, r)!)));
+      const codeCount = (id: string) => (isCodeEstablished(at(id, 0)!) ? 1 : 0) + (isCodeEstablished(at(id, r)!) ? 1 : 0);
+      const counts = labelled.map(codeCount);
+      const bothCode = counts.filter((c) => c === 2).length;
+      const oneCode = counts.filter((c) => c === 1).length;
       let code_set: CodeSetPairs | undefined;
-      if (byCode.size > 0) {
-        const rest = labelled.filter((id) => !byCode.has(id));
+      if (bothCode + oneCode > 0) {
+        const rest = labelled.filter((_, i) => counts[i] === 0);
         const ra = rest.map((id) => lab(id, 0));
         const rb = rest.map((id) => lab(id, r));
         code_set = {
           labelled: labelled.length,
-          both_code: byCode.size,
+          both_code: bothCode,
+          one_code: oneCode,
           ...(rest.length
             ? { judge_made: { six: compareTwoRaters(ra, rb, BUCKETS, { names: ["repeat 0", `repeat ${r}`] }), binary: compareTwoRaters(ra.map(bin), rb.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`] }) } }
             : { judge_made: null, reason: ALL_CODE_SET }),

@@ -8,6 +8,7 @@ import { textTable } from "../format/text-table.js";
 import { wrapLine } from "../format/wrap-text.js";
 import type { RateFigure } from "../stats/rate-figure.js";
 import type { JudgesCommon } from "./judges-common.js";
+import { rateCaveatMarker } from "../verdict/rate-caveat.js";
 
 const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
 const fig = (r: RateFigure) => (r.rate === null ? "undefined" : `${(100 * r.rate).toFixed(1)} (${r.count}/${r.n})`);
@@ -26,7 +27,9 @@ export function judgesCommonLines(c: JudgesCommon | undefined): string[] {
     `judges side by side over the ${n(c.n)} of the ${n(c.attacked)} attacked runs every judge labelled (each judge's own figures above are over the runs it labelled: ${own}; ` +
       `a difference there may be the runs, not the judging)${left}:`,
   );
-  const rows: string[][] = [["agent model", "condition", "n / attacked", ...c.judges.flatMap((j) => [`${j} asr_goal %`, `${j} asr_behaviour %`])]];
+  // a broken judge's columns carry its mark (break2_53: "0.0% beside 56.3% over the same runs" read as a judging difference)
+  const mark = (i: number) => rateCaveatMarker(c.per_judge[i]?.rate_caveat ? [c.per_judge[i].rate_caveat!] : []);
+  const rows: string[][] = [["agent model", "condition", "n / attacked", ...c.judges.flatMap((j, i) => [`${j} asr_goal %${mark(i)}`, `${j} asr_behaviour %${mark(i)}`])]];
   for (const g of c.by_model_condition) rows.push([g.agent_model, g.condition, `${n(g.n)} / ${n(g.attacked)}`, ...g.per_judge.flatMap((j) => [fig(j.asr_goal), fig(j.asr_behaviour)])]);
   rows.push(["(all)", "", `${n(c.n)} / ${n(c.attacked)}`, ...c.per_judge.flatMap((j) => [fig(j.asr_goal), fig(j.asr_behaviour)])]);
   return [...head, ...textTable(rows, { indent: "    " })];

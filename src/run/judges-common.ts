@@ -13,6 +13,7 @@ import { RateTally, type RateItem } from "../stats/rates.js";
 import type { RateFigure } from "../stats/rate-figure.js";
 import { NO_VALUE } from "../stats/no-value.js";
 import type { Rep0Fold, RowFields } from "./rep0-rates.js";
+import type { RateCaveat } from "../verdict/rate-caveat.js";
 
 /** One judge's two named rates over a shared set. */
 export interface CommonRates {
@@ -31,8 +32,11 @@ export interface JudgesCommon {
   attacked: number;
   /** Of them, those every compared judge labelled (a usable repeat-0 verdict): the rates' n. */
   n: number;
-  /** Each judge's rates over the `n` runs, with its own labelled count and coverage (labelled / attacked). */
-  per_judge: Array<CommonRates & { own_labelled: number; own_coverage: number | null }>;
+  /**
+   * Each judge's rates over the `n` runs, with its own labelled count and coverage (labelled / attacked), and its rate
+   * caveat (a judge that looks broken: its figures here are no judging difference either; break2_53) or null.
+   */
+  per_judge: Array<CommonRates & { own_labelled: number; own_coverage: number | null; rate_caveat: RateCaveat | null }>;
   /** The same per (agent model, condition) (condition `(none)` when the run records none): its attacked and shared n. */
   by_model_condition: Array<{ agent_model: string; condition: string; attacked: number; n: number; per_judge: CommonRates[] }>;
   /** Every compared judge labelled the same attacked runs: their own figures are already over the same runs. */
@@ -43,7 +47,7 @@ export interface JudgesCommon {
  * The {@link JudgesCommon} of a run's judges; undefined with fewer than two judges.
  * @param fold the summary's repeat-0 fold; @param judges each judge's id and own attacked/labelled counts (its `rates`).
  */
-export function judgesCommon(fold: Rep0Fold, judges: ReadonlyArray<{ judge_id: string; rates: { attacked: number; labelled: number } }>): JudgesCommon | undefined {
+export function judgesCommon(fold: Rep0Fold, judges: ReadonlyArray<{ judge_id: string; rates: { attacked: number; labelled: number }; rate_caveat?: RateCaveat | null }>): JudgesCommon | undefined {
   if (judges.length < 2) return undefined;
   const compared = judges.filter((j) => j.rates.labelled > 0);
   const left_out = judges.filter((j) => j.rates.labelled === 0).map((j) => j.judge_id);
@@ -72,7 +76,7 @@ export function judgesCommon(fold: Rep0Fold, judges: ReadonlyArray<{ judge_id: s
   const n = ids.length ? two(all[0]).n : 0;
   const per_judge = compared.map((j, i) => {
     const r = two(all[i]);
-    return { judge_id: j.judge_id, asr_goal: r.asr_goal, asr_behaviour: r.asr_behaviour, own_labelled: j.rates.labelled, own_coverage: j.rates.attacked > 0 ? j.rates.labelled / j.rates.attacked : null };
+    return { judge_id: j.judge_id, asr_goal: r.asr_goal, asr_behaviour: r.asr_behaviour, own_labelled: j.rates.labelled, own_coverage: j.rates.attacked > 0 ? j.rates.labelled / j.rates.attacked : null, rate_caveat: j.rate_caveat ?? null };
   });
   const by_model_condition = [...groups.values()]
     .sort((a, b) => (a.model < b.model ? -1 : a.model > b.model ? 1 : a.condition < b.condition ? -1 : a.condition > b.condition ? 1 : 0))

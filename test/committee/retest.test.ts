@@ -166,20 +166,20 @@ describe("test-retest counts the pairs whose labels code set, on objects and col
   ];
   const ids = ["c1", "c2", "c3", "f1", "f2"];
 
-  it("on objects: 3 of 5 pairs both set by code, the figures over the other 2 (one disagreement), and the text warns", () => {
+  it("on objects: 3 of 5 pairs both set by code, 1 on one repeat (code made it meet or part), the figures over the 1 pair both judge-made, and the text warns", () => {
     const [rt] = testRetest(VS, ids, { bootstrap: { B: 0, seed: 1 } });
     const c = rt.pairs[0].code_set!;
-    expect(c).toMatchObject({ labelled: 5, both_code: 3 });
-    expect(c.judge_made!.six.n_used).toBe(2);
-    expect(c.judge_made!.six.percent_agreement.value).toBe(0.5);
+    expect(c).toMatchObject({ labelled: 5, both_code: 3, one_code: 1 });
+    expect(c.judge_made!.six.n_used).toBe(1);
+    expect(c.judge_made!.six.percent_agreement.value).toBe(1);
     const text = retestLines([rt], 0).join("\n");
-    expect(text).toContain("WARNING: labels set by code (no finding held) on both repeats: 3 of 5 labelled pairs, agreeing by construction: the figures above mostly measure the code, not the judge; over the other 2 pairs (a label the judge made): six buckets agreement 50.0%");
+    expect(text).toContain("WARNING: labels set by code (no finding held): on both repeats 3 (agreeing by construction), on one repeat 1, of 5 labelled pairs: the figures above mostly measure the code, not the judge; over the other 1 pairs (both labels the judge made): six buckets agreement 100.0%");
   });
 
   it("every pair set by code: the judge-made figure withheld with its reason; none set by code: no field", async () => {
     const only = VS.filter((v) => v.trajectory_id.startsWith("c"));
     const [rt] = testRetest(only, ["c1", "c2", "c3"], { bootstrap: { B: 0, seed: 1 } });
-    expect(rt.pairs[0].code_set).toEqual({ labelled: 3, both_code: 3, judge_made: null, reason: ALL_CODE_SET });
+    expect(rt.pairs[0].code_set).toEqual({ labelled: 3, both_code: 3, one_code: 0, judge_made: null, reason: ALL_CODE_SET });
     const [none] = testRetest(VERDICTS, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
     expect(none.pairs[0].code_set).toBeUndefined();
     // columns: the same counts and figures
@@ -191,7 +191,8 @@ describe("test-retest counts the pairs whose labels code set, on objects and col
     const [col] = testRetestColumns(run, () => true, { bootstrap: { B: 0, seed: 1 } });
     const [obj] = testRetest(VS, ids, { bootstrap: { B: 0, seed: 1 } });
     expect(col.pairs[0].code_set!.both_code).toBe(3);
+    expect(col.pairs[0].code_set!.one_code).toBe(1);
     expect(col.pairs[0].code_set!.judge_made!.six.kappa.value).toEqual(obj.pairs[0].code_set!.judge_made!.six.kappa.value);
-    expect(col.pairs[0].code_set!.judge_made!.binary.percent_agreement.value).toBe(0.5);
+    expect(col.pairs[0].code_set!.judge_made!.binary.percent_agreement.value).toBe(1);
   });
 });

@@ -9,6 +9,8 @@ import { formatSummary } from "../../src/run/summary-text.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
+import { judgesCommonLines } from "../../src/run/judges-common-text.js";
+import type { RateCaveat } from "../../src/verdict/rate-caveat.js";
 
 const ok = (judge: string, id: string, label: Bucket): Verdict =>
   ({ trajectory_id: id, judge_id: judge, judge_model: "m", judge_family: "f", repeat: 0, status: "ok", label, downgraded: false, findings: [], usage: { prompt_tokens: 0, completion_tokens: 0 } }) as unknown as Verdict;
@@ -60,5 +62,14 @@ describe("label summary: the judges side by side over the runs every one labelle
     const dead = summarizeRun("r", [...verdicts, ...ids.map((id) => failed("C", id))], index, []);
     expect(dead.judges_common!.left_out).toEqual(["C"]);
     expect(dead.judges_common!.n).toBe(4);
+  });
+  it("a broken judge's columns carry its mark, and --json its caveat (break2_53: a broken judge's 0.0% read as a judging difference)", () => {
+    expect(c.per_judge.map((j) => j.rate_caveat)).toEqual([null, null]);
+    const caveat = { judge_id: "B", flags: ["mostly_downgraded"], message: "judge \"B\" looks broken" } as unknown as RateCaveat;
+    const marked = { ...c, per_judge: c.per_judge.map((j) => (j.judge_id === "B" ? { ...j, rate_caveat: caveat } : j)) };
+    const text = judgesCommonLines(marked).join("\n");
+    expect(text).toContain(`B asr_goal % [JUDGE "B" LOOKS BROKEN: see the warning]`);
+    expect(text).toContain(`B asr_behaviour % [JUDGE "B" LOOKS BROKEN: see the warning]`);
+    expect(text).not.toContain(`A asr_goal % [`);
   });
 });
