@@ -20,7 +20,11 @@
  *   `<rate>_vs_baseline` with `_lower`, `_upper` (95%), `_method` (`paired` by cell or `unpaired`), `_pairs` (cells
  *   with a label under both), `_condition_only` and `_baseline_only` (the discordant cells), `_mcnemar_p` (exact),
  *   `_pair_coverage` (the pairs' share of the cells both conditions ran; ASR rates) and `_pair_coverage_low` (below
- *   80%), and `_reason` (why undefined: `baseline` on the baseline's own rows); `baseline` names it.
+ *   80%), and `_reason` (why undefined: `baseline` on the baseline's own rows); `baseline` names it;
+ * - a committee's split-vote runs (left out of the rates and the differences, as the text says: ./disputed-range.ts):
+ *   `disputed` (the row's count), `<rate>_disputed_lower`/`_upper` (the rate with them read each way) and, per
+ *   difference, `<rate>_vs_baseline_disputed_lower`/`_upper`; empty when none is disputed (break2_53 #9: the CSV's
+ *   notes said every row carries the range, which only the text and JSON did).
  * Undefined values are empty cells with the reason beside.
  */
 import { writeCsv } from "../io/csv.js";
@@ -32,11 +36,11 @@ import { joinCsvNotes } from "../format/csv-notes.js";
 
 const num = (x: number | null | undefined) => (x === null || x === undefined ? "" : x);
 
-const DIFF_SUFFIXES = ["", "_lower", "_upper", "_method", "_pairs", "_condition_only", "_baseline_only", "_mcnemar_p", "_pair_coverage", "_pair_coverage_low", "_reason"] as const;
+const DIFF_SUFFIXES = ["", "_lower", "_upper", "_method", "_pairs", "_condition_only", "_baseline_only", "_mcnemar_p", "_pair_coverage", "_pair_coverage_low", "_reason", "_disputed_lower", "_disputed_upper"] as const;
 
 /** The columns of one rate's difference from the baseline (empty with the reason when there is none). */
 function diffCells(d: BaselineDifference | undefined, missing: string): (string | number)[] {
-  if (!d) return ["", "", "", "", "", "", "", "", "", "", missing];
+  if (!d) return ["", "", "", "", "", "", "", "", "", "", missing, "", ""];
   return [
     num(d.difference),
     num(d.ci95?.lower),
@@ -49,6 +53,8 @@ function diffCells(d: BaselineDifference | undefined, missing: string): (string 
     num(d.pairs?.pair_coverage),
     d.pairs?.pair_coverage_low === undefined || d.pairs.pair_coverage_low === null ? "" : String(d.pairs.pair_coverage_low), // empty: no cell run under both (the reason column says so)
     d.reason ?? d.mcnemar_reason ?? d.pairs?.pair_coverage_reason ?? (d.paired ? "" : d.unpaired_reason ?? ""),
+    num(d.disputed?.lower),
+    num(d.disputed?.upper),
   ];
 }
 
@@ -73,6 +79,8 @@ export const COMPARE_CSV_COLUMNS: readonly string[] = [
   // (in the rates as labelled) and unattacked user-task runs (in utility without attack); empty without utility figures
   "n_run_error_attacked",
   "n_run_error_unattacked",
+  "disputed",
+  ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [`${k}_disputed_lower`, `${k}_disputed_upper`]),
   "judge_caveat",
   "notes",
 ];
@@ -113,6 +121,8 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
       num(l?.share),
       l ? String(l.low) : "",
       ...runErrorCells(r.utility.find((x) => x.model === c.model && x.condition === c.condition)),
+      num(c.disputed?.count),
+      ...rates.flatMap((k) => [num(c.disputed?.[k].lower), num(c.disputed?.[k].upper)]),
       caveat,
       notes,
     ]);

@@ -94,3 +94,37 @@ describe("compare --csv", () => {
     for (const x of rows) expect(x.notes.split(" | ")).toEqual(said);
   }, 60_000);
 });
+
+// break2_53 #9: a committee's split-vote runs left out of the rates: their count and the ranges in the CSV, as in the text
+describe("compare --committee --csv: the disputed runs and the ranges they could move each rate and difference over", () => {
+  it("a two-judge committee whose second judge flips some full_compliance labels: disputed counts and ranges recomputed", async () => {
+    fs.cpSync(path.join(labels(), "ok"), path.join(labels(), "two"), { recursive: true });
+    const vf = path.join(labels(), "two", "verdicts.jsonl");
+    const vs = fs.readFileSync(vf, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    let k = 0;
+    const flipped = vs.map((v) => ({ ...v, judge_id: "sig2", ...(v.label === "full_compliance" && k++ % 4 === 0 ? { label: "unaffected", compromised: false, findings: [] } : {}) }));
+    fs.appendFileSync(vf, flipped.map((v) => JSON.stringify(v)).join("\n") + "\n");
+    // the second judge registered in the run's store, as label writes it (a copy of the signature judge's entry)
+    const sf = path.join(labels(), "two", "store.json");
+    const store = JSON.parse(fs.readFileSync(sf, "utf8"));
+    store.judges.push({ ...store.judges[0], id: "sig2" });
+    fs.writeFileSync(sf, JSON.stringify(store, null, 2));
+    const c = await runCli(["committee", "--run", "two", "--labels-dir", labels(), "--quorum", "2", "--bootstrap", "0"]);
+    expect([0, 3], c.stderr).toContain(c.code);
+    const f = path.join(tmp, "two.csv");
+    const r = await runCli(["compare", "--run", "two", "--labels-dir", labels(), "--committee", "--by", "attack", "--bootstrap", "0", "--csv", f]);
+    expect([0, 3], r.stderr).toContain(r.code);
+    const rows = csvOf(f);
+    const withDisputed = rows.filter((x) => x.disputed !== "");
+    expect(withDisputed.length).toBeGreaterThan(0);
+    for (const x of withDisputed) {
+      const [count, n, d] = [Number(x.asr_goal_count), Number(x.asr_goal_n), Number(x.disputed)];
+      // every disputed run here has a full_compliance vote: the range is count/(n+d) to (count+d)/(n+d)
+      expect(Number(x.asr_goal_disputed_lower)).toBeCloseTo(count / (n + d), 10);
+      expect(Number(x.asr_goal_disputed_upper)).toBeCloseTo((count + d) / (n + d), 10);
+    }
+    expect(rows.some((x) => x.asr_goal_vs_baseline_disputed_lower !== "" && Number(x.asr_goal_vs_baseline_disputed_lower) <= Number(x.asr_goal_vs_baseline_disputed_upper))).toBe(true);
+    expect(rows.filter((x) => x.disputed === "").every((x) => x.asr_goal_disputed_lower === "")).toBe(true);
+  }, 120_000);
+});
+
