@@ -95,3 +95,26 @@ export function groupsOverText(r: { by: readonly string[]; groups_over?: string;
 export function cutNote(c: GroupCut): string {
   return `over its model's shared cells (like for like, as the paper table's row): ${c.kept} attacked runs on the (suite, user task, injection task, attack) cells all its model's conditions ran, ${c.left_out} on cells of its own left out; its human and calibrated figures are domain estimates over those ${c.kept} (the labelled items among them, with their design weights; Sarndal, Swensson & Wretman 1992, sec. 10.3-10.5)`;
 }
+
+/** The reason of a group's undefined figures when the like-for-like cut left it no run (`../format/stat-text.ts`). */
+export const EMPTIED_BY_CUT = "emptied_by_like_for_like_cut";
+
+/**
+ * A group the like-for-like cut emptied (every run of it on cells its model's other conditions did not run): its
+ * figures' reason `empty_group` ("the group has no trajectory", false: it holds runs, all left out) becomes
+ * {@link EMPTIED_BY_CUT} (break2_53 #5: Llama / no_defense / slack read "no trajectory" over 315 runs). Returns `ge`
+ * changed in place (plain objects and arrays walked; other groups returned as they are).
+ */
+export function withCutReason<T>(ge: T, cut: GroupCut | undefined): T {
+  if (!cut || cut.kept > 0) return ge;
+  const walk = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(walk);
+    else if (x && typeof x === "object") {
+      const o = x as Record<string, unknown>;
+      if (o.reason === "empty_group") o.reason = EMPTIED_BY_CUT;
+      for (const v of Object.values(o)) walk(v);
+    }
+  };
+  walk(ge);
+  return ge;
+}

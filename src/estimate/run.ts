@@ -28,7 +28,7 @@ import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus, splitCounts } from "./human-consensus.js";
 import { groupHumanLeftOut } from "./human-left-out.js";
 import { HUMAN_TIES_NOTE, type TieItem } from "./tie-bound.js";
-import { byHasModel, cutNote, cutToSharedCells, isConditionField } from "./group-cells.js";
+import { byHasModel, cutNote, cutToSharedCells, isConditionField, withCutReason } from "./group-cells.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 
@@ -489,6 +489,7 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
     const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels, ties });
     const left = groupHumanLeftOut(g.units, noConsensus);
     const cut = cuts?.get(group);
+    withCutReason(ge, cut);
     if (cut) ge.warnings.unshift(cutNote(cut));
     groups.push({ ...ge, exposure: groupExposure(g.units, unexposed, ge.warnings, rowOf), ...(Object.keys(left).length ? { human_left_out: left } : {}), ...(cut ? { over_cells: cut } : {}) });
   }
