@@ -35,6 +35,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   too_few_labelled_items: "too few labelled trajectories in the group (raise the sample, or lower --min-sampled)",
   no_labelled_item_in_group: "no labelled trajectory in the group",
   empty_group: "the group has no trajectory",
+  no_run_labelled_by_every_judge: "no run of the row has a label from every judge (its own figure beside is over the runs it labelled)",
   emptied_by_like_for_like_cut: "every run of the group is on cells its model's other conditions did not run: the like-for-like cut left none (--own-mix gives the group over all its runs)",
   no_usable_judge_verdict: "no usable judge verdict in the group",
   no_usable_verdict: "no usable judge verdict",

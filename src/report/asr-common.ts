@@ -9,6 +9,9 @@ import { RateTally, type RateItem } from "../stats/rates.js";
 import type { RateFigure } from "../stats/rate-figure.js";
 import { NO_VALUE } from "../stats/no-value.js";
 
+/** The reason of a shared figure over no run (`../format/stat-text.ts`). */
+export const NO_SHARED_RUN = "no_run_labelled_by_every_judge";
+
 /** A judge's two named rates over the runs every judge labelled, in one (model, condition) row. */
 export interface AsrCommon {
   /** The row's attacked runs every judge labelled. */
@@ -54,6 +57,9 @@ export function addCommon(
     const ts = tallies.get(`${r.model}\u0000${r.condition}`);
     if (x === undefined || !ts) continue;
     const res = ts[x].result();
-    r.common = { n: res.labelled, asr_goal: res.asr_goal, asr_behaviour: res.asr_behaviour };
+    // none of the row's runs has a label from every judge: say that, not "no labelled attacked" of a judge that
+    // labelled them all (break2_53 #3)
+    const none = (f: RateFigure): RateFigure => (res.labelled === 0 ? { ...f, reason: NO_SHARED_RUN } : f);
+    r.common = { n: res.labelled, asr_goal: none(res.asr_goal), asr_behaviour: none(res.asr_behaviour) };
   }
 }

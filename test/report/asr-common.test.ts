@@ -3,7 +3,7 @@
  * src/report/asr-common-html.ts): judge B failed on 2 of m's 4 attacked runs; by hand over the other 2.
  */
 import { describe, expect, it } from "vitest";
-import { addCommon } from "../../src/report/asr-common.js";
+import { addCommon, NO_SHARED_RUN } from "../../src/report/asr-common.js";
 import { sharedFigHtml, sharedNoteHtml } from "../../src/report/asr-common-html.js";
 import type { RateItem } from "../../src/stats/rates.js";
 
@@ -32,6 +32,11 @@ describe("report: judges side by side on the runs every one labelled (est53 #3)"
     const one = [{ rater: "A", model: "m", condition: "d" }] as Array<{ rater: string; model: string; condition: string; common?: unknown }>;
     addCommon(one, rows.length, (i) => rows[i], [{ rater: "A", item: (i) => A[i] }]);
     expect(one[0].common).toBeUndefined();
+    // no run of the row labelled by both: the reason says so, not "no labelled attacked" of A, which labelled them all (break2_53 #3)
+    const none = [{ rater: "A", model: "m", condition: "d" }, { rater: "B", model: "m", condition: "d" }] as Array<{ rater: string; model: string; condition: string; common?: { n: number; asr_goal: { reason?: string } } }>;
+    const dead: RateItem[] = A.map(() => ({ label: null, reason: "judge_error" }));
+    addCommon(none, rows.length, (i) => rows[i], [{ rater: "A", item: (i) => A[i] }, { rater: "B", item: (i) => dead[i] }]);
+    expect(none.map((r) => [r.common?.n, r.common?.asr_goal.reason])).toEqual([[0, NO_SHARED_RUN], [0, NO_SHARED_RUN]]);
   });
   it("the cell leads with the shared figure and keeps its own; the same runs: its own alone", () => {
     const own = { rate: 0.5, count: 2, n: 4, ci95: { lower: 0, upper: 1 } };
