@@ -3,7 +3,7 @@
  * `ipi-judge committee` and shown by the report's committee section (new user 36 #3: the report left them out).
  */
 import { f3, kappaCell, pct } from "../agree/pairwise.js";
-import { claimedLine, codeSetLine, type JudgeRetest } from "./retest.js";
+import { claimedLine, CODE_SET_MOST, codeSetLine, type JudgeRetest } from "./retest.js";
 import { fewItemsLine } from "../stats/few-in-category.js";
 
 /**
@@ -30,7 +30,9 @@ export function retestLines(retest: readonly JudgeRetest[], unattackedLeftOut: n
     }
     const fs = t.across_six.fleiss;
     const fb = t.across_binary.fleiss;
-    L.push(`    Fleiss' kappa across repeats: six ${f3(fs.value, fs.reason)}, binary ${f3(fb.value, fb.reason)} (${t.across_six.n_complete} trajectories with every repeat labelled)`);
+    // over the same labels: when code set most of them (the pairs' warning), the Fleiss figure measures the code too (break2_53 #4)
+    const coded = t.pairs.some((p) => p.code_set && p.code_set.both_code + p.code_set.one_code > CODE_SET_MOST * p.code_set.labelled);
+    L.push(`    Fleiss' kappa across repeats: six ${f3(fs.value, fs.reason)}, binary ${f3(fb.value, fb.reason)} (${t.across_six.n_complete} trajectories with every repeat labelled${coded ? "; most of their labels set by code, as the WARNING above says: not the judge's stability" : ""})`);
   }
   return L;
 }

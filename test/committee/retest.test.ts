@@ -174,6 +174,7 @@ describe("test-retest counts the pairs whose labels code set, on objects and col
     expect(c.judge_made!.six.percent_agreement.value).toBe(1);
     const text = retestLines([rt], 0).join("\n");
     expect(text).toContain("WARNING: labels set by code (no finding held): on both repeats 3 (agreeing by construction), on one repeat 1, of 5 labelled pairs: the figures above mostly measure the code, not the judge; over the other 1 pairs (both labels the judge made): six buckets agreement 100.0%");
+    expect(text).toMatch(/Fleiss' kappa across repeats: .*\(5 trajectories with every repeat labelled; most of their labels set by code, as the WARNING above says: not the judge's stability\)/);
   });
 
   it("every pair set by code: the judge-made figure withheld with its reason; none set by code: no field", async () => {
