@@ -64,6 +64,8 @@ const runErrorCells = (u: CompareResult["utility"][number] | undefined): (string
 /** The header of {@link compareRowsCsv}, after `agent_model` and the compared field. */
 export const COMPARE_CSV_COLUMNS: readonly string[] = [
   ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [k, `${k}_lower`, `${k}_upper`, `${k}_count`, `${k}_n`, `${k}_reason`]),
+  "disputed",
+  ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [`${k}_disputed_lower`, `${k}_disputed_upper`]),
   "baseline",
   ...DIFFERENCE_RATES.flatMap((k) => DIFF_SUFFIXES.map((s) => `${k}_vs_baseline${s}`)),
   "attacked_used",
@@ -79,8 +81,6 @@ export const COMPARE_CSV_COLUMNS: readonly string[] = [
   // (in the rates as labelled) and unattacked user-task runs (in utility without attack); empty without utility figures
   "n_run_error_attacked",
   "n_run_error_unattacked",
-  "disputed",
-  ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [`${k}_disputed_lower`, `${k}_disputed_upper`]),
   "judge_caveat",
   "notes",
 ];
@@ -109,6 +109,8 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
       c.model,
       c.condition,
       ...rates.flatMap((k) => [num(c[k].rate), num(c[k].ci95?.lower), num(c[k].ci95?.upper), c[k].count, c[k].n, c[k].reason ?? ""]),
+      num(c.disputed?.count),
+      ...rates.flatMap((k) => [num(c.disputed?.[k].lower), num(c.disputed?.[k].upper)]),
       r.baseline,
       ...DIFFERENCE_RATES.flatMap((k) => diffCells((r.baseline_differences ?? []).find((d) => d.model === c.model && d.condition === c.condition && d.rate === k), missing(c.model, c.condition))),
       c.attacked,
@@ -121,8 +123,6 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
       num(l?.share),
       l ? String(l.low) : "",
       ...runErrorCells(r.utility.find((x) => x.model === c.model && x.condition === c.condition)),
-      num(c.disputed?.count),
-      ...rates.flatMap((k) => [num(c.disputed?.[k].lower), num(c.disputed?.[k].upper)]),
       caveat,
       notes,
     ]);
