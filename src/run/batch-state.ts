@@ -32,7 +32,7 @@ export function compactStateLine(line: StateLine, dir: string, systems: SystemTe
   const sys = sha256(m[0].content);
   if (!systems.has(sys)) {
     const file = systemFile(dir, sys);
-    if (!(fs.existsSync(file) && fs.readFileSync(file, "utf8") === m[0].content)) writeDurable(file, m[0].content);
+    if (!(fs.existsSync(file) && fs.readFileSync(file, "utf8") === m[0].content)) writeFileAtomic(file, m[0].content);
     systems.set(sys, m[0].content);
   }
   return { ...line, conv: { ...line.conv, messages: m.slice(2) }, sys, usr: sha256(m[1].content) };
@@ -76,9 +76,4 @@ function plainMessage(m: ChatMessage | undefined, role: ChatMessage["role"]): m 
   if (!m || m.role !== role || typeof m.content !== "string") return false;
   for (const k in m) if (k !== "role" && k !== "content") return false;
   return true;
-}
-
-/** Write a file whole and durably: a temporary file, fsynced, renamed over the name. */
-function writeDurable(file: string, text: string): void {
-  writeFileAtomic(file, text);
 }

@@ -11,16 +11,15 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTrajectories } from "../../../src/ingest/index.js";
 import { signatureReply } from "../../../src/judges/signature/index.js";
 import type { Trajectory } from "../../../src/types.js";
+import { loadOneTrajectory } from "../../helpers/one-trajectory.js";
 import { DATA } from "../../helpers/paths.js";
 
 const DIR = path.join(DATA, "break2-signature");
 
-async function load(name: string): Promise<Trajectory> {
-  for await (const item of readTrajectories([path.join(DIR, `${name}.json`)])) if (item.kind === "trajectory") return item.trajectory;
-  throw new Error(`no trajectory in ${name}`);
+function load(name: string): Promise<Trajectory> {
+  return loadOneTrajectory(DIR, name);
 }
 
 describe("a call that carries the injection's goal is no report of it, whatever flag words it holds (break2_53 finding 1)", () => {

@@ -13,18 +13,17 @@
  */
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readTrajectories } from "../../../src/ingest/index.js";
 import { signatureReply } from "../../../src/judges/signature/index.js";
 import { userAsksFor } from "../../../src/judges/signature/match.js";
 import { norm } from "../../../src/judges/signature/text.js";
 import type { Trajectory } from "../../../src/types.js";
+import { loadOneTrajectory } from "../../helpers/one-trajectory.js";
 import { DATA } from "../../helpers/paths.js";
 
 const DIR = path.join(DATA, "hostile53-signature");
 
-async function load(name: string): Promise<Trajectory> {
-  for await (const item of readTrajectories([path.join(DIR, `${name}.json`)])) if (item.kind === "trajectory") return item.trajectory;
-  throw new Error(`no trajectory in ${name}`);
+function load(name: string): Promise<Trajectory> {
+  return loadOneTrajectory(DIR, name);
 }
 
 async function reply(name: string) {
