@@ -347,10 +347,30 @@ export async function importAnnotations(
   const empty = strataWithoutLabels(manifest, new Set(rows.map((r) => r.item_id)));
   const emptyWarning = emptyStrataWarning(empty);
   if (emptyWarning) warnings.push(emptyWarning);
+  // an untouched tasks.csv (or a crashed export) holds no label: writing it would empty a previous import (newuser54 #4)
+  if (!rows.length)
+    throw new AnnotationImportError(
+      `no row of ${o.files.join(", ")} carries a label (${summary.unlabelled} row${summary.unlabelled === 1 ? "" : "s"}/annotation${summary.unlabelled === 1 ? "" : "s"} without one): nothing was written${fs.existsSync(o.out) ? `; ${o.out} is unchanged` : ""} (fill in the label column of the sample's tasks file, or import the annotators' own files)`,
+      [],
+    );
+  const replaced = earlierRowCount(o.out);
+  if (replaced > rows.length)
+    warnings.push(`${o.out} held ${replaced} label rows and now holds ${rows.length}: an import replaces the file whole, so labels that are not in ${o.files.length === 1 ? "this file" : "these files"} are gone from it (import every annotator's file together)`);
   const dir = path.dirname(path.resolve(o.out));
   // the manifest each row came from, relative to the output: agree/estimate/report find the sample's adjudications by it
   const sampleManifest = path.relative(dir, path.resolve(o.manifest)) || path.basename(o.manifest);
   const text = rows.map((r) => JSON.stringify({ ...r, sample_manifest: sampleManifest })).join("\n") + (rows.length ? "\n" : "");
   writeFileAtomic(o.out, text);
   return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications, design_weights: designWeights, strata_without_labels: empty };
+}
+
+/** Non-blank lines of an earlier import at `file` (0 when there is none or it cannot be read). */
+function earlierRowCount(file: string): number {
+  try {
+    let n = 0;
+    for (const line of fs.readFileSync(file, "utf8").split("\n")) if (line.trim()) n++;
+    return n;
+  } catch {
+    return 0;
+  }
 }

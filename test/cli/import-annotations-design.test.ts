@@ -101,4 +101,22 @@ describe("import-annotations against the sample's design", () => {
     const clean = await runCli(["estimate", "--run", "r", "--human", "ok.human.jsonl", "--judge", "signature"], { cwd: tmp });
     expect(unwrapText(clean.stdout)).not.toMatch(/label_design_drift/);
   });
+
+  it("a file with no label (an untouched tasks file) is refused, and an earlier import is left as it was (newuser54 #4)", async () => {
+    const first = await importWith("keep", items, items.slice(0, 20));
+    expect(first.code, first.stderr).toBe(0);
+    const before = fs.readFileSync(path.join(tmp, "keep.human.jsonl"), "utf8");
+    expect(before.split("\n").filter(Boolean)).toHaveLength(20);
+    fs.writeFileSync(path.join(tmp, "empty.csv"), ["item_id,annotator,label", ...items.slice(0, 5).map((r) => `${r.item_id},ann,`)].join("\n") + "\n");
+    const r = await runCli(["import-annotations", "empty.csv", "--manifest", "keep.manifest.jsonl", "--out", "keep.human.jsonl"], { cwd: tmp });
+    expect(r.code).toBe(1);
+    expect(unwrapText(r.stderr)).toMatch(/no row of empty\.csv carries a label \(5 rows\/annotations without one\): nothing was written; keep\.human\.jsonl is unchanged/);
+    expect(fs.readFileSync(path.join(tmp, "keep.human.jsonl"), "utf8")).toBe(before);
+  });
+
+  it("an import with fewer label rows than the file it replaces says so", async () => {
+    const r = await importWith("keep", items, items.slice(0, 8));
+    expect(r.code, r.stderr).toBe(0);
+    expect(unwrapText(r.stderr)).toMatch(/keep\.human\.jsonl held 20 label rows and now holds 8: an import replaces the file whole/);
+  });
 });
