@@ -106,6 +106,7 @@ export async function agreeJudges(runDir: string, o: { judges: string; bootstrap
   if (o.json) {
     if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
     for (const w of runState.mixed_configurations) warnLine(w);
+    if (runState.input_errors) warnLine(runState.input_errors);
     printJson({ ...c, ...(where ? { where } : {}), code_established, warnings, run_state: runState });
   } else {
     const head = [whereLine(where), stateLine].filter(Boolean).join("\n");

@@ -145,7 +145,7 @@ Example:
         // read but not shown: over the page's budget, or not renderable (red team 30 H1)
         items_not_shown: m.items.filter((i) => i.trajectory_not_shown).map((i) => ({ trajectory_id: i.trajectory_id, reason: i.trajectory_not_shown })),
         judge_health: m.judge_health ?? [],
-        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [], ...(m.run_state.removed_moved_only ? { removed_moved_only: true as const } : {}) },
+        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [], ...(m.run_state.input_errors ? { input_errors: m.run_state.input_errors } : {}), ...(m.run_state.removed_moved_only ? { removed_moved_only: true as const } : {}) },
         warnings: labelFileNote && !m.warnings.includes(labelFileNote) ? [labelFileNote, ...m.warnings] : m.warnings,
       };
       if (labelFileNote) warnLine(labelFileNote);
@@ -153,6 +153,7 @@ Example:
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else sayCompleteState(m.run_state);
       for (const w of m.run_state.mixed_configurations ?? []) warnLine(w);
+      if (m.run_state.input_errors) warnLine(m.run_state.input_errors);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);
       for (const it of m.items) {

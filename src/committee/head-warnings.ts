@@ -29,7 +29,7 @@ export function committeeHeadWarnings(a: {
   // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
   else if (runState && stateWarns(runState) && runState.message) warnings.push(runState.message);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(runState?.mixed_configurations ?? []));
+  warnings.push(...(runState?.mixed_configurations ?? []), ...(runState?.input_errors ? [runState.input_errors] : []));
   for (const h of a.judgeHealth.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   const members = judges.map((j) => j.id).filter((id) => !excluded.includes(id));

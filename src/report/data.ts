@@ -501,7 +501,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(stateWarns(runState) ? runState.message : `note: ${runState.message}`);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(runState.mixed_configurations ?? []));
+  warnings.push(...(runState.mixed_configurations ?? []), ...(runState.input_errors ? [runState.input_errors] : []));
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
   // (the items made one at a time as the check reads them: no list of them beside the index, issue 26)

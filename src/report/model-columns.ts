@@ -159,7 +159,7 @@ async function figuresColumns(o: ReportOptions): Promise<{ model: ReportModel; j
   const warnings = f.warnings.concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
-  warnings.push(...(runState.mixed_configurations ?? []), ...(rd.where?.warnings ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
+  warnings.push(...(runState.mixed_configurations ?? []), ...(runState.input_errors ? [runState.input_errors] : []), ...(rd.where?.warnings ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   warnings.push(...runFolderWarnings(rowRecords(colRun)));
   warnings.push(...rc.warnings);

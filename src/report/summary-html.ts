@@ -58,6 +58,7 @@ const KIND_CAVEATS: readonly { kinds: readonly string[]; name: string; says: str
   { kinds: ["label_design_drift", "drawn_without_label"], name: "Human labels to check", says: "the human label file puts labels on other trajectories (or another design) than the sample drew, or leaves drawn items unlabelled, so the human and calibrated figures may be biased." },
   { kinds: ["same_content", "same_file_other_cell"], name: "Counted twice", says: "some trajectories are counted more than once (a copy under another id or in another cell), so counts and rates include them twice." },
   { kinds: ["pooled_run_folders", "pooled_conditions"], name: "Pooled", says: "some figures pool runs of several run folders or conditions (defenses) under one model and condition or attack." },
+  { kinds: ["input_errors"], name: "Unread inputs", says: "some input files could not be read, so the figures leave those runs out (errors.jsonl names each)." },
   { kinds: ["mixed_configurations"], name: "Mixed judge configurations", says: "a judge's figures mix verdicts made under different configurations." },
   { kinds: ["not_like_for_like"], name: "Not like for like", says: "the agent models or conditions were run on different attacks or tasks, so rows side by side are not comparable and a pooled figure mixes them." },
   { kinds: ["coverage_low", "exposure_low", "strata_not_represented"], name: "LOW coverage", says: "some groups' rates speak for a subset of their runs (labelled, exposed or represented by the sample)." },

@@ -34,6 +34,7 @@ export const WARNING_KINDS: readonly WarningKind[] = [
   { kind: "same_file_other_cell", group: "reading", test: re(/\bsame_file_other_cell: /) },
   { kind: "same_content", group: "reading", test: re(/\bsame_content: /) },
   { kind: "pooled_run_folders", group: "reading", test: re(/pools runs from several run folders/) },
+  { kind: "input_errors", group: "reading", test: re(/\binput_errors: \d+ input item/) },
   { kind: "mixed_configurations", group: "reading", test: re(/made under \d+ different configurations/) },
   { kind: "pooled_conditions", group: "reading", test: re(/pool the conditions \(defenses\)/) },
   { kind: "not_like_for_like", group: "reading", test: (w) => isLikeForLikeWarning(w) || /not like for like|NOT LIKE FOR LIKE|different task sets|mix(es)? different (tasks|suites)/.test(w) },

@@ -48,6 +48,13 @@ export interface RunState {
    * counted under the new id, `./removed-ids.ts`): nothing was lost, so it is said as a note, as `label` says it (runs53).
    */
   removed_moved_only?: true;
+  /**
+   * Input items the last label run could not read (`summary.json` `errors`: truncated or invalid files, rows that are
+   * no trajectory), said as a warning by every command that prints figures: they are in no figure, and a truncated log is
+   * often a long or crashed run, so the loss need not be at random (break54 #1). Absent when none, or when the summary
+   * is not the last label run's (the mixed-configuration warning then says so).
+   */
+  input_errors?: string;
 }
 
 /** Whether a run state's message is a warning though the run is complete: removed inputs (not all moved) or an unknown history. */
@@ -79,7 +86,32 @@ export function readRunState(runDir: string): RunState {
   const listed = Array.isArray(mixed) ? mixed.filter((m): m is string => typeof m === "string") : [];
   const why = notSummarized(st, summary);
   st.mixed_configurations = why ? [mixUnknownText(why, summary ? listed.length : null, st.status === "running")] : listed;
+  const unread = why ? undefined : inputErrorsText(summary?.errors);
+  if (unread) st.input_errors = unread;
   return st;
+}
+
+/**
+ * The `input_errors` warning ({@link RunState.input_errors}) from a summary's `errors` (`{total, by_kind}`), or
+ * undefined when it records none or is not of that shape.
+ */
+export function inputErrorsText(errors: unknown): string | undefined {
+  const e = errors as { total?: unknown; by_kind?: unknown } | undefined;
+  const n = typeof e?.total === "number" ? e.total : 0;
+  if (!(n > 0)) return undefined;
+  const kinds =
+    e?.by_kind && typeof e.by_kind === "object"
+      ? Object.entries(e.by_kind as Record<string, unknown>)
+          .filter((x): x is [string, number] => typeof x[1] === "number" && x[1] > 0)
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .map(([k, v]) => `${k} ${v}`)
+          .join(", ")
+      : "";
+  return (
+    `input_errors: ${n} input item${n === 1 ? "" : "s"} could not be read in the last label run${kinds ? ` (${kinds})` : ""} and ${n === 1 ? "is" : "are"} in no figure: ` +
+    `every rate is over the trajectories that were read, and an unreadable log (truncated, a crashed or killed agent run) need not be missing at random; ` +
+    `errors.jsonl in the run folder names each file and line: fix or remove them and run the same label command again`
+  );
 }
 
 /**
@@ -192,6 +224,7 @@ export function runStateFor(s: RunState, judges: Iterable<string>): RunState {
 export function runStateLine(s: RunState): string | null {
   const lines = s.message ? [`${s.complete === false ? "WARNING: run incomplete: " : stateWarns(s) ? "WARNING: " : "note: "}${s.message}`] : [];
   for (const m of s.mixed_configurations ?? []) lines.push(`WARNING: ${m}`);
+  if (s.input_errors) lines.push(`WARNING: ${s.input_errors}`);
   return lines.length ? lines.join("\n") : null;
 }
 

@@ -14,6 +14,8 @@ const EXAMPLES: Record<string, string> = {
     "/tmp/x/labels/chat: same_content: 53 trajectories are counted more than once in every figure of this run (68 hold the content of another one of the same agent model, condition, attack, suite and tasks under another id, in 15 groups)",
   pooled_run_folders:
     'agent model "qwen3-max", condition "no_defense": the run pools runs from several run folders (runs per folder, attacked or not: "runs_base" 351, "debug_run" 55): their model and condition are the same (only the folder differs), so every figure of this model and condition pools them',
+  input_errors:
+    "input_errors: 6 input items could not be read in the last label run (invalid_json 6) and are in no figure: every rate is over the trajectories that were read",
   mixed_configurations:
     'judge "stubB": its verdicts in use were made under 2 different configurations (164 under configuration 8191d15906d5, 82 under configuration 59a04e94c952): its figures mix old- and new-configuration verdicts',
   pooled_conditions:
@@ -67,7 +69,7 @@ describe("warning kinds (break 51 #1)", () => {
   });
 
   it("counting twice, pooling, mixing configurations and not like for like change how a figure reads", () => {
-    for (const k of ["same_file_other_cell", "same_content", "pooled_run_folders", "mixed_configurations", "pooled_conditions", "not_like_for_like", "compliance_unrelated", "tool_arguments_invalid"])
+    for (const k of ["input_errors", "same_file_other_cell", "same_content", "pooled_run_folders", "mixed_configurations", "pooled_conditions", "not_like_for_like", "compliance_unrelated", "tool_arguments_invalid"])
       expect(warningKindOf(EXAMPLES[k]).group, k).toBe("reading");
   });
 

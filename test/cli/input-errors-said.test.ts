@@ -1,0 +1,61 @@
+/**
+ * break54 #1: input files that could not be read are in no figure, and every command that prints figures says so
+ * (`input_errors`, src/store/run-state.ts), not only `label` 57 lines down its summary. The bundled 82 AgentDojo runs
+ * with two attacked files cut short (as a killed agent run or a full disk leaves them).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { unwrapText } from "../../src/format/wrap-text.js";
+import { runCli } from "../helpers/cli.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-input-errors-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const SAID = /input_errors: 2 input items could not be read in the last label run \(invalid_json 2\) and are in no figure/;
+
+beforeAll(async () => {
+  fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "runs"), { recursive: true });
+  const files: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+      if (e.isDirectory()) walk(path.join(d, e.name));
+      else if (/^injection_task_\d+\.json$/.test(e.name)) files.push(path.join(d, e.name));
+  };
+  walk(path.join(tmp, "runs"));
+  for (const f of files.slice(0, 2)) {
+    const b = fs.readFileSync(f);
+    fs.writeFileSync(f, b.subarray(0, Math.floor((b.length * 2) / 3)));
+  }
+  const r = await runCli(["label", "runs", "--run", "t"], { cwd: tmp });
+  expect(r.code, r.stderr).toBe(0);
+}, 120_000);
+
+describe("unread input files are said by every command that prints figures (break54 #1)", () => {
+  it.each([
+    ["estimate --table", ["estimate", "--run", "t", "--table"]],
+    ["agree --reference", ["agree", "--run", "t", "--reference", "security"]],
+    ["compare", ["compare", "--run", "t", "--by", "attack"]],
+    ["report", ["report", "--run", "t", "--out", "r.html"]],
+  ])("%s", async (_name, args) => {
+    const r = await runCli(args, { cwd: tmp });
+    expect(r.code, r.stderr).toBeLessThan(2);
+    expect(unwrapText(r.stdout + r.stderr)).toMatch(SAID);
+  });
+
+  it("report --json carries it in its run state and its warnings; the HTML names it among the caveats", async () => {
+    const r = await runCli(["report", "--run", "t", "--out", "r2.html", "--json"], { cwd: tmp });
+    expect(r.code, r.stderr).toBeLessThan(2);
+    const j = JSON.parse(r.stdout);
+    expect(j.run_state.input_errors).toMatch(SAID);
+    expect(fs.readFileSync(path.join(tmp, "r2.html"), "utf8")).toMatch(/Unread inputs/);
+  });
+
+  it("a run with no unreadable input says nothing of the kind", async () => {
+    const r = await runCli(["label", path.join(SAMPLES, "runs"), "--run", "clean"], { cwd: tmp });
+    expect(r.code, r.stderr).toBe(0);
+    const e = await runCli(["estimate", "--run", "clean", "--table"], { cwd: tmp });
+    expect(e.stdout + e.stderr).not.toMatch(/input_errors/);
+  });
+});
