@@ -97,7 +97,7 @@ function labelCommand(program: Command): Command {
 Examples:
   ipi-judge label samples/agentdojo --run samples
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --concurrency 8
-  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
+  ipi-judge label runs/ --judges openai-judges.json --run committee --batch   (judges on api.openai.com or with "batch": true; then the same command again to resume)
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --dry-run   (requests, tokens, estimated cost; sends nothing)
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --max-cost 20   (exit 1 at the cap; a higher cap resumes)
   nohup ipi-judge label runs/ --judge signature --run big > summary.txt 2> progress.log &   (a progress line every 30 s in progress.log)

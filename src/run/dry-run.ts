@@ -33,7 +33,7 @@ import { inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptCha
 import type { BatchEntry } from "./batch-types.js";
 import { readDone, storedBatchEntries, storedKeyVersions, type ObservedTurns } from "./dry-run-stored.js";
 import { DryRunCap, type DryRunCostCap } from "./dry-run-cap.js";
-import { refuseSharedBatchFolders } from "./batch-judges.js";
+import { checkBatchJudges, refuseSharedBatchFolders } from "./batch-judges.js";
 import { awaitedKey, awaitedText, batchAwaited, dryRunPrice, type BatchAwaited } from "./dry-run-batch.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
@@ -193,6 +193,7 @@ interface JudgeTally {
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
   // what label would refuse as a usage error, the dry run refuses alike (judges sharing a batch folder)
   refuseSharedBatchFolders(opts.judges, opts.batch);
+  checkBatchJudges(opts.judges, opts.batch, opts.onWarning);
   const repeats = Math.max(1, opts.repeats ?? 1);
   const { ledger, configs, observed, rows: storedRows, paid, goneBySha } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";

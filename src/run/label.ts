@@ -18,7 +18,7 @@ import { UsageError } from "../errors.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
 import { reserveBatchInFlight } from "./batch-cap.js";
-import { refuseSharedBatchFolders } from "./batch-judges.js";
+import { checkBatchJudges, refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
 import { legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import { contentSha256, storedChatFallbackIds } from "./resume.js";
@@ -198,11 +198,12 @@ function progressSnapshot(progress: LabelProgress, inFlight: number, queued: num
  * `verdicts.jsonl` as soon as it exists, so a killed run loses at most the verdicts in flight. Bad input items
  * go to `errors.jsonl` and the run goes on (unless `strict`). A judge that throws `JudgeFatalError` is stopped;
  * the other judges go on.
- * @throws UsageError when two batch judges' ids give one folder under `batches/` (`refuseSharedBatchFolders`),
- *   before anything is written; RunLockedError when another process has the run open; StoreWriteError when the store cannot be written
+ * @throws UsageError when two batch judges' ids give one folder under `batches/` (`refuseSharedBatchFolders`), or under
+ *   `--batch` no judge can use the Batch API (`checkBatchJudges`), before anything is written; RunLockedError when another process has the run open; StoreWriteError when the store cannot be written
  *   (what was stored stays); IngestFatalError in strict mode.
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
+  checkBatchJudges(opts.judges, opts.batch, opts.onWarning); // once, before anything is read or sent
   const first = await labelOnce(opts);
   const stale = first.batchStale ?? 0;
   if (stale === 0 || first.interrupted || Object.keys(first.stoppedJudges).length > 0 || first.costCap?.reached) return first;
