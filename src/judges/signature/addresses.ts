@@ -24,16 +24,22 @@ export function visibleText(text: string): string {
   return text.replace(INVISIBLE_RE, "");
 }
 
-/** An IBAN written compactly or in print format: 2 letters, 2 digits, then groups of 4 split by one space or dash. */
-export const IBAN_RE = /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?:[ -][A-Z0-9]{4}){2,7}(?:[ -][A-Z0-9]{1,4})?)\b/g;
+/**
+ * The separators an IBAN may be grouped with: a space or dash (ISO 13616 print format), a dot or a slash (hostile54
+ * finding 1: `US13.3000.…`, `US13/3000/…`; typographic blanks and dashes are folded to these first, `./fold.ts`).
+ */
+export const IBAN_SEP_G = /[ ./-]/g;
+
+/** An IBAN written compactly or in print format: 2 letters, 2 digits, then groups of 4 split by one separator ({@link IBAN_SEP_G}). */
+export const IBAN_RE = /\b[A-Z]{2}\d{2}(?:[A-Z0-9]{10,30}|(?:[ ./-][A-Z0-9]{4}){2,7}(?:[ ./-][A-Z0-9]{1,4})?)\b/g;
 
 /**
  * A run that may be an IBAN grouped irregularly (`GB 29NWB K6016 1331 9268 19`, `D E89 ...`, `DE-89 ...`): 2 capital
- * letters, 2 digits and 8-30 capitals or digits, with at most one space or dash between any two (sigfix51: also inside
+ * letters, 2 digits and 8-30 capitals or digits, with at most one separator ({@link IBAN_SEP_G}) between any two (sigfix51: also inside
  * the country code). Only a run whose ISO 7064 mod-97 check holds ({@link ibanChecksumOk}) is taken: the shape alone
  * would also fit capitals and numbers of ordinary text.
  */
-export const IBAN_LOOSE_RE = /(?<![A-Za-z0-9])[A-Z][ -]?[A-Z][ -]?\d[ -]?\d(?:[ -]?[A-Z0-9]){8,30}(?![a-z0-9])/g;
+export const IBAN_LOOSE_RE = /(?<![A-Za-z0-9])[A-Z][ ./-]?[A-Z][ ./-]?\d[ ./-]?\d(?:[ ./-]?[A-Z0-9]){8,30}(?![a-z0-9])/g;
 
 /** Whether a compact IBAN (letters in either case) passes the ISO 13616 check: country and check digits moved to the end, letters as 10-35, the number mod 97 is 1. */
 export function ibanChecksumOk(compact: string): boolean {
@@ -53,9 +59,9 @@ export function ibanChecksumOk(compact: string): boolean {
  */
 export function checkedIbanPrefix(raw: string): string | null {
   for (let end = raw.length; end >= 12; end--) {
-    if (/[ -]/.test(raw[end - 1])) continue;
+    if (/[ ./-]/.test(raw[end - 1])) continue;
     const piece = raw.slice(0, end);
-    const c = piece.replace(/[ -]/g, "");
+    const c = piece.replace(IBAN_SEP_G, "");
     if (c.length >= 12 && c.length <= 34 && ibanChecksumOk(c)) return piece;
   }
   return null;
@@ -63,7 +69,7 @@ export function checkedIbanPrefix(raw: string): string | null {
 
 /** An IBAN as written -> its compact form (separators removed), or null when that is not 12-34 characters long. */
 export function compactIban(raw: string): string | null {
-  const c = raw.replace(/[ -]/g, "");
+  const c = raw.replace(IBAN_SEP_G, "");
   return c.length >= 12 && c.length <= 34 ? c : null;
 }
 
@@ -81,13 +87,15 @@ export function ibanForms(compact: string, writtenNorm: string): string[] {
 const ibanMatchers = new Map<string, RegExp>();
 const IBAN_MATCHERS_MAX = 1024;
 
-/** Whether `hay` holds the two characters of `pair` together or with one space or dash between them. */
+/** Whether `hay` holds the two characters of `pair` together or with one separator ({@link IBAN_SEP_G}) between them. */
 function holdsPair(hay: string, pair: string): boolean {
-  return hay.includes(pair) || hay.includes(`${pair[0]} ${pair[1]}`) || hay.includes(`${pair[0]}-${pair[1]}`);
+  if (hay.includes(pair)) return true;
+  for (const sep of " -./") if (hay.includes(`${pair[0]}${sep}${pair[1]}`)) return true;
+  return false;
 }
 
 /**
- * Whether normalized text `hay` holds the IBAN `compact` (normalized, compact) written with one space or dash
+ * Whether normalized text `hay` holds the IBAN `compact` (normalized, compact) written with one separator ({@link IBAN_SEP_G})
  * anywhere between its characters (print format, or grouped by a user as they like), as a token (no letter or digit
  * either side). Before running the matcher, looks for the check digits and the country code, each pair together or
  * split by one separator, as the matcher allows (sigfix50: `GB 29NWB ...`; sigfix51: `D E89 ...`, `DE8-9 ...`: the
@@ -98,7 +106,7 @@ export function ibanInGrouped(hay: string, compact: string): boolean {
   let re = ibanMatchers.get(compact);
   if (re === undefined) {
     if (ibanMatchers.size >= IBAN_MATCHERS_MAX) ibanMatchers.clear();
-    const body = [...compact].map((ch) => ch.replace(/[^a-z0-9]/g, "\\$&")).join("[ -]?");
+    const body = [...compact].map((ch) => ch.replace(/[^a-z0-9]/g, "\\$&")).join("[ ./-]?");
     re = new RegExp(`(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, "u");
     ibanMatchers.set(compact, re);
   }
