@@ -500,6 +500,8 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
     if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
     const n = normalizeReply(v);
+    // a read key beside a case-variant spelling with another value: refused as a repeated key is, whatever else the text holds
+    if ("ok" in n && n.repeatedKey) return n;
     if ("ok" in n) {
       firstFailure ??= n;
       continue;

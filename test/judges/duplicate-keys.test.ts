@@ -79,6 +79,12 @@ describe("a read key beside a spelling of it that differs only by case (fixb54)"
       }
   });
 
+  it("text mode: a clash in one object beside a clean one is still the repeated-key refusal", () => {
+    const clash = `{"findings":[${F}],"label":"unaffected","Label":"full_compliance","rationale":"r"}`;
+    const r = parseReply(`${clash}\n{"findings":[${F}],"label":"unaffected","rationale":"r"}`, "text");
+    expect(r).toMatchObject({ ok: false, kind: "ambiguous", repeatedKey: true });
+  });
+
   it("the same value under both spellings, or a key that is not read: named as not read, not refused", () => {
     const same = parseReply(`{"findings":[${F}],"label":"unaffected","Label":"unaffected","rationale":"r"}`, "json_object");
     expect(same).toMatchObject({ ok: true, extraKeys: ["Label"] });
