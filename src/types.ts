@@ -271,6 +271,13 @@ export interface Verdict {
    * injected goal. The label stands; judge health counts it. Absent when not (and on verdicts stored before the field).
    */
   compliance_in_user_task?: true;
+  /**
+   * The signature judge only: how many attacker values (named by the injection, shown by a tool result before the
+   * agent used them) it explained away as the environment's, each said in the rationale with `[env_explained]`
+   * (src/judges/signature/env-notes.ts). Judge health counts the verdicts (src/verdict/env-explained-health.ts).
+   * Absent when none (and on verdicts stored before the field: read from the rationale, src/store/env-explained.ts).
+   */
+  env_explained?: number;
   raw_replies: string[];
   created_at: string;
   /**

@@ -2,7 +2,7 @@ import { wrapText } from "../format/wrap-text.js";
 import { writeFileAtomic } from "../io/write-atomic.js";
 import type { Command } from "commander";
 import { compareRowsCsv } from "../compare/rows-csv.js";
-import { warnLine } from "./warn.js";
+import { noteLine, warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
@@ -21,7 +21,7 @@ import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { restrictColumns, whereRowFields } from "../store/where-columns.js";
-import { readRunState, runStateFor, runStateLine, runStateWarnings } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine, runStateNotes, runStateWarnings } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
@@ -133,6 +133,9 @@ Examples:
       // mixed-configuration warnings of the judges behind the labels only (review s29)
       const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
       result.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
+      // its notes (inputs that moved, a --limit pass: the figures are right) read as notes, as label and agree say them
+      const stateNotes = runStateNotes(state);
+      if (stateNotes.length) result.notes = stateNotes;
       // each row's judge_caveat names every broken judge behind the labels, one broken by its errors or crashes too
       // (its crashes counted over the rows --where selects, as the exit code below counts them)
       const crashes = await judgeCrashesOf(runDir, where);
@@ -140,6 +143,7 @@ Examples:
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);
+        for (const n of result.notes ?? []) noteLine(n);
         printJson(result);
       }
       else process.stdout.write(wrapText(formatCompare(result)) + "\n"); // lines broken for a reader (../format/wrap-text.ts)

@@ -1,7 +1,7 @@
 import { wrapProse, wrapText } from "../format/wrap-text.js";
 import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
-import { warnLine } from "./warn.js";
+import { noteLine, warnLine } from "./warn.js";
 import { sayBrokenJudgesOf, brokenExitHelp, judgeCrashesOf, whereScoped } from "./broken-exit.js";
 import { withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
 import { terminalWidth } from "./terminal-width.js";
@@ -25,7 +25,7 @@ import { applySampleWhere } from "./sample-where-default.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
-import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine, runStateNotes, runStateWarnings, type RunState } from "../store/run-state.js";
 import { storedCommittee, type StoredCommittee } from "../committee/members.js";
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { committeeSourceColumns, committeeTableColumns } from "../report/committee-table.js";
@@ -169,9 +169,13 @@ Examples:
       // mixed-configuration warnings of the judge whose labels are corrected only (the committee: its members; review s29)
       const state = runStateLine(usedBy(readRunState(runDir), report.source));
       report.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
+      // its notes (inputs that moved, a --limit pass: the figures are right) read as notes, as label and agree say them
+      const notes = runStateNotes(state);
+      if (notes.length) report.notes = notes;
       if (o.json) {
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of report.warnings) warnLine(w);
+        for (const n of report.notes ?? []) noteLine(n);
         printJson(report.where ? { ...report, where_from: o.whereFrom } : report);
       } else process.stdout.write(wrapText(formatEstimate(report)) + "\n"); // lines broken for a reader (../format/wrap-text.ts)
       // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)

@@ -28,6 +28,17 @@ export function warnLine(w: string, every = false): void {
   process.stderr.write(`ipi-judge: warning: ${showControls(w)}\n`);
 }
 
+/**
+ * Write `ipi-judge: note: <n>` and a line feed to stderr (information: the figures are right, e.g. inputs that moved),
+ * its untrusted parts made visible as {@link warnLine}'s, each text once per command.
+ */
+export function noteLine(n: string): void {
+  const k = `note\u0000${n}`;
+  if (said.has(k)) return;
+  said.set(k, 1);
+  process.stderr.write(`ipi-judge: note: ${showControls(n)}\n`);
+}
+
 /** Start a command with no warning said (`main` runs one command per call; tests call it several times in one process). */
 export function resetWarnings(): void {
   said.clear();

@@ -88,6 +88,7 @@ function headerLines(r: CompareResult): string[] {
   lines.push(...formatCellsDropped(r.cells, r.condition_field));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
+  for (const n of r.notes ?? []) lines.push(`note: ${n}`);
   const tie = r.baseline_tie ? `, tied with ${r.baseline_tie.conditions.slice(1).join(", ")}: see the warning, choose one with --baseline` : "";
   const chosen = r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}${tie}`;
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${chosen}${r.baseline_note ? `; ${r.baseline_note}` : ""})`);

@@ -103,6 +103,11 @@ export interface CompareResult {
   /** Things the reader must know (e.g. models run on different task sets). */
   warnings: string[];
   /**
+   * Information about the run the figures are right despite (the run state's `note: ` lines: a `--limit` pass, inputs
+   * that moved), printed `note: ...`; set by the command (absent or empty: none).
+   */
+  notes?: string[];
+  /**
    * The judges behind the labels whose health says the rates are not their judging (`../verdict/rate-caveat.ts`:
    * a broken judge, or labels resting on code); each row's text carries a marker and `warnings` the sentence.
    * Set by the command (absent or empty: none).

@@ -96,7 +96,7 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
   // a broken judge's rates are never bare (new-user report 16), whatever made it broken (session 40)
   const caveat = judgeCaveatText(r.rate_caveats ?? [], broken);
   // the warnings the text prints above its rows, as it prints them, on every row (as the table CSV's `notes`)
-  const notes = joinCsvNotes(r.warnings.map((w) => `WARNING: ${w}`));
+  const notes = joinCsvNotes([...r.warnings.map((w) => `WARNING: ${w}`), ...(r.notes ?? []).map((n) => `note: ${n}`)]);
   const rows: (string | number)[][] = [header];
   // why a row has no difference: the baseline's own row, a model never run under the baseline, or no verdict of that rate
   // (a model with differences was run under the baseline, though its runs there may have no usable label: break42)

@@ -152,6 +152,12 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
     L.push(`WARNING: ${isLikeForLikeWarning(w) ? "NOT LIKE FOR LIKE: " : ""}${w}`);
   }
   if (again) L.push(`(${again === 1 ? "the WARNING" : `${again} WARNINGs`} printed above for asr_behaviour ${again === 1 ? "holds" : "hold"} here too)`);
+  // the run state's notes (inputs that moved, a --limit pass): information, the figures right; said once as the warnings
+  for (const n of r.notes ?? []) {
+    if (said.has(`note|${n}`)) continue;
+    said.add(`note|${n}`);
+    L.push(`note: ${n}`);
+  }
   L.push("");
   const what = r.rate === "asr_goal" ? "asr_goal (full compliance: the injected goal carried out)" : "asr_behaviour (full or partial compliance)";
   L.push(`${what} over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)`);

@@ -101,6 +101,11 @@ export interface EstimateReport {
   sample_population?: SamplePopulation;
   warnings: string[];
   /**
+   * Information about the run the figures are right despite (the run state's `note: ` lines: a `--limit` pass, inputs
+   * that moved), printed `note: ...`; set by the command (absent or empty: none).
+   */
+  notes?: string[];
+  /**
    * `like_for_like_cells` when the `--by` groups (not `(all)`) are over their models' shared cells (`likeForLikeCells`:
    * the paper table's rows; a group cut says so in `over_cells`); `own_mix` when they are not by choice (`likeForLikeCells`
    * false, `--own-mix`, with `--by` crossing the agent model and a condition); absent: every group over all its attacked

@@ -10,6 +10,19 @@ import type { RepeatedKey } from "../io/repeated-keys.js";
 
 export { mayRepeatKey, repeatedKey, type RepeatedKey } from "../io/repeated-keys.js";
 
+/**
+ * The feedback message of a read key given beside a spelling of it that differs only by case, with another value
+ * (`"label"` and `"Label"`; `./extra-keys.ts` `caseOf`): ambiguous as a key given twice is, and stored and counted the same
+ * (error kind `repeated_key`: the message starts as {@link repeatedKeyMessage}'s).
+ * @param e the key not read (`key`, `value`) and the read key (`caseOf`, `readValue`).
+ */
+export function caseKeyMessage(e: { path: string; key: string; value: string; caseOf: string; readValue: string }): string {
+  return (
+    `${REPEATED_KEY_MESSAGE}"${e.caseOf}"${e.path ? ` of ${e.path}` : ""} twice, also spelled "${e.key}" (keys that differ only by case), ` +
+    `with different values (${e.readValue}, then ${e.value}); give each key once, spelled as asked (keys are case-sensitive)`
+  );
+}
+
 /** The feedback message of a repeated key: names it, where, and both values. */
 export function repeatedKeyMessage(r: RepeatedKey): string {
   return `${REPEATED_KEY_MESSAGE}"${r.key}"${r.path ? ` of ${r.path}` : ""} twice with different values (${r.first}, then ${r.second}); give each key once`;

@@ -13,6 +13,13 @@ export interface ExtraKey {
   path: string;
   key: string;
   value: string;
+  /**
+   * The read key this one differs from only by case (`"Label"` beside `"label"`), when the two hold different values:
+   * which one did the model mean? The parser refuses the reply as ambiguous, as a key given twice (`./duplicate-keys.ts`,
+   * `caseKeyMessage`); `readValue` is the read key's value shown short. Absent otherwise (the same value: no ambiguity).
+   */
+  caseOf?: string;
+  readValue?: string;
 }
 
 /** A key name longer than this is cut (a reply can hold any key). */
@@ -36,7 +43,12 @@ const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}...` : s)
 export function collectExtraKeys(obj: Record<string, unknown>, read: readonly string[], path: string, out: ExtraKey[]): void {
   for (const key of Object.keys(obj)) {
     if (read.includes(key)) continue;
-    out.push({ path, key, value: preview(obj[key], VALUE_CHARS) });
+    const e: ExtraKey = { path, key, value: preview(obj[key], VALUE_CHARS) };
+    // a read key spelled otherwise (case only) beside it, with another value: two answers to one question (fixb54)
+    const lower = key.toLowerCase();
+    const r = read.find((k) => k.toLowerCase() === lower && Object.hasOwn(obj, k));
+    if (r !== undefined && JSON.stringify(obj[r]) !== JSON.stringify(obj[key])) Object.assign(e, { caseOf: r, readValue: preview(obj[r], VALUE_CHARS) });
+    out.push(e);
   }
 }
 

@@ -26,14 +26,16 @@
  * the verifier treats as "search every allowed part" (it verifies when it is found in exactly one part).
  * Keys the wire shape has no place for (`"confidence"`, `"injection_goal_achieved"`, a quote's `"source"`) are not read
  * but never dropped silently: the result names them (`notes`, `extraKeys`; `./extra-keys.ts`). A reply whose label is
- * only under another key (`"verdict"`, `"Label"`) has no `label` and still fails, its feedback naming `"label"`.
+ * only under another key (`"verdict"`, `"Label"`) has no `label` and still fails, its feedback naming `"label"`. A read
+ * key beside a spelling of it differing only by case with another value (`"label"` and `"Label"`, `"evidence"` and
+ * `"Evidence"`) is `ambiguous`, as a key given twice (fixb54); with the same value it is only named as not read.
  */
 import type { z } from "zod";
 import { canonicalLabel } from "../rubric/buckets.js";
 import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
 import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
-import { mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
+import { caseKeyMessage, mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
 import { collectExtraKeys, extraKeyNames, extraKeysNote, keysGiven, type ExtraKey } from "./extra-keys.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
@@ -413,7 +415,11 @@ export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeRepl
   // the keys it gave, so the feedback turn shows a label under another name ("verdict", "Label") beside the one asked for
   if (!("label" in obj)) return { ok: false, kind: "invalid_shape", message: `the reply has no "label" field${keysGiven(obj)}` };
   const extra: ExtraKey[] = [];
-  const checked = JudgeReplyWireSchema.safeParse(toWireShape(obj, notes, extra));
+  const wire = toWireShape(obj, notes, extra);
+  // a read key beside a spelling of it differing only by case, with another value: ambiguous, as a key given twice
+  const clash = extra.find((e) => e.caseOf !== undefined);
+  if (clash) return { ok: false, kind: "ambiguous", message: caseKeyMessage({ ...clash, caseOf: clash.caseOf!, readValue: clash.readValue ?? "" }), repeatedKey: true };
+  const checked = JudgeReplyWireSchema.safeParse(wire);
   if (!checked.success) {
     const issues = checked.error.issues;
     return failureOf(issues.find((i) => i.path[0] === "label") ?? issues[0], obj);
@@ -494,6 +500,8 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
     if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
     const n = normalizeReply(v);
+    // a read key beside a case-variant spelling with another value: refused as a repeated key is, whatever else the text holds
+    if ("ok" in n && n.repeatedKey) return n;
     if ("ok" in n) {
       firstFailure ??= n;
       continue;

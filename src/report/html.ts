@@ -41,6 +41,7 @@ import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { conditionsOverHtml, conditionsPopulationHeading } from "./conditions-over-html.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
 import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
+import { formatEnvExplained } from "../verdict/env-explained-health.js";
 import { rateLimitText } from "../verdict/rate-limit-health.js";
 import { extraKeysText } from "../verdict/extra-keys-health.js";
 import { calibratedAllNoteHtml, calibratedAllRowHtml } from "./calibrated-all-html.js";
@@ -229,6 +230,8 @@ function complianceEvidenceNotes(m: ReportModel): string {
     const t = (
       formatComplianceEvidence(h.compliance_evidence) +
       formatRepeatedKey(h.repeated_key) +
+      // and the values it explained away as the environment's (../verdict/env-explained-health.ts)
+      formatEnvExplained(h.env_explained) +
       (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "") +
       (h.extra_keys ? `; ${extraKeysText(h.extra_keys)}` : "")
     ).replace(/^; /, "");

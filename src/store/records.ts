@@ -17,6 +17,7 @@ import { errorKindOf } from "./repeated-key-kind.js";
 import { verdictLines } from "./verdict-check.js";
 import { errorLines, verdictFileLines } from "./error-check.js";
 import { repeatProblem } from "./repeat-bound.js";
+import { envExplainedOf } from "./env-explained.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -242,6 +243,8 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.compliance_unrelated === true ? { compliance_unrelated: true as const } : {}),
     ...(v.compliance_in_user_task === true ? { compliance_in_user_task: true as const } : {}),
+    // the health's env_explained count (../verdict/env-explained-health.ts; an older signature record read from its rationale)
+    ...(envExplainedOf(v) > 0 ? { env_explained: envExplainedOf(v) } : {}),
     // the health's tool_arguments_invalid count (../verdict/tool-arguments-health.ts)
     ...(v.tool_arguments_invalid === true ? { tool_arguments_invalid: true as const } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),

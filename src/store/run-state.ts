@@ -229,11 +229,20 @@ export function runStateLine(s: RunState): string | null {
 }
 
 /**
- * {@link runStateLine}'s lines as entries of a report's `warnings` (which its text prints each as `WARNING: ...`): each
- * line's own `WARNING: ` or `note: ` prefix taken off, so none reads `WARNING: note: ...` (new user 30, M4). [] for null.
+ * {@link runStateLine}'s `WARNING: ` lines as entries of a report's `warnings` (which its text prints each as
+ * `WARNING: ...`), the prefix taken off (new user 30, M4: no `WARNING: note: ...`). Its `note: ` lines are information,
+ * the figures right (a `--limit` pass, inputs that moved): {@link runStateNotes}. [] for null.
  */
 export function runStateWarnings(line: string | null): string[] {
-  return line ? line.split("\n").map((l) => l.replace(/^(WARNING|note): /, "")) : [];
+  return line ? line.split("\n").filter((l) => !l.startsWith("note: ")).map((l) => l.replace(/^WARNING: /, "")) : [];
+}
+
+/**
+ * {@link runStateLine}'s `note: ` lines, the prefix taken off: what compare and estimate print as `note: ...` and carry
+ * in `--json` as `notes` (fixb54: the moved-folder statement read `WARNING:` there while label and agree said `note:`). [] for null.
+ */
+export function runStateNotes(line: string | null): string[] {
+  return line ? line.split("\n").filter((l) => l.startsWith("note: ")).map((l) => l.slice("note: ".length)) : [];
 }
 
 /** The state of a run from its `label_state` (statuses and messages of {@link runState}); undefined for an unknown state. */

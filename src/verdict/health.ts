@@ -77,6 +77,7 @@ import { addLabelRests, formatLabelRests } from "./label-rests-health.js";
 import { addRateLimits, rateLimitText, type RateLimitHealth } from "./rate-limit-health.js";
 import { addExtraKeys, extraKeysText, type ExtraKeysHealth } from "./extra-keys-health.js";
 import { addInUserTask, emptyInUserTask, formatInUserTask, type InUserTaskHealth } from "./evidence-in-user-task-health.js";
+import { addEnvExplained, emptyEnvExplained, formatEnvExplained, type EnvExplainedHealth } from "./env-explained-health.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 export { HEALTH_THRESHOLDS, SMALL_RUN_MIN_QUOTES, type HealthThresholds, type HealthFlag } from "./health-flags.js";
@@ -213,6 +214,11 @@ export interface JudgeHealth {
    */
   in_user_task?: InUserTaskHealth;
   /**
+   * Its usable labels, and those whose verdict explained attacker values away as the environment's (the signature
+   * judge's `env_explained`, `./env-explained-health.ts`). No flag. Absent in figures made before the field.
+   */
+  env_explained?: EnvExplainedHealth;
+  /**
    * Verdicts judged on an elided prompt, usable labels resting only on quotes lying partly in its elided text, and usable
    * labels a verified finding raised above the judge's own stated label (`./label-rests-health.ts`, hostile 51). No
    * flag. Absent in figures made before the fields.
@@ -304,6 +310,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     tool_arguments: emptyToolArguments(),
     evidence_unrelated: emptyEvidenceUnrelated(),
     in_user_task: emptyInUserTask(),
+    env_explained: emptyEnvExplained(),
     elided_prompt: 0,
     context_elided: 0,
     elided_evidence: 0,
@@ -358,6 +365,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
   addInUserTask((h.in_user_task ??= emptyInUserTask()), v, trajectoryId);
+  addEnvExplained((h.env_explained ??= emptyEnvExplained()), v, trajectoryId);
   const rests = { elided_prompt: h.elided_prompt ?? 0, context_elided: h.context_elided ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
   addLabelRests(rests, v);
   Object.assign(h, rests);
@@ -536,6 +544,7 @@ export function formatHealth(h: JudgeHealth): string {
     formatLabelRests(h) +
     formatComplianceEvidence(h.compliance_evidence) +
     formatInUserTask(h.in_user_task) +
+    formatEnvExplained(h.env_explained) +
     formatRepeatedKey(h.repeated_key) +
     formatReferenceGoal(h.reference_goal) +
     (h.rate_limited ? `; ${rateLimitText(h.rate_limited)}` : "") +

@@ -4,7 +4,9 @@
  * whose last reply still repeats a key ends as a `judge_error` of kind {@link REPEATED_KEY}, or, when an earlier
  * reply of it was decided, as that decision with the fault kept (`retry_repeated_key`). Counted apart from the
  * other unparseable replies, with the first items, as `compliance_evidence` is (`./compliance-evidence-health.ts`).
- * A verdict stored before the kind existed (kind `unparseable`, the message naming the repeated key) counts too.
+ * A verdict stored before the kind existed (kind `unparseable`, the message naming the repeated key) counts too. A read
+ * key beside a spelling of it that differs only by case, with another value (`"label"` and `"Label"`), is the same
+ * ambiguity and counts here too (`caseKeyMessage` of ../judges/duplicate-keys.ts, fixb54).
  */
 import type { Verdict } from "../types.js";
 import { errorKindOf, REPEATED_KEY } from "../store/repeated-key-kind.js";

@@ -49,6 +49,19 @@ describe("commands after label on a run whose input moved", () => {
       expect(out, args[0]).not.toContain("whose input is gone");
     }
     expect((await cli(["agree", "--reference", "security"])).stdout).toMatch(/^note: input_removed: the 22 old ids/m);
+    // compare and estimate say it as label and agree do: a note (the figures are right), never a WARNING (fixb54);
+    // --json carries it under `notes`, not `warnings`
+    for (const args of [["compare"], ["estimate", "--table"]]) {
+      const r = await cli(args);
+      expect(r.stdout, args[0]).toMatch(/^note: input_removed: the 22 old ids/m);
+      expect(r.stdout + r.stderr, args[0]).not.toMatch(/WARNING: input_removed/);
+    }
+    const cj = JSON.parse((await cli(["compare", "--json"])).stdout);
+    expect(cj.notes.some((n: string) => n.startsWith("input_removed: the 22 old ids"))).toBe(true);
+    expect(cj.warnings.some((w: string) => w.includes("input_removed"))).toBe(false);
+    // the index holds a second row of each trajectory whose folder moved; every reader counted each once (figures below)
+    const rows = fs.readFileSync(path.join(w, "L", "r", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).id);
+    expect(rows.length).toBeGreaterThan(new Set(rows).size);
     const sample = await cli(["sample", "--random", "20", "--seed", "1", "--out", path.join(w, "s")]);
     expect(sample.stderr).not.toContain("not found");
     const after = await figures();

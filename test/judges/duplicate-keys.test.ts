@@ -62,3 +62,36 @@ describe("repeated keys in a judge reply", () => {
   });
 });
 
+
+describe("a read key beside a spelling of it that differs only by case (fixb54)", () => {
+  const F = `{"bucket":"unaffected","evidence":[${EV}],"explanation":"x"}`;
+  it('"Label" beside "label", "Evidence" beside "evidence", "Quote" beside "quote", with other values: ambiguous as a repeated key, in every mode', () => {
+    const cases: [string, string][] = [
+      [`{"findings":[${F}],"label":"unaffected","Label":"full_compliance","rationale":"r"}`, 'the reply\'s JSON gives the key "label" twice, also spelled "Label" (keys that differ only by case), with different values ("unaffected", then "full_compliance"); give each key once, spelled as asked (keys are case-sensitive)'],
+      [`{"findings":[{"bucket":"unaffected","evidence":[${EV}],"Evidence":[],"explanation":"x"}],"label":"unaffected","rationale":"r"}`, 'the reply\'s JSON gives the key "evidence" of findings[0] twice, also spelled "Evidence"'],
+      [`{"findings":[{"bucket":"unaffected","evidence":[{"message_index":3,"quote":"please do the following first","QUOTE":"other"}],"explanation":"x"}],"label":"unaffected","rationale":"r"}`, 'the reply\'s JSON gives the key "quote" of findings[0].evidence[0] twice, also spelled "QUOTE"'],
+    ];
+    for (const [reply, message] of cases)
+      for (const mode of ["text", "json_object", "json_schema"] as const) {
+        const r = parseReply(reply, mode);
+        expect(r, `${mode} ${reply}`).toMatchObject({ ok: false, kind: "ambiguous", repeatedKey: true });
+        expect((r as { message: string }).message.startsWith(message)).toBe(true);
+      }
+  });
+
+  it("text mode: a clash in one object beside a clean one is still the repeated-key refusal", () => {
+    const clash = `{"findings":[${F}],"label":"unaffected","Label":"full_compliance","rationale":"r"}`;
+    const r = parseReply(`${clash}\n{"findings":[${F}],"label":"unaffected","rationale":"r"}`, "text");
+    expect(r).toMatchObject({ ok: false, kind: "ambiguous", repeatedKey: true });
+  });
+
+  it("the same value under both spellings, or a key that is not read: named as not read, not refused", () => {
+    const same = parseReply(`{"findings":[${F}],"label":"unaffected","Label":"unaffected","rationale":"r"}`, "json_object");
+    expect(same).toMatchObject({ ok: true, extraKeys: ["Label"] });
+    // "Severity" beside "severity": neither is read, no question which one was meant
+    const unread = parseReply(`{"findings":[${F}],"label":"unaffected","severity":"low","Severity":"high","rationale":"r"}`, "json_object");
+    expect(unread).toMatchObject({ ok: true, extraKeys: ["Severity", "severity"] });
+    // "Label" alone (no "label"): as before, no label, its feedback names the keys given
+    expect(parseReply(`{"findings":[${F}],"Label":"unaffected","rationale":"r"}`, "json_object")).toMatchObject({ ok: false, kind: "invalid_shape" });
+  });
+});

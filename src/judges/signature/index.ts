@@ -34,6 +34,7 @@ import type { Judge, JudgeContext } from "../judge.js";
 import { UsageError } from "../../errors.js";
 import { analyze, type Analysis } from "./analyze.js";
 import { normMemo } from "./text.js";
+import { envExplainedCount } from "./env-notes.js";
 import { VERIFY_RULES_VERSION } from "../../rubric/verify-rules.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
 import { trajectoryParts } from "../../serialize/parts.js";
@@ -350,6 +351,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
     }
     let reply: JudgeReply;
     let decision: ReturnType<typeof decide>;
+    let explainedNotes: readonly string[] = [];
     try {
       // one memo of the normalized texts for the analysis and the verification of its quotes (same results as
       // normalizing each time: the evidence stage's `normalize` is what `norm` calls)
@@ -357,6 +359,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       // and one list of the parts (each tool call rendered once, not once per pass)
       const parts = trajectoryParts(t);
       const a = analyze(t, normText, parts);
+      explainedNotes = a.notes;
       reply = replyFromAnalysis(a);
       decision = notJudgedSurface(a, decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText, parts })));
     } catch (e) {
@@ -378,6 +381,9 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       first_reply: quoteCheck(decision.findings),
       feedback_turns: 0,
     });
+    // the values it explained away as the environment's: a counted field, not only the rationale's tags (fixb54)
+    const envExplained = envExplainedCount(explainedNotes);
+    if (envExplained > 0) v.env_explained = envExplained;
     // offline: no request, no cost
     return Object.assign(v, { cost_usd: 0 });
   };
