@@ -55,7 +55,7 @@ export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { LFL_CALIBRATED, rowCalibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
-import type { HumanTies } from "./tie-bound.js";
+import { TIES_OUTSIDE_MARK, type HumanTies } from "./tie-bound.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
 import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
@@ -477,7 +477,7 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false, ro
   if (!p) return low;
   if (p.value === null) return undefinedText(p.reason) + low;
   if (coverageWithheld(p, allowLow)) return lowReason(p) + low;
-  const mark = p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "";
+  const mark = (p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "") + (p.human_ties?.calibrated_outside ? ` ${TIES_OUTSIDE_MARK}` : ""); // as LaTeX's $^\sharp$ (fixa54)
   return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}${weightCheckText(p.weight_check)}` : `${pct(p.value)}`) + countText(p, rowN) + mark + low;
 }
 
