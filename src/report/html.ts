@@ -14,7 +14,7 @@ import { describeCost, pricedAtText } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, nameHtml, neutralizeBidi } from "./escape.js";
-import { sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
+import { judgesDiffer, sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
@@ -278,11 +278,16 @@ async function asrSection(m: ReportModel): Promise<string> {
   const groups = asrGroups(m.asr, conditions.size > 1);
   const labelOf = new Map(groups.map((g) => [asrGroupKey(g), g.label]));
   const figs: string[] = [];
+  // the charts plot the table's leading figures (fixa54): when the judges labelled different runs, each judge's rate over
+  // the row's runs every judge labelled (./asr-common-html.ts), not its own, which the table gives in brackets
+  const shared = judgesDiffer(m.asr);
   for (const rate of RATE_NAMES) {
     const bars = m.asr
-      .filter((r) => r[rate].rate !== null)
-      .map((r) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
-    if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
+      .map((r) => ({ r, f: shared && r.common ? r.common[rate] : r[rate] }))
+      .filter(({ f }) => f.rate !== null)
+      .map(({ r, f }) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: f.rate!, lower: f.ci95!.lower, upper: f.ci95!.upper, n: f.n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
+    const over = shared ? ", over the row's attacked runs every judge labelled (the table's leading figures)" : "";
+    if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}${over}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
   const head = `<tr><th>agent model</th>${conditions.size > 1 ? "<th>condition</th>" : ""}${names
     .map((n) => `<th>${escapeHtml(n)}: asr_goal [95% CI]</th><th>asr_behaviour [95% CI]</th><th class="num">blocked_attempts</th><th class="num">coverage</th><th class="num">exposure</th>`)
