@@ -274,7 +274,8 @@ export function compareConditions(
   }
   const utility = utilityRows ? utilityTable(utilityRows, o.condition_field) : [];
   const drops = utilityDrops(utility, baseline);
-  const dropWarning = utilityDropWarning(drops, fieldNoun(o.condition_field));
+  // the rows' population: the compared cells when the per-model check applied, else every run (--all-cells, or no cells known)
+  const dropWarning = utilityDropWarning(drops, fieldNoun(o.condition_field), ownApplied ? "compared" : "every_run");
   if (dropWarning) warnings.push(dropWarning);
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel = conditionsPerModel(obs);

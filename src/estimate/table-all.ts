@@ -232,7 +232,7 @@ export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: s
     if (h === "agent_model" || h === "condition") return "";
     if (h === "pooled") return "true";
     if (h === "n_attacked") return a.n_population;
-    const u = /^calibrated_(asr_goal|asr_behaviour)_(unstable|largest_weight_share|largest_weight_stratum|kish_n_eff|n_labelled)$/.exec(h);
+    const u = /^calibrated_(asr_goal|asr_behaviour)_(unstable|largest_weight_share|largest_weight_stratum|kish_n_eff|n_labelled|outside_tie_readings)$/.exec(h);
     if (u) {
       const r = u[1] === "asr_goal" ? a.asr_goal : a.asr_behaviour;
       return unstableCsvCell("cell" in r ? r.cell : null, u[2]); // UNSTABLE and its weight check, as the rows' (./table-csv-unstable.ts)

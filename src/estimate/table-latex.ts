@@ -65,14 +65,16 @@ export function tableLatex(t: PaperTable, opts: { where?: string } = {}): string
     if (!p || p.value === null) return undefinedCell(where, p?.reason ?? "no_value");
     const mark = countLatex(p, rowN) + (p.coverage_low ? "$^\\ddagger$" : ""); // its x/n when over fewer than the row's n (./table-counts.ts)
     if (withheld(t, p)) return "n/a$^\\ddagger$"; // no number, so no count
-    const exact = (p.ci_method ? "$^\\S$" : "") + (p.human_ties?.calibrated_outside ? TIES_MARK : ""); // an exact bound (ci_method); a figure outside its ties' readings
-    if (p.ci95) return `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}${mark}`;
+    // a figure outside its ties' readings is marked whatever its interval (fixa54: an UNSTABLE one had no mark, where the
+    // text and CSV notes name it); an exact bound (ci_method) on an interval only
+    const ties = p.human_ties?.calibrated_outside ? TIES_MARK : "";
+    if (p.ci95) return `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${p.ci_method ? "$^\\S$" : ""}${ties}${mark}`;
     if (p.ci_reason) {
       // UNSTABLE, as the text prints it: never a plain number (break52 #9)
       unstable.push(`${where}: ${reasonText(p.ci_reason)}${weightCheckText(p.weight_check)}`); // with its heaviest item's share (./weight-check.ts)
-      return `{\\scriptsize UNSTABLE} ${pct(p.value)} {\\scriptsize [no CI]}${UNSTABLE_MARK}${mark}`;
+      return `{\\scriptsize UNSTABLE} ${pct(p.value)} {\\scriptsize [no CI]}${UNSTABLE_MARK}${ties}${mark}`;
     }
-    return `${pct(p.value)} {\\scriptsize [CI n/a]}${mark}`; // a bare number would read as certain
+    return `${pct(p.value)} {\\scriptsize [CI n/a]}${ties}${mark}`; // a bare number would read as certain
   };
   const L: string[] = [];
   for (const n of t.notes) L.push(`% ${oneLine(n)}`);

@@ -49,12 +49,13 @@ import { COUNT_LEGEND, countedKey, countText, shownCount } from "./table-counts.
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
+import { BENCHMARK_COLUMN, benchmarkCell, benchmarkNote, hasBenchmark } from "./table-benchmark.js";
 
 export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { LFL_CALIBRATED, rowCalibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import { calibratedNotes, EXACT_MARK } from "./table-calibrated-notes.js";
-import type { HumanTies } from "./tie-bound.js";
+import { TIES_OUTSIDE_MARK, type HumanTies } from "./tie-bound.js";
 export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
 import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
@@ -83,6 +84,8 @@ export interface TableRow extends RowLikeForLike, RowOver {
   n_injection_task_runs: number;
   judge_asr_goal: RateCell;
   judge_asr_behaviour: RateCell;
+  /** The benchmark's own asr_goal over the runs of `judge_asr_goal` that carry its verdict, or null with why (./table-benchmark.ts). */
+  benchmark_asr_goal: RateCell;
   /** The judge's partial_compliance labels that are blocked attempts (DESIGN section 1); null when unknown. */
   judge_blocked_attempts: number | null;
   /**
@@ -346,7 +349,7 @@ export function paperTableFrom(
     const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task" && (!lfl || lfl.keep(i)));
     const key = tableRowKey(model, condition);
     const c = cal.get(key);
-    rows.push(withheldRow({
+    const row = withheldRow({
       agent_model: model,
       condition,
       like_for_like: true, // until the table's warnings are read, below
@@ -378,7 +381,9 @@ export function paperTableFrom(
       // a row the shared cells cut: the group cut alike (a domain estimate, ../estimate/group-cells.ts), else none
       calibrated_asr_behaviour: opts.calibrated ? rowCalibratedCell(c, leftOut, att.length, opts.calibrated) : null,
       calibrated_asr_goal: opts.calibrated ? (goalReport ? rowCalibratedCell(goalCal.get(key), leftOut, att.length, goalReport) : leftOut ? LFL_CALIBRATED : { value: null, reason: goalReason, ci95: null }) : null,
-    }, pop && !pop.applied ? noSharedCellsReason(model, pop) : null));
+      benchmark_asr_goal: heuristicIsJudgeCell(), // set below, from the row's judge asr_goal as withheld
+    }, pop && !pop.applied ? noSharedCellsReason(model, pop) : null);
+    rows.push({ ...row, benchmark_asr_goal: benchmarkCell(row.judge_asr_goal) });
   }
   const allow = !!opts.allowLowCoverage;
   const notes = [
@@ -386,6 +391,7 @@ export function paperTableFrom(
       `${BLOCKED_NOTE}; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
       (withConditions ? "; one row per agent model and condition (defense)" : ""),
   ];
+  notes.push(benchmarkNote(rows, withConditions)); // the benchmark's column: over which runs, or why it is left out
   const coverage = coverageLowNote(rows, { sameRater: sameRater || absent, judge: sourceName(source), heuristic, withConditions, allow });
   if (coverage) notes.push(coverage);
   // rows whose attacked runs (almost) never met the injected text (new user 23); a committee's disputed runs, exactly the
@@ -416,6 +422,7 @@ export type Col = { key: string; title: string; latex: string; get: (r: TableRow
 export function columns(t: PaperTable): Col[] {
   const cols: Col[] = [
     { key: "judge_asr_goal", title: "asr_goal", latex: "ASR (goal)", get: (r) => r.judge_asr_goal },
+    ...(hasBenchmark(t.rows) ? [{ ...BENCHMARK_COLUMN, get: (r: TableRow) => r.benchmark_asr_goal }] : []),
     { key: "judge_asr_behaviour", title: "asr_behaviour", latex: "ASR (behaviour)", get: (r) => r.judge_asr_behaviour },
     { key: "heuristic_asr_goal", title: `${t.heuristic} asr_goal`, latex: "Heuristic ASR (goal)", get: (r) => r.heuristic_asr_goal },
     { key: "heuristic_asr_behaviour", title: `${t.heuristic} asr_behaviour`, latex: "Heuristic ASR (behaviour)", get: (r) => r.heuristic_asr_behaviour },
@@ -424,10 +431,11 @@ export function columns(t: PaperTable): Col[] {
     { key: "utility", title: "utility", latex: "Utility", get: (r) => r.utility },
     { key: "utility_under_attack", title: "utility under attack", latex: "Utility (attack)", get: (r) => r.utility_under_attack },
   ];
-  if (!heuristicShown(t)) cols.splice(2, 2); // its rates are the judge's columns, or it has none
+  const h = cols.findIndex((c) => c.key === "heuristic_asr_goal");
+  if (!heuristicShown(t)) cols.splice(h, 2); // its rates are the judge's columns, or it has none
   if (t.rows.some((r) => r.calibrated_asr_behaviour)) {
     cols.splice(
-      2,
+      h,
       0,
       { key: "calibrated_asr_goal", title: "calibrated asr_goal", latex: "Calibrated ASR (goal)", get: (r) => r.calibrated_asr_goal },
       { key: "calibrated_asr_behaviour", title: "calibrated asr_behaviour", latex: "Calibrated ASR (behaviour)", get: (r) => r.calibrated_asr_behaviour },
@@ -469,7 +477,7 @@ export function cellText(p: CellValue, allowLow = false, exposureLow = false, ro
   if (!p) return low;
   if (p.value === null) return undefinedText(p.reason) + low;
   if (coverageWithheld(p, allowLow)) return lowReason(p) + low;
-  const mark = p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "";
+  const mark = (p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "") + (p.human_ties?.calibrated_outside ? ` ${TIES_OUTSIDE_MARK}` : ""); // as LaTeX's $^\sharp$ (fixa54)
   return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${undefinedText(p.ci_reason)}${weightCheckText(p.weight_check)}` : `${pct(p.value)}`) + countText(p, rowN) + mark + low;
 }
 

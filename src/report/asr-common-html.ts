@@ -23,5 +23,5 @@ export function sharedFigHtml(r: { labelled: number; common?: AsrCommon; asr_goa
 /** The note above the table when the judges labelled different runs (else ""). */
 export function sharedNoteHtml(rows: ReadonlyArray<{ labelled: number; common?: AsrCommon }>): string {
   if (!judgesDiffer(rows)) return "";
-  return `<p class="note">${escapeHtml("The judges labelled different runs: each judge's asr_goal and asr_behaviour lead with its rate over the row's attacked runs every judge labelled (the count says how many), so the judges side by side are over the same runs; its own rate over the runs it labelled follows in brackets, and its coverage is its own. The charts show each judge's own rates.")}</p>`;
+  return `<p class="note">${escapeHtml("The judges labelled different runs: each judge's asr_goal and asr_behaviour lead with its rate over the row's attacked runs every judge labelled (the count says how many), so the judges side by side are over the same runs; its own rate over the runs it labelled follows in brackets, and its coverage is its own. The charts show the leading figures, over the runs every judge labelled, as the table.")}</p>`;
 }

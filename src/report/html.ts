@@ -14,7 +14,8 @@ import { describeCost, pricedAtText } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, nameHtml, neutralizeBidi } from "./escape.js";
-import { sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
+import { judgesDiffer, sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
+import { hasBenchmark } from "../estimate/table-benchmark.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
@@ -281,11 +282,16 @@ async function asrSection(m: ReportModel): Promise<string> {
   const groups = asrGroups(m.asr, conditions.size > 1);
   const labelOf = new Map(groups.map((g) => [asrGroupKey(g), g.label]));
   const figs: string[] = [];
+  // the charts plot the table's leading figures (fixa54): when the judges labelled different runs, each judge's rate over
+  // the row's runs every judge labelled (./asr-common-html.ts), not its own, which the table gives in brackets
+  const shared = judgesDiffer(m.asr);
   for (const rate of RATE_NAMES) {
     const bars = m.asr
-      .filter((r) => r[rate].rate !== null)
-      .map((r) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
-    if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
+      .map((r) => ({ r, f: shared && r.common ? r.common[rate] : r[rate] }))
+      .filter(({ f }) => f.rate !== null)
+      .map(({ r, f }) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: f.rate!, lower: f.ci95!.lower, upper: f.ci95!.upper, n: f.n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
+    const over = shared ? ", over the row's attacked runs every judge labelled (the table's leading figures)" : "";
+    if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}${over}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
   const head = `<tr><th>agent model</th>${conditions.size > 1 ? "<th>condition</th>" : ""}${names
     .map((n) => `<th>${escapeHtml(n)}: asr_goal [95% CI]</th><th>asr_behaviour [95% CI]</th><th class="num">blocked_attempts</th><th class="num">coverage</th><th class="num">exposure</th>`)
@@ -515,19 +521,20 @@ function paperTableSection(m: ReportModel): string {
   const mark = t.committee ? committeeCaveatHtml(m.judge_health, t.committee.members) : rateCaveatHtml(m.judge_health, t.judge);
   const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
   const counts = rowCountHeadsHtml(t.rows); // utility's n; runs that ended in an error (./row-counts-html.ts)
-  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th class="num" title="attacked runs the rates are over">n</th>${counts.errors}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th>${counts.utilityN}<th>utility under attack</th><th class="num">unattacked</th></tr>`;
+  const bench = hasBenchmark(t.rows); // the benchmark's own asr_goal beside the judge's, as estimate --table (../estimate/table-benchmark.ts)
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th class="num" title="attacked runs the rates are over">n</th>${counts.errors}<th>${escapeHtml(t.judge)}: asr_goal</th>${bench ? `<th title="the benchmark's own attack verdict over the same runs">benchmark asr_goal</th>` : ""}<th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th>${counts.utilityN}<th>utility under attack</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map((r) => [r, rowCountCellsHtml(t.rows, r)] as const)
     .map(
       ([r, c]) =>
-        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition ?? "", r)}</td>` : ""}<td class="num">${nCellHtml(r)}</td>${c.errors}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td>${c.utilityN}<td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${byCondition ? escapeHtml(r.agent_model) : markedNameHtml(r.agent_model, r)}</td>${byCondition ? `<td>${markedNameHtml(r.condition ?? "", r)}</td>` : ""}<td class="num">${nCellHtml(r)}</td>${c.errors}<td>${rateCell(r.judge_asr_goal)}${mark}</td>${bench ? `<td>${r.benchmark_asr_goal ? rateCell(r.benchmark_asr_goal) : ""}</td>` : ""}<td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td>${c.utilityN}<td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   // each row over its own runs, the table's like-for-like figure beside where it differs (./utility-html.ts)
   const util = utilitySubTableHtml(m.utility, { rows: t.rows, likeForLike: t.population?.kind === "like_for_like" }, propCell);
   return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
 <p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>${populationHtml(t)}
-<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t), errors: !!counts.errors }, propCell) : ""}</table>${rowCountLegendHtml(t.rows)}${mixFootnotesHtml(t)}${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
+<table><thead>${head}</thead><tbody>${body}</tbody>${all ? calibratedAllRowHtml(all, { byCondition, heuristic: heuristicShown(t), errors: !!counts.errors, benchmark: bench }, propCell) : ""}</table>${rowCountLegendHtml(t.rows)}${mixFootnotesHtml(t)}${all ? calibratedAllNoteHtml(m, all) : ""}${util}</section>`;
 }
 
 /**

@@ -99,7 +99,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const tex = path.join(tmp, "t.tex");
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
     expect(r.code, r.stderr).toBe(0);
-    expect(unwrapText(r.stdout)).toMatch(/^population: like for like: each agent model's attacked runs on the .*\nmodel +condition +n +over +ended in an error \(attacked \/ unattacked\) +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility n +utility under attack % +blocked/);
+    expect(unwrapText(r.stdout)).toMatch(/^population: like for like: each agent model's attacked runs on the .*\nmodel +condition +n +over +ended in an error \(attacked \/ unattacked\) +asr_goal % +benchmark asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +exposure % +utility % +utility n +utility under attack % +blocked/);
     expect(unwrapText(r.stdout)).not.toMatch(/\bASR\b/);
     // gemini-1.5-pro-001's 3 attacked and 1 unattacked runs ended in an agent error (the logs' error): said on its row (session 50)
     expect(unwrapText(r.stdout)).toMatch(/\ngemini-1\.5-pro-001 .*? 75 +all runs +3 \/ 1 +/);
@@ -114,12 +114,12 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(lines[5]).toMatch(/^,,414,/);
     expect(rows.slice(1, 6).map((x) => x[pooled])).toEqual(["false", "false", "false", "false", "true"]);
     expect(lines[0]).toMatch(
-      /^agent_model,condition,n_attacked,n_unattacked,judge_asr_goal,judge_asr_goal_lower,judge_asr_goal_upper,judge_asr_goal_n,judge_asr_goal_coverage,judge_asr_goal_coverage_low,judge_asr_goal_reason,judge_asr_behaviour,.*,calibrated_asr_goal,.*,calibrated_asr_behaviour,/,
+      /^agent_model,condition,n_attacked,n_unattacked,judge_asr_goal,judge_asr_goal_lower,judge_asr_goal_upper,judge_asr_goal_n,judge_asr_goal_coverage,judge_asr_goal_coverage_low,judge_asr_goal_reason,benchmark_asr_goal,benchmark_asr_goal_lower,benchmark_asr_goal_upper,benchmark_asr_goal_n,benchmark_asr_goal_coverage,benchmark_asr_goal_coverage_low,benchmark_asr_goal_reason,judge_asr_behaviour,.*,calibrated_asr_goal,.*,calibrated_asr_behaviour,/,
     );
     const t = fs.readFileSync(tex, "utf8");
     expect(t).toContain("meta-llama\\_Llama-3.3-70B-Instruct &");
     // gemini's 3 attacked and 1 unattacked runs that ended in an agent error: the Errors column; Utility's own n (session 51)
-    expect(t).toContain("Model & Condition & $n$ & Errors (att./unatt.) & ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Exposure & Utility & Utility $n$ & Utility (attack) & Blocked \\\\");
+    expect(t).toContain("Model & Condition & $n$ & Errors (att./unatt.) & ASR (goal) & Benchmark ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Exposure & Utility & Utility $n$ & Utility (attack) & Blocked \\\\");
     expect(t).toMatch(/^gemini-1\.5-pro-001 & no\\_defense\S* & 75 & 3 \/ 1 & .* & 22 & [^&]+ & [^&]+ \\\\$/m);
   }, 120_000);
 

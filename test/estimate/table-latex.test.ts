@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { latexEscape, paperTable } from "../../src/estimate/table.js";
+import { formatTable, latexEscape, paperTable } from "../../src/estimate/table.js";
 import { tableLatex } from "../../src/estimate/table-latex.js";
 import { readLeanRun } from "../../src/store/lean-read.js";
 import { RUNS, writeRun, type Run } from "./unlike-run.js";
@@ -80,5 +80,28 @@ describe("tableLatex", () => {
     expect(lines.find((l) => l.startsWith("M & no\\_defense"))).toMatch(/^M & no\\_defense\$\^\{\\mathrm\{a\}\}\$ & /);
     // every note kept as a comment too, for scripts
     for (const n of t.notes.slice(1)) expect(tex).toContain(`% ${n}`);
+  });
+});
+
+describe("a calibrated figure outside its ties' readings carries the mark in every form (fixa54)", () => {
+  // one model, 4 attacked runs; the calibrated cells set by hand: goal UNSTABLE (no interval), behaviour with one
+  const mk = (id: string) => ({ id, agent_model: "m", attacked: true, content_sha256: `h-${id}`, source: { format: "t", path: id }, n_messages: 2 });
+  const index = new Map(["a", "b", "c", "d"].map((id) => [id, mk(id)] as const)) as unknown as Parameters<typeof paperTable>[1];
+  const verdicts = ["a", "b", "c", "d"].map((id, i) => ({ trajectory_id: id, judge_id: "gpt", repeat: 0, status: "ok", label: i ? "unaffected" : "full_compliance", compromised: !i })) as unknown as Parameters<typeof paperTable>[2];
+  const ties = { calibrated_outside: true } as never;
+  const t = paperTable("r", index, verdicts, src);
+  t.rows[0].calibrated_asr_goal = { value: 0.156, ci95: null, ci_reason: "no_variance", human_ties: ties };
+  t.rows[0].calibrated_asr_behaviour = { value: 0.2, ci95: { lower: 0.1, upper: 0.3 }, human_ties: ties };
+
+  it("LaTeX: the UNSTABLE cell has $^\\sharp$ as the one with an interval has (it had none)", () => {
+    const row = rendered(tableLatex(t)).find((l) => l.startsWith("m & "))!;
+    expect(row).toContain("{\\scriptsize UNSTABLE} 15.6 {\\scriptsize [no CI]}$^\\triangle$$^\\sharp$");
+    expect(row).toContain("20.0 {\\scriptsize [10.0, 30.0]}$^\\sharp$");
+  });
+
+  it("text: both cells read OUTSIDE TIE READINGS, as estimate's group lines do", () => {
+    const line = formatTable(t).split("\n").find((l) => l.startsWith("m "))!;
+    expect(line).toMatch(/UNSTABLE .*15\.6 CI .*OUTSIDE TIE READINGS/);
+    expect(line).toMatch(/20\.0 \[10\.0, 30\.0\] OUTSIDE TIE READINGS/);
   });
 });

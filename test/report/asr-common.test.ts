@@ -2,7 +2,12 @@
  * est53 #3: the report's per-judge rows side by side on the runs every judge labelled (src/report/asr-common.ts,
  * src/report/asr-common-html.ts): judge B failed on 2 of m's 4 attacked runs; by hand over the other 2.
  */
-import { describe, expect, it } from "vitest";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildReportModel, renderReportHtml } from "../../src/report/index.js";
+import { buildCommitteeFixture } from "./fixture.js";
 import { addCommon, NO_SHARED_RUN } from "../../src/report/asr-common.js";
 import { sharedFigHtml, sharedNoteHtml } from "../../src/report/asr-common-html.js";
 import type { RateItem } from "../../src/stats/rates.js";
@@ -46,5 +51,27 @@ describe("report: judges side by side on the runs every one labelled (est53 #3)"
     expect(sharedFigHtml({ ...r, labelled: 2 }, "asr_goal", fig)).toBe("50.0 (2/4)");
     expect(sharedNoteHtml([r])).toContain("every judge labelled");
     expect(sharedNoteHtml([{ ...r, labelled: 2 }])).toBe("");
+  });
+});
+
+describe("the report's asr charts plot the table's leading figures (fixa54)", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-asrcommon-"));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  it("judges over different runs: each bar is the rate over the runs every judge labelled, and the caption says so", async () => {
+    const fx = await buildCommitteeFixture(tmp);
+    const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
+    // a shared figure no judge's own rate has (77.7% of 9 runs): the bars must carry it, not the own rates
+    const f = { rate: 7 / 9, count: 7, n: 9, ci95: { lower: 0.45, upper: 0.94, method: "wilson" as const } };
+    const asr = m.asr.map((r) => ({ ...r, labelled: 10, common: { n: 9, asr_goal: f, asr_behaviour: f } }));
+    const sec = (html: string) => html.slice(html.indexOf('<section id="asr">'), html.indexOf("</section>", html.indexOf('<section id="asr">')));
+    const shared = sec(await renderReportHtml({ ...m, asr }));
+    const own = sec(await renderReportHtml({ ...m, asr: m.asr.map((r) => ({ ...r, common: undefined })) })); // the same runs: no shared figure
+    for (const rate of ["asr_goal", "asr_behaviour"]) {
+      const fig = (s: string) => s.slice(s.indexOf(`id="chart-${rate}"`), s.indexOf("</figure>", s.indexOf(`id="chart-${rate}"`)));
+      expect(fig(shared)).toContain("77.8%");
+      expect(fig(shared)).toContain("attacked runs every judge labelled (the table&#39;s leading figures)");
+      expect(fig(own)).not.toContain("every judge labelled");
+    }
+    expect(shared).toContain("The charts show the leading figures, over the runs every judge labelled, as the table.");
   });
 });
