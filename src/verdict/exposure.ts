@@ -32,7 +32,6 @@ import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { isAttacked } from "../ingest/attacked.js";
 import { asciiAlnum } from "../serialize/ascii-alnum.js";
 import { lettersAndDigits } from "../io/unicode-runs.js";
-import { holdsWindow, skeletonMemo, type TextSkeleton } from "./skeleton-memo.js";
 
 /** Length (letters and digits) of the windows an injected text is located by. */
 export const WINDOW = 48;
@@ -146,9 +145,6 @@ const injectedWindowsOf = injectedTextMemo((text: string): string[] | null => {
   return skel.length >= MIN_SKELETON ? windowsOf(skel) : null;
 });
 
-/** {@link skeletonOfNorm} of a received part's normalized text, memoized across trajectories (`./skeleton-memo.ts`). */
-const partSkeletonOf = skeletonMemo(skeletonOfNorm);
-
 const cache = new WeakMap<EvidenceContext, Exposure>();
 
 /**
@@ -210,21 +206,20 @@ function compute(ctx: EvidenceContext): Exposure {
     };
   const received = new Set(RECEIVED_KINDS);
   // a part's normalized text is shared with quote verification (`partNorm` caches it on the context)
-  // and its skeleton (with what was searched in it) kept across trajectories (`./skeleton-memo.ts`)
-  const units: Array<{ kind: PartKind; message_index: number; tool_index?: number; skel: () => TextSkeleton }> = ctx.parts.map((p, i) => ({
+  const units: Array<{ kind: PartKind; message_index: number; tool_index?: number; skel: () => string }> = ctx.parts.map((p, i) => ({
     kind: p.kind,
     message_index: p.message_index,
     ...(p.tool_index !== undefined ? { tool_index: p.tool_index } : {}),
-    skel: () => partSkeletonOf(partNorm(ctx, i)),
+    skel: () => skeletonOfNorm(partNorm(ctx, i)),
   }));
   if (!ctx.parts.some((p) => p.kind === "tool_description"))
     (t.tools ?? []).forEach((tool, i) => {
       if (tool && typeof tool.description === "string" && tool.description !== "")
-        units.push({ kind: "tool_description", message_index: -1, tool_index: i, skel: () => partSkeletonOf(normalize(tool.description)) });
+        units.push({ kind: "tool_description", message_index: -1, tool_index: i, skel: () => skeleton(tool.description) });
     });
   const holds = (u: (typeof units)[number]): boolean => {
     const s = u.skel();
-    return skels.some((windows) => holdsWindow(s, windows));
+    return skels.some((windows) => windows.some((w) => s.includes(w)));
   };
   // the first received part that holds it, in order; what the agent wrote only matters when none does, so it is
   // reduced to its skeleton only then

@@ -28,7 +28,6 @@ const RULE_FILES = [
   "src/verdict/compliance-evidence.ts",
   "src/verdict/decide.ts",
   "src/verdict/exposure.ts",
-  "src/verdict/skeleton-memo.ts",
   "src/verdict/locator.ts",
   "src/rubric/buckets.ts",
   "src/rubric/unattacked.ts",
@@ -45,8 +44,7 @@ const RULE_FILES = [
 // re-pinned, version kept, after sig52 (src/serialize/render.ts and tools-budget.ts, which decide what is elided from the judge's prompt, added to the pinned files; no code changed, no label moves)
 // re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
 // re-pinned, version kept, after v8flags53 (src/verdict/decide.ts finds the evidence's shared tokens once for both marks; the same marks and labels for every input)
-// re-pinned, version kept, after sigwork54 (src/verdict/exposure.ts keeps each received text's skeleton and window search across trajectories in src/verdict/skeleton-memo.ts, added here; the same exposure for every input; verdicts identical on five corpora)
-const PINNED = { version: 3, sha256: "a5d7875a3ebb54558ada13cee0186e1177b514c781a7fc53ee45e76237674a1c" };
+const PINNED = { version: 3, sha256: "e8f3faf2b2ca2b668711aa485b7b6bdd15db1b14844b9991cff32586c8be0d96" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");
