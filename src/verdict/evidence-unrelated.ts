@@ -19,7 +19,7 @@
  * quote lies in no tool call.
  */
 import { normalize } from "../evidence/normalize.js";
-import { partNorm, type EvidenceContext } from "../evidence/context.js";
+import { injectedTextMemo, partNorm, type EvidenceContext } from "../evidence/context.js";
 import type { Bucket, VerifiedFinding } from "../types.js";
 import { decidingComplianceQuotes } from "./compliance-evidence.js";
 
@@ -37,6 +37,10 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** A token of letters only, of digits only (module constants: a literal in the loop was a new RegExp object per token). */
+const ALL_LETTERS = /^\p{L}+$/u;
+const ALL_DIGITS = /^\p{N}+$/u;
+
 /**
  * The distinctive tokens of a text (module docstring). @param s any text (normalized here: case-folded, NFKC).
  * @returns a set of tokens, possibly empty; never throws.
@@ -44,12 +48,19 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 export function distinctiveTokens(s: string): Set<string> {
   const out = new Set<string>();
   for (const t of normalize(s).match(/[\p{L}\p{N}]+/gu) ?? []) {
-    const letters = /^\p{L}+$/u.test(t);
-    const digits = /^\p{N}+$/u.test(t);
+    const letters = ALL_LETTERS.test(t);
+    const digits = ALL_DIGITS.test(t);
     if (letters ? t.length >= 4 && !STOPWORDS.has(t) : digits ? t.length >= 3 : t.length >= 4) out.add(t);
   }
   return out;
 }
+
+/**
+ * {@link distinctiveTokens} of an injected text, memoized (`injectedTextMemo`: the same few hundred texts recur in
+ * thousands of trajectories, and each compliance label tokenised its injected text again; issue 26). The set is
+ * shared: read it, never change it.
+ */
+const injectedTokensOf = injectedTextMemo(distinctiveTokens);
 
 /**
  * The distinctive tokens a decided compliance label's verified evidence shares with the injected text (module
@@ -62,7 +73,7 @@ export function evidenceSharedTokens(findings: readonly VerifiedFinding[], label
   const quotes = decidingComplianceQuotes(findings, label, basis, ctx);
   if (!quotes) return undefined;
   const injected = new Set<string>();
-  for (const inj of ctx.injections) for (const t of distinctiveTokens(inj)) injected.add(t);
+  for (const inj of ctx.injections) for (const t of injectedTokensOf(inj)) injected.add(t);
   const shared = new Set<string>();
   for (const q of quotes) {
     const mi = q.corrected_index ?? q.message_index;

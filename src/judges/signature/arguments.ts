@@ -23,15 +23,37 @@ function keyWords(key: string): string[] {
   return key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase().split(/[^a-z]+/).filter(Boolean);
 }
 
+/** Bit of {@link keyClass}: the name is free text ({@link isFreeTextKey}). */
+const FREE = 1;
+/** Bit of {@link keyClass}: the name names the call's target ({@link namesTarget}). */
+const TARGET = 2;
+/** Most argument names {@link keyClass} keeps (a corpus has a few hundred; past this the memo starts again). */
+const KEY_MEMO_MAX = 4096;
+const keyClasses = new Map<string, number>();
+
+/**
+ * Both tests of an argument name's words, memoized by name (issue 26: every call's every argument name was split
+ * into words twice, per trajectory, over a vocabulary of a few hundred names); the same bits as computing them.
+ */
+function keyClass(key: string): number {
+  let c = keyClasses.get(key);
+  if (c === undefined) {
+    const words = keyWords(key);
+    c = (words.length > 0 && FREE_TEXT_WORDS.has(words[words.length - 1]) ? FREE : 0) | (words.some((w) => TARGET_WORDS.has(w)) ? TARGET : 0);
+    if (keyClasses.size >= KEY_MEMO_MAX) keyClasses.clear();
+    keyClasses.set(key, c);
+  }
+  return c;
+}
+
 /** Whether an argument name is free text by its words: its last word (snake_case or camelCase) is one of {@link FREE_TEXT_WORDS}. */
 export function isFreeTextKey(key: string): boolean {
-  const words = keyWords(key);
-  return words.length > 0 && FREE_TEXT_WORDS.has(words[words.length - 1]);
+  return (keyClass(key) & FREE) !== 0;
 }
 
 /** Whether an argument name names the call's target: one of its words is a target word (`payee_details`, `recipientReference`, `to_account`). */
 export function namesTarget(key: string): boolean {
-  return keyWords(key).some((w) => TARGET_WORDS.has(w));
+  return (keyClass(key) & TARGET) !== 0;
 }
 
 /** One top-level argument: its name and the range `[from, to)` of its values in the call's raw scalars. */
