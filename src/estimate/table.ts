@@ -46,7 +46,7 @@ import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { codeBasisOf, CodeSetTally } from "./table-code-set.js";
 import { COUNT_LEGEND, countedKey, countText, shownCount } from "./table-counts.js";
-import { buildCommittee, votesFor } from "../verdict/vote.js";
+import { buildCommittee, goalSplit, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 
@@ -213,8 +213,10 @@ export function paperTable(
   const at = (m: Map<string, boolean | string>) => (i: number) => m.get(ids[i]);
   // committee: which events each disputed row's votes allow (the bounds' upper ends)
   const votes = new Map<string, { goal: boolean; behaviour: boolean }>();
+  const splits = new Set<string>();
   if (committee)
     for (const c of committee) {
+      if (goalSplit(c)) splits.add(c.trajectory_id);
       if (c.status === "disputed") votes.set(c.trajectory_id, votesFor(c.votes));
       else if (c.status === "ok" && c.label === "not_exposed") notExposed.add(c.trajectory_id);
     }
@@ -234,6 +236,7 @@ export function paperTable(
       partial: (i) => partial.get(ids[i]) ?? null,
       detail: (j, i) => detail.get(`${j}\u0000${ids[i]}`),
       votesFor: (i) => votes.get(ids[i]),
+      goalSplit: (i) => splits.has(ids[i]),
       codeBasis: codeBasisOf(verdicts, source, committee, ids),
     },
     source,
@@ -264,6 +267,8 @@ export interface TableInput {
   /** The `label_basis` code set the source's usable label by (./table-code-set.ts); undefined: not code-set. */ codeBasis?(i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */
   votesFor?(i: number): { goal: boolean; behaviour: boolean } | undefined;
+  /** Committee: the row's `full_compliance` rests on a full/partial tie (`goalSplit` of src/verdict/vote.ts); absent: never. */
+  goalSplit?(i: number): boolean;
   /** A column run's row record code (`0 .. nCodes-1`; rows with one code share one record): the warnings read each record once. */
   code?(i: number): number;
   nCodes?: number;
@@ -322,8 +327,8 @@ export function paperTableFrom(
     const un = rs.filter((i) => !input.row(i).attacked);
     const utilityLeftOut = lfl ? un.filter((i) => !lfl.keep(i)).length : 0; // cut with the rates (./table-population.ts)
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
-    const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean) =>
-      rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)));
+    const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean, split?: (i: number) => boolean) =>
+      rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)), split);
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;
@@ -357,7 +362,7 @@ export function paperTableFrom(
       n_unattacked: un.length,
       run_errors: runErrorsOf(att, userTaskRuns, (i) => input.row(i)),
       n_injection_task_runs: un.filter((i) => runKind(input.row(i)) === "injection_task").length,
-      judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true),
+      judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true, input.goalSplit),
       judge_asr_behaviour: jb,
       ...blocked,
       heuristic_asr_goal: sameRater ? heuristicIsJudgeCell() : absent ? heuristicAbsentCell(heuristic) : rate(heurG, heuristic, heuristic),
