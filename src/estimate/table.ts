@@ -59,7 +59,7 @@ export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
 import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
 import { withheldRow } from "./table-withheld.js";
-import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
+import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, unattackedOutside, type RunErrors } from "./table-row-counts.js";
 import { groupsByRow, tableRowKey } from "./table-groups.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
@@ -499,7 +499,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
   header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, ...RUN_ERROR_CSV_COLUMNS, "pooled");
   const rows = t.rows.map((r) => {
-    const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, r.n_unattacked]; // no condition recorded: empty
+    // no condition recorded: empty; unattacked runs all outside the population: empty, not 0 (utility_reason says why)
+    const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, unattackedOutside(r) ? "" : r.n_unattacked];
     for (const c of cols) {
       const p = c.get(r);
       const hide = withheld(t, p);
