@@ -8,6 +8,7 @@ import type { ColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { groupDisagreements, referenceFromPairs, type ReferenceAgreement, type ReferenceExclusion } from "./reference.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
+import { claimLowered, labelWithClaim } from "../verdict/claim-lowered.js";
 
 /** The index fields {@link referenceAgreementColumns} reads (`readColumnRun`'s `rowFields`). */
 export const REFERENCE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "reference", "agent_model", "condition", "suite", "attack"];
@@ -73,8 +74,10 @@ export function referenceAgreementColumns(judgeId: string, run: ColumnRun, refer
       groupDisagreements(disagreements, (k) => {
         const s = slots[pairIndex[k]];
         const row = run.rows[run.rowCode[s]];
-        return { label: run.verdicts[codeOf[s] - 1].label ?? undefined, condition: row.condition, suite: row.suite };
+        const v = run.verdicts[codeOf[s] - 1];
+        return { label: v.label ? labelWithClaim(v.label, claimLowered(v)) : undefined, condition: row.condition, suite: row.suite };
       }),
     (i) => run.verdicts[codeOf[slots[i]] - 1].label ?? undefined,
+    (i) => claimLowered(run.verdicts[codeOf[slots[i]] - 1]),
   );
 }

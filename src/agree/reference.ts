@@ -1,3 +1,7 @@
+import { claimLowered, labelWithClaim, type ClaimLowered } from "../verdict/claim-lowered.js";
+import { disagreementKinds, type DisagreementKind } from "./disagreement-kinds.js";
+
+export { disagreementKinds, groupDisagreements, type DisagreementKind } from "./disagreement-kinds.js";
 import { textTable } from "../format/text-table.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -210,11 +214,16 @@ export interface ReferenceAgreement {
     /** Fewer than 10% of the pairs exposed (`exposure_low` of src/stats/rates.ts): the rates say the attack did not arrive. */
     exposure_low: boolean;
   };
-  /** Trajectory ids where judge (full_compliance) and reference differ, for inspection, with the judge's `label` where known. */
-  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string; label?: string }>;
+  /**
+   * Trajectory ids where judge (full_compliance) and reference differ, for inspection, with the judge's `label` where
+   * known, and `claim_lowered` when that label is below the judge's own claim (a downgraded claim: its quotes did not
+   * verify; `claimLowered` of ../verdict/claim-lowered.ts): a quoting failure, not a miss of judgement (newuser54 #3).
+   */
+  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string; label?: string; claim_lowered?: ClaimLowered }>;
   /**
    * The disagreements grouped by kind (which way, and the judge's label: "judge full_compliance, reference no" /
-   * "judge unaffected, reference yes"), largest first, each with where it concentrates (condition and suite, top 3)
+   * "judge unaffected, reference yes"; a lowered claim apart: "judge unaffected (downgraded from full_compliance: quote
+   * not verified), reference yes"), largest first, each with where it concentrates (condition and suite, top 3)
    * and up to 5 example ids: where the judge is weak on this corpus.
    */
   disagreement_kinds?: DisagreementKind[];
@@ -223,67 +232,6 @@ export interface ReferenceAgreement {
    * from the judges' health: a broken judge's rates are marked, never printed bare (new user 18). Absent when none.
    */
   rate_caveats?: RateCaveat[];
-}
-
-/** One kind of disagreement with the reference (see {@link ReferenceAgreement.disagreement_kinds}). */
-export interface DisagreementKind {
-  kind: string;
-  count: number;
-  by_condition: Array<{ condition: string; count: number }>;
-  by_suite: Array<{ suite: string; count: number }>;
-  examples: string[];
-}
-
-/**
- * Group disagreements by kind: the direction (judge says the goal was achieved and the reference does not, or the
- * reverse) and the judge's own label, with counts by condition and suite (every value, most first; `(none)` for a
- * run without the field).
- */
-export function disagreementKinds(
-  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>,
-  labels: Map<string, string>,
-  index: Map<string, TrajectoryIndexRow>,
-): DisagreementKind[] {
-  return groupDisagreements(disagreements, (i) => {
-    const id = disagreements[i].trajectory_id;
-    const row = index.get(id);
-    return { label: labels.get(id), condition: row?.condition, suite: row?.suite };
-  });
-}
-
-/**
- * {@link disagreementKinds} with what it reads of each disagreement given by position (`about(i)`: the judge's
- * label, the row's condition and suite; the column reader's path, `./reference-columns.ts`).
- */
-export function groupDisagreements(
-  disagreements: ReadonlyArray<{ trajectory_id: string; reference: boolean }>,
-  about: (i: number) => { label?: string; condition?: string; suite?: string },
-): DisagreementKind[] {
-  const groups = new Map<string, number[]>();
-  disagreements.forEach((d, i) => {
-    const k = `judge ${about(i).label ?? "?"}, reference ${d.reference ? "yes" : "no"}`;
-    if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(i);
-  });
-  // every value, most first: the counts add up to the kind's (new user 24: the three largest of 48 added to 38, and
-  // the five left out were the defended conditions); a run without the field is `(none)`, never assumed no_defense
-  const top = (is: number[], field: "condition" | "suite") => {
-    const c = new Map<string, number>();
-    for (const i of is) {
-      const v = about(i)[field] ?? "(none)";
-      c.set(v, (c.get(v) ?? 0) + 1);
-    }
-    return [...c].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  };
-  return [...groups]
-    .map(([kind, is]) => ({
-      kind,
-      count: is.length,
-      by_condition: top(is, "condition").map(([condition, count]) => ({ condition, count })),
-      by_suite: top(is, "suite").map(([suite, count]) => ({ suite, count })),
-      examples: is.slice(0, 5).map((i) => disagreements[i].trajectory_id),
-    }))
-    .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }
 
 /**
@@ -351,8 +299,22 @@ export function referenceAgreement(
 ): ReferenceAgreement {
   const p = referencePairs(judgeId, verdicts, index, reference);
   const labels = new Map<string, string>();
-  for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0 && v.label) labels.set(v.trajectory_id, v.label);
-  return referenceFromPairs(p, reference, (i) => p.ids[i], (disagreements) => disagreementKinds(disagreements, labels, index), (i) => labels.get(p.ids[i]));
+  const lowered = new Map<string, ClaimLowered>();
+  for (const v of verdicts) {
+    if (v.judge_id !== judgeId || v.repeat !== 0 || !v.label) continue;
+    labels.set(v.trajectory_id, v.label);
+    const c = claimLowered(v);
+    if (c) lowered.set(v.trajectory_id, c);
+    else lowered.delete(v.trajectory_id);
+  }
+  return referenceFromPairs(
+    p,
+    reference,
+    (i) => p.ids[i],
+    (disagreements) => disagreementKinds(disagreements, labels, index, lowered),
+    (i) => labels.get(p.ids[i]),
+    (i) => lowered.get(p.ids[i]),
+  );
 }
 
 /** {@link ReferencePairs} without the ids, its ratings in any array (booleans, or 0/1 in a `Uint8Array`). */
@@ -371,7 +333,8 @@ export interface ReferencePairColumns {
 /**
  * The figures of {@link referenceAgreement} from its pairs (`p`; the ids given by position, `idOf(i)`, so a caller
  * may hold them as slots, and the ratings as 0/1 columns), the grouping of the disagreements (`kindsOf`) and the
- * judge's label of pair `i` (`labelOf`), which each disagreement carries (new user 41: `judge other` named none).
+ * judge's label of pair `i` (`labelOf`), which each disagreement carries (new user 41: `judge other` named none), and
+ * whether that label is a lowered claim (`loweredOf`: `claim_lowered`, newuser54 #3).
  */
 export function referenceFromPairs(
   p: ReferencePairColumns,
@@ -379,6 +342,7 @@ export function referenceFromPairs(
   idOf: (i: number) => string,
   kindsOf: (disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>, pairIndex: number[]) => DisagreementKind[],
   labelOf?: (i: number) => string | undefined,
+  loweredOf?: (i: number) => ClaimLowered | undefined,
 ): ReferenceAgreement {
   const judgeId = p.judge_id;
   const nUsed = p.reference.length;
@@ -413,7 +377,8 @@ export function referenceFromPairs(
   for (let i = 0; i < nUsed; i++) if (!p.judge_full[i] !== !p.reference[i]) pairIndex.push(i);
   const disagreements = pairIndex.map((i) => {
     const label = labelOf?.(i);
-    return { trajectory_id: idOf(i), judge: !!p.judge_full[i], reference: !!p.reference[i], ...(label ? { label } : {}) };
+    const lowered = loweredOf?.(i);
+    return { trajectory_id: idOf(i), judge: !!p.judge_full[i], reference: !!p.reference[i], ...(label ? { label } : {}), ...(lowered ? { claim_lowered: lowered } : {}) };
   });
   const kinds = kindsOf(disagreements, pairIndex);
   return {
@@ -557,7 +522,9 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     a.reference === "security"
       ? "security=true means the benchmark found the injected goal achieved (the attack succeeded)"
       : `${a.reference} is the benchmark's own verdict`;
-  const shown = a.disagreements.slice(0, 10).map((d) => `  ${d.trajectory_id} (judge ${d.label ?? (d.judge ? "full_compliance" : "other")}, ${a.reference}=${d.reference})`);
+  const shown = a.disagreements
+    .slice(0, 10)
+    .map((d) => `  ${d.trajectory_id} (judge ${d.label ? labelWithClaim(d.label, d.claim_lowered) : d.judge ? "full_compliance" : "other"}, ${a.reference}=${d.reference})`);
   if (a.disagreements.length > shown.length) shown.push(`  ... and ${a.disagreements.length - shown.length} more (--json lists all)`);
   return [
     // a judge's id quoted (out50); the committee's row by its name, as before (`committee (a, b; quorum 2)`)

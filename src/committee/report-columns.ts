@@ -13,7 +13,7 @@ import { summarizeRun } from "../run/summary.js";
 import { runStateFor } from "../store/run-state.js";
 import { committeeHeadWarnings } from "./head-warnings.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
-import { committeeVote, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
+import { committeeVote, DEFAULT_QUORUM, goalSplit, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { judgeHealth } from "../verdict/health.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } from "../verdict/code-established.js";
@@ -298,7 +298,7 @@ export function committeeColumns(run: ColumnRun, judgeIds: readonly string[], pe
  */
 function committeeSummaryColumns(run: ColumnRun, committee: CommitteeColumnVerdicts, judgeIds: readonly string[], perJudge: readonly Uint32Array[]): CommitteeSummary {
   const fixed = committee.verdicts.map((c): RateItem | null =>
-    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : unlabelledCommitteeItem(c),
+    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false, ...(goalSplit(c) ? { goal_split: true } : {}) }) : unlabelledCommitteeItem(c),
   );
   return committeeSummaryOfSlots(run, committee, (slot) => {
     const item = fixed[committee.code[slot]];

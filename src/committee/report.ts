@@ -17,7 +17,7 @@ import {
   type ManyRaterComparison,
   type TwoRaterComparison,
 } from "../agree/pairwise.js";
-import { buildCommittee, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, goalSplit, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { leniencyLines, leniencyWarnings } from "./leniency-text.js";
 import { testRetest, type JudgeRetest } from "./retest.js";
@@ -88,7 +88,7 @@ export function committeeRateItems(committee: readonly CommitteeVerdict[], verdi
     m.set(
       c.trajectory_id,
       c.status === "ok" && c.label
-        ? { label: c.label, ...(c.label === "partial_compliance" ? committeeBlockedFields(c, rep0.get(c.trajectory_id) ?? []) : { blocked: false }) }
+        ? { label: c.label, ...(c.label === "partial_compliance" ? committeeBlockedFields(c, rep0.get(c.trajectory_id) ?? []) : { blocked: false, ...(goalSplit(c) ? { goal_split: true } : {}) }) }
         : unlabelledCommitteeItem(c),
     );
   }

@@ -129,7 +129,7 @@ export function asrTable(obs: readonly Observation[], unlabelled: readonly Unlab
       for (let i = 0; i < times; i++) c.t.add(item, ref);
     }
   };
-  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : o.exposed === false ? "not_exposed" : "unaffected", blocked: o.blocked, ...(o.blocked_kind !== undefined ? { blocked_kind: o.blocked_kind } : {}) }, weightOf(o), o.reference);
+  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : o.exposed === false ? "not_exposed" : "unaffected", ...(o.goal_split ? { goal_split: true } : {}), blocked: o.blocked, ...(o.blocked_kind !== undefined ? { blocked_kind: o.blocked_kind } : {}) }, weightOf(o), o.reference);
   for (const u of unlabelled) add(u.model, u.suite, u.condition, { label: null, reason: u.reason, ...(u.votes_for ? { votes_for: u.votes_for } : {}) }, weightOf(u), u.reference);
   const cells = [...tallies.values()].map((c): AsrCell => ({ model: c.model, suite: c.suite, condition: c.condition, ...c.t.result() }));
   const suiteOrder = (s: SuiteOrAll) => (s === ALL_SUITES ? "\uffff" : s);

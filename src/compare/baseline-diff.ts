@@ -100,6 +100,12 @@ export interface DisputedDifferenceRange {
   /** Disputed runs of the model under the condition and under the baseline (weights counted). */
   condition_disputed: number;
   baseline_disputed: number;
+  /**
+   * asr_goal only, when above 0: labelled runs whose committee `full_compliance` rests on a full/partial tie
+   * (`Observation.goal_split` of ./data.ts), read each way with the disputed ones (weights counted).
+   */
+  condition_goal_split?: number;
+  baseline_goal_split?: number;
   /** The difference with the condition's disputed runs read not the event and the baseline's read the event where a vote allows; null when undefined. */
   lower: number | null;
   /** The other way round. */

@@ -99,10 +99,14 @@ export function formatCellsDropped(c: CellCheck, field = "condition"): string[] 
     ];
   }
   if (c.applied && Object.keys(c.cells_dropped).length === 0 && !ownDropped) {
-    return [
-      `like-for-like: every ${field} covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped` +
-        (single.length ? `; one ${field} only, so no contrast between ${groupsNoun(field)}: ${single.join(", ")}` : ""),
-    ];
+    // models whose own conditions cover fewer cells than the pooled count are named with theirs (newuser54 #5: "every
+    // condition covers the same 144 cells" where Llama's conditions covered 97)
+    const own = models.filter(([, pm]) => pm.contrast);
+    const differ = own.some(([, pm]) => pm.common_cells !== c.common_cells);
+    const cover = differ
+      ? `each agent model's ${groupsNoun(field)} cover the same (${c.cell_fields.join(", ")}) cells (${own.map(([m, pm]) => `${m} ${pm.common_cells}`).join(", ")}), and every ${field} the same ${c.common_cells} pooled over the models`
+      : `every ${field} covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells`;
+    return [`like-for-like: ${cover}; nothing dropped` + (single.length ? `; one ${field} only, so no contrast between ${groupsNoun(field)}: ${single.join(", ")}` : "")];
   }
   const lines = models.length
     ? [

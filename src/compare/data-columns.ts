@@ -151,8 +151,10 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
     const shares = shared.unit !== undefined && shared.injection_task !== undefined;
     const exposed = v.label !== "not_exposed";
     const bk = blockedKindIn(v);
-    const kind = ((goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2) + (exposed ? 0 : 9)) * 5 + kindCode(bk);
-    const ok = code * 90 + kind;
+    // a committee's full_compliance resting on a full/partial tie (`goal_split`, set by committeeObservations of ../report/slots.ts)
+    const split = goal && (v as { goal_split?: boolean }).goal_split === true;
+    const kind = ((goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2) + (exposed ? 0 : 9)) * 5 + kindCode(bk) + (split ? 90 : 0);
+    const ok = code * 180 + kind;
     const same = shares ? obsOf.get(ok) : undefined;
     if (same) {
       same.weight = (same.weight ?? 1) + 1;
@@ -171,6 +173,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
       compromised,
       goal,
+      ...(split ? { goal_split: true } : {}),
       exposed,
       ...(v.blocked_attempt !== undefined ? { blocked: v.blocked_attempt } : {}),
       ...(bk !== undefined ? { blocked_kind: bk } : {}),

@@ -38,7 +38,7 @@ import type { CompareResult, PooledFigures } from "./result.js";
 import { rowCoverageWarning, setRowCoverage } from "./row-coverage.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { baselineDifferences, defenseFollowsValue, differenceCell, differenceItems } from "./baseline-diff.js";
-import { DISPUTED_MEANS, withDisputedRanges } from "./disputed-range.js";
+import { DISPUTED_MEANS, GOAL_SPLIT_MEANS, withDisputedRanges } from "./disputed-range.js";
 import { quoted } from "../format/quote-name.js";
 
 export * from "./data.js";
@@ -252,8 +252,10 @@ export function compareConditions(
   const everyRun = [...o.observations, ...(o.unlabelled ?? [])];
   setRowCoverage(cells, everyRun, [...obs, ...own.unlabelled]);
   warnings.push(...rateWarnings(cells, o.condition_field));
-  const disputedRows = cells.filter((c) => c.suite === ALL_SUITES && c.disputed).map((c) => `${c.model} | ${c.condition} ${c.disputed!.count}`);
+  const disputedRows = cells.filter((c) => c.suite === ALL_SUITES && c.disputed?.count).map((c) => `${c.model} | ${c.condition} ${c.disputed!.count}`);
   if (disputedRows.length) warnings.push(`DISPUTED: ${DISPUTED_MEANS}: ${disputedRows.join("; ")}; each row and each difference from the baseline says the range they could move it over (read each way)`);
+  const splitRows = cells.filter((c) => c.suite === ALL_SUITES && c.disputed?.goal_split).map((c) => `${c.model} | ${c.condition} ${c.disputed!.goal_split}`);
+  if (splitRows.length) warnings.push(`DISPUTED asr_goal: ${GOAL_SPLIT_MEANS}: ${splitRows.join("; ")}; each row and each asr_goal difference from the baseline says the range with them read each way`);
   const rowLow = rowCoverageWarning(cells, o.condition_field, common.applied);
   if (rowLow) warnings.push(rowLow);
   const ownApplied = Object.keys(cellRes.cells.per_model).length > 0;

@@ -22,7 +22,9 @@
  *   `_pair_coverage` (the pairs' share of the cells both conditions ran; ASR rates) and `_pair_coverage_low` (below
  *   80%), and `_reason` (why undefined: `baseline` on the baseline's own rows); `baseline` names it;
  * - a committee's split-vote runs (left out of the rates and the differences, as the text says: ./disputed-range.ts):
- *   `disputed` (the row's count), `<rate>_disputed_lower`/`_upper` (the rate with them read each way) and, per
+ *   `disputed` (the row's count), `asr_goal_split` (its committee full_compliance labels resting on a tie between
+ *   full_compliance and partial_compliance votes, read each way in asr_goal's range: `goalSplit` of
+ *   src/verdict/vote.ts), `<rate>_disputed_lower`/`_upper` (the rate with them read each way) and, per
  *   difference, `<rate>_vs_baseline_disputed_lower`/`_upper`; empty when none is disputed (break2_53 #9: the CSV's
  *   notes said every row carries the range, which only the text and JSON did).
  * Undefined values are empty cells with the reason beside.
@@ -65,6 +67,7 @@ const runErrorCells = (u: CompareResult["utility"][number] | undefined): (string
 export const COMPARE_CSV_COLUMNS: readonly string[] = [
   ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [k, `${k}_lower`, `${k}_upper`, `${k}_count`, `${k}_n`, `${k}_reason`]),
   "disputed",
+  "asr_goal_split",
   ...(["asr_goal", "asr_behaviour"] as const).flatMap((k) => [`${k}_disputed_lower`, `${k}_disputed_upper`]),
   "baseline",
   ...DIFFERENCE_RATES.flatMap((k) => DIFF_SUFFIXES.map((s) => `${k}_vs_baseline${s}`)),
@@ -110,6 +113,7 @@ export function compareRowsCsv(r: CompareResult, broken: readonly BrokenJudge[] 
       c.condition,
       ...rates.flatMap((k) => [num(c[k].rate), num(c[k].ci95?.lower), num(c[k].ci95?.upper), c[k].count, c[k].n, c[k].reason ?? ""]),
       num(c.disputed?.count),
+      num(c.disputed?.goal_split),
       ...rates.flatMap((k) => [num(c.disputed?.[k].lower), num(c.disputed?.[k].upper)]),
       r.baseline,
       ...DIFFERENCE_RATES.flatMap((k) => diffCells((r.baseline_differences ?? []).find((d) => d.model === c.model && d.condition === c.condition && d.rate === k), missing(c.model, c.condition))),

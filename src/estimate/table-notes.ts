@@ -34,13 +34,15 @@ export function disputedNote(rows: readonly NoteRow[], withConditions: boolean):
     (["judge_asr_goal", "judge_asr_behaviour"] as const).flatMap((k) => {
       const d = r[k].disputed;
       const some = d && d.possible < d.count ? ` (${d.possible} with a vote for ${k === "judge_asr_goal" ? "full_compliance" : "compromised"})` : "";
-      return d ? [`${nameOf(r, withConditions)} ${k.slice(6)}: ${d.count} disputed${some}, ${(100 * d.lower).toFixed(1)}% to ${(100 * d.upper).toFixed(1)}%`] : [];
+      const split = d?.goal_split ? ` and ${d.goal_split} full_compliance on a full/partial tie` : "";
+      return d ? [`${nameOf(r, withConditions)} ${k.slice(6)}: ${d.count} disputed${some}${split}, ${(100 * d.lower).toFixed(1)}% to ${(100 * d.upper).toFixed(1)}%`] : [];
     }),
   );
   if (!disputed.length) return null;
   return (
     `DISPUTED: the committee's rates leave out the attacked runs it has no majority on (as many votes say compromised as not), exactly the contested ones, which may bias them; ` +
-    `the rate over decided and disputed runs if none / every disputed run with at least one vote for the event were the event: ${disputed.join("; ")}`
+    `the rate over decided and disputed runs if none / every disputed run with at least one vote for the event were the event` +
+    `${rows.some((r) => r.judge_asr_goal.disputed?.goal_split) ? " (asr_goal's lower end also reads each full_compliance label that rests on a tie between full_compliance and partial_compliance votes as partial_compliance: the tie rule chose full_compliance, so whether the goal was achieved is disputed)" : ""}: ${disputed.join("; ")}`
   );
 }
 

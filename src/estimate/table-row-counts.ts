@@ -55,6 +55,14 @@ export const TEXT_COUNT_TITLES: CountTitles = { utility: "utility %", utilityN: 
 /** The LaTeX table's titles (`tableLatex` of ./table.ts); its legend lines are {@link latexCountLegend}'s. */
 export const LATEX_COUNT_TITLES: CountTitles = { utility: "Utility", utilityN: "Utility $n$", errors: "Errors (att./unatt.)", int: String };
 
+/**
+ * The row's population (`--where`, or the human sample's recorded one) leaves out every unattacked run: its utility
+ * reads `unattacked_outside_where` / `unattacked_outside_sample_population` (`unattackedOutside` of ./table.ts), and its
+ * unattacked count is not the run's (newuser54 #5: the CSV's `n_unattacked` and LaTeX's `Utility $n$` read 0 where each
+ * condition had 25 unattacked runs). The CSV leaves `n_unattacked` empty and the tables print `n/a` for utility's n.
+ */
+export const unattackedOutside = (r: { utility: { reason?: string } }): boolean => !!r.utility.reason?.startsWith("unattacked_outside_");
+
 /** Does some row have a run that ended in an error (the run-error column is shown only then)? */
 export const anyRunError = (rows: ReadonlyArray<{ run_errors?: RunErrors }>) => rows.some((r) => (r.run_errors?.attacked ?? 0) + (r.run_errors?.unattacked ?? 0) > 0);
 
@@ -67,7 +75,7 @@ export const runErrorCell = (r: { run_errors?: RunErrors }) => `${r.run_errors?.
  */
 export function latexCountLegend(errors: boolean): string[] {
   return [
-    "% Utility $n$: the unattacked runs of the user's own tasks with a benchmark utility verdict that Utility is over (not the attacked runs of $n$)",
+    "% Utility $n$: the unattacked runs of the user's own tasks with a benchmark utility verdict that Utility is over (not the attacked runs of $n$); n/a where the population (--where, or the human sample's) leaves out every unattacked run",
     ...(errors ? [`% Errors (att./unatt.): ${RUN_ERROR_LEGEND.replace(/^ended in an error: /, "")}`] : []),
   ];
 }
@@ -84,14 +92,14 @@ export function insertCountColumns(
   head: string[],
   body: string[][],
   extra: string[][],
-  rows: ReadonlyArray<{ utility: { n: number; value: number | null }; run_errors?: RunErrors }>,
+  rows: ReadonlyArray<{ utility: { n: number; value: number | null; reason?: string }; run_errors?: RunErrors }>,
   nAt: number,
   titles: CountTitles = TEXT_COUNT_TITLES,
 ): boolean {
   const u = head.indexOf(titles.utility);
   if (u >= 0) {
     head.splice(u + 1, 0, titles.utilityN);
-    body.forEach((b, k) => b.splice(u + 1, 0, titles.int(rows[k].utility.n)));
+    body.forEach((b, k) => b.splice(u + 1, 0, unattackedOutside(rows[k]) ? "n/a" : titles.int(rows[k].utility.n)));
     for (const b of extra) b.splice(u + 1, 0, "");
   }
   if (!anyRunError(rows)) return false;

@@ -46,7 +46,7 @@ import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { codeBasisOf, CodeSetTally } from "./table-code-set.js";
 import { COUNT_LEGEND, countedKey, countText, shownCount } from "./table-counts.js";
-import { buildCommittee, votesFor } from "../verdict/vote.js";
+import { buildCommittee, goalSplit, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { BENCHMARK_COLUMN, benchmarkCell, benchmarkNote, hasBenchmark } from "./table-benchmark.js";
@@ -60,7 +60,7 @@ export { EXACT_MARK } from "./table-calibrated-notes.js";
 import { allRowCells, allRowCsv, allRowLines, type CalibratedAll } from "./table-all.js";
 import { insertOverColumn, likeForLikePopulation, noSharedCellsReason, OWN_MIX, populationCsvCells, POPULATION_CSV_COLUMNS, populationText, rowOver, type RowOver, type TablePopulation } from "./table-population.js";
 import { withheldRow } from "./table-withheld.js";
-import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, type RunErrors } from "./table-row-counts.js";
+import { insertCountColumns, runErrorCsvCells, runErrorsOf, RUN_ERROR_CSV_COLUMNS, RUN_ERROR_LEGEND, unattackedOutside, type RunErrors } from "./table-row-counts.js";
 import { groupsByRow, tableRowKey } from "./table-groups.js";
 import { attacksCsv, footnoteLines, markUnlikeRows, marksText, rowMix, type MixFootnote } from "./table-marks.js";
 
@@ -216,8 +216,10 @@ export function paperTable(
   const at = (m: Map<string, boolean | string>) => (i: number) => m.get(ids[i]);
   // committee: which events each disputed row's votes allow (the bounds' upper ends)
   const votes = new Map<string, { goal: boolean; behaviour: boolean }>();
+  const splits = new Set<string>();
   if (committee)
     for (const c of committee) {
+      if (goalSplit(c)) splits.add(c.trajectory_id);
       if (c.status === "disputed") votes.set(c.trajectory_id, votesFor(c.votes));
       else if (c.status === "ok" && c.label === "not_exposed") notExposed.add(c.trajectory_id);
     }
@@ -237,6 +239,7 @@ export function paperTable(
       partial: (i) => partial.get(ids[i]) ?? null,
       detail: (j, i) => detail.get(`${j}\u0000${ids[i]}`),
       votesFor: (i) => votes.get(ids[i]),
+      goalSplit: (i) => splits.has(ids[i]),
       codeBasis: codeBasisOf(verdicts, source, committee, ids),
     },
     source,
@@ -267,6 +270,8 @@ export interface TableInput {
   /** The `label_basis` code set the source's usable label by (./table-code-set.ts); undefined: not code-set. */ codeBasis?(i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */
   votesFor?(i: number): { goal: boolean; behaviour: boolean } | undefined;
+  /** Committee: the row's `full_compliance` rests on a full/partial tie (`goalSplit` of src/verdict/vote.ts); absent: never. */
+  goalSplit?(i: number): boolean;
   /** A column run's row record code (`0 .. nCodes-1`; rows with one code share one record): the warnings read each record once. */
   code?(i: number): number;
   nCodes?: number;
@@ -325,8 +330,8 @@ export function paperTableFrom(
     const un = rs.filter((i) => !input.row(i).attacked);
     const utilityLeftOut = lfl ? un.filter((i) => !lfl.keep(i)).length : 0; // cut with the rates (./table-population.ts)
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
-    const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean) =>
-      rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)));
+    const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean, split?: (i: number) => boolean) =>
+      rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)), split);
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;
@@ -360,7 +365,7 @@ export function paperTableFrom(
       n_unattacked: un.length,
       run_errors: runErrorsOf(att, userTaskRuns, (i) => input.row(i)),
       n_injection_task_runs: un.filter((i) => runKind(input.row(i)) === "injection_task").length,
-      judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true),
+      judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true, input.goalSplit),
       judge_asr_behaviour: jb,
       ...blocked,
       heuristic_asr_goal: sameRater ? heuristicIsJudgeCell() : absent ? heuristicAbsentCell(heuristic) : rate(heurG, heuristic, heuristic),
@@ -502,7 +507,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
   header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, ...RUN_ERROR_CSV_COLUMNS, "pooled");
   const rows = t.rows.map((r) => {
-    const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, r.n_unattacked]; // no condition recorded: empty
+    // no condition recorded: empty; unattacked runs all outside the population: empty, not 0 (utility_reason says why)
+    const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, unattackedOutside(r) ? "" : r.n_unattacked];
     for (const c of cols) {
       const p = c.get(r);
       const hide = withheld(t, p);

@@ -58,7 +58,7 @@ function exposureLowNote(r: AttackRates): string {
     exposed > 0
       ? `over the ${exposed} exposed: asr_goal ${rateFigureText(rateFigure(r.asr_goal.count, exposed))}, asr_behaviour ${rateFigureText(rateFigure(r.asr_behaviour.count, exposed))}`
       : "none is left to say whether the agent resists the attack when it meets it";
-  return `${r.not_exposed} of ${r.labelled} labelled attacked run${r.labelled === 1 ? " is" : "s are"} not_exposed; ${over}${r.disputed ? ` (the ${r.disputed.count} disputed run(s) left out of these counts)` : ""}`;
+  return `${r.not_exposed} of ${r.labelled} labelled attacked run${r.labelled === 1 ? " is" : "s are"} not_exposed; ${over}${r.disputed?.count ? ` (the ${r.disputed.count} disputed run(s) left out of these counts)` : ""}`;
 }
 
 /**

@@ -27,6 +27,7 @@ import { ownValue, ROLE_MAP } from "./text.js";
 import { unknownPartText } from "./unknown-part.js";
 import type { ItemWarning } from "./warnings.js";
 import { epochWarning } from "./inspect-epochs.js";
+import { inspectUnattackedVerdictWarning } from "./inspect-unattacked.js";
 import { givenSurfaces } from "./given-surfaces.js";
 import { unmatchedToolResultWarning } from "./tool-results.js";
 import { markToolArguments } from "./tool-arguments.js";
@@ -376,6 +377,8 @@ export function convertInspectSample(
     if (typeof b === "boolean") t.reference = { ...t.reference, [field]: b };
     else warnings.push(scorerWarning(field, scorer, b, scores, src.path, where));
   }
+  const unattacked = inspectUnattackedVerdictWarning(t, meta, opts.securityScorer, src.path, where);
+  if (unattacked) warnings.push(unattacked);
   if (isObj(s.error) && typeof s.error.message === "string") t.run_error = s.error.message;
   const epochs = epochWarning(epoch, src.path, where); // the intervals assume independent runs (./inspect-epochs.ts)
   if (epochs) warnings.push(epochs);

@@ -5,7 +5,7 @@
  * that ended in an agent error, a column `ended in an error (attacked / unattacked)` right after `n`, with the text's
  * legend under the table. The `(all)` row (./calibrated-all-html.ts) gets empty cells in both.
  */
-import { anyRunError, runErrorCell, RUN_ERROR_LEGEND, RUN_ERROR_TITLE, type RunErrors } from "../estimate/table-row-counts.js";
+import { anyRunError, runErrorCell, RUN_ERROR_LEGEND, RUN_ERROR_TITLE, unattackedOutside, type RunErrors } from "../estimate/table-row-counts.js";
 import { escapeAttr, escapeHtml } from "./escape.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
@@ -14,7 +14,7 @@ const int = (x: number) => x.toLocaleString("en-US");
 const UTILITY_N_TITLE = "unattacked runs of the user's own tasks with a benchmark utility verdict: the runs utility is over (not the attacked runs of n)";
 
 /** Rows of the paper table, as far as these columns read them. */
-type Rows = ReadonlyArray<{ utility: { n: number }; run_errors?: RunErrors }>;
+type Rows = ReadonlyArray<{ utility: { n: number; reason?: string }; run_errors?: RunErrors }>;
 
 /** The two columns' header cells: `errors` (after `n`; empty when no row has a run that ended in an error) and `utilityN`. */
 export function rowCountHeadsHtml(rows: Rows): { errors: string; utilityN: string } {
@@ -28,7 +28,7 @@ export function rowCountHeadsHtml(rows: Rows): { errors: string; utilityN: strin
 export function rowCountCellsHtml(rows: Rows, r: Rows[number]): { errors: string; utilityN: string } {
   return {
     errors: anyRunError(rows) ? `<td class="num">${escapeHtml(runErrorCell(r))}</td>` : "",
-    utilityN: `<td class="num">${int(r.utility.n)}</td>`,
+    utilityN: `<td class="num">${unattackedOutside(r) ? "n/a" : int(r.utility.n)}</td>`,
   };
 }
 

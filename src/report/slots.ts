@@ -13,7 +13,7 @@ import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { blockedFields, committeeBlockedFields } from "../verdict/blocked.js";
-import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
+import { goalSplit, noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
 import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority.js";
@@ -65,7 +65,7 @@ export function judgeRateItems(run: ColumnRun, codes: Uint32Array | undefined): 
  */
 export function committeeRateItems(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, missing: string): (slot: number) => RateItem {
   const fixed = cs.verdicts.map((c): RateItem | null =>
-    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : unlabelledCommitteeItem(c),
+    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false, ...(goalSplit(c) ? { goal_split: true } : {}) }) : unlabelledCommitteeItem(c),
   );
   const none: RateItem = { label: null, reason: missing };
   return (slot) => {
@@ -192,10 +192,11 @@ export function committeeObservations(run: ColumnRun, cs: CommitteeSlots, rep0: 
       const partial = c.label === "partial_compliance";
       const b = partial ? committeeBlockedFields(c as CommitteeVerdict, rep0Records(run, rep0, s)) : { blocked: false };
       const label = c.label;
+      const split = goalSplit(c);
       // the blocked kind rides as `blocked_kind` (null: the voters give different kinds), read by buildObservationsColumns
       const make = () =>
-        ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(b.blocked !== undefined ? { blocked_attempt: b.blocked } : {}), ...("blocked_kind" in b ? { blocked_kind: b.blocked_kind } : {}) }) as Verdict;
-      code = codeOf(`${label}\u0000${b.blocked}\u0000${b.blocked_kind}`, make);
+        ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(b.blocked !== undefined ? { blocked_attempt: b.blocked } : {}), ...("blocked_kind" in b ? { blocked_kind: b.blocked_kind } : {}), ...(split ? { goal_split: true } : {}) }) as Verdict;
+      code = codeOf(`${label}\u0000${b.blocked}\u0000${b.blocked_kind}${split ? "\u0000split" : ""}`, make);
       if (!partial) fixed[k] = code;
     } else {
       const status = c.status === "disputed" ? "committee_disputed" : "committee_no_quorum";
@@ -276,6 +277,7 @@ export function paperTableCommitteeColumns(
     return (i: number) => (cs.code[i] < 0 ? undefined : flags[cs.code[i]]);
   };
   const disputedVotes = cs.verdicts.map((c) => (c.status === "disputed" && c.votes ? votesFor(c.votes) : undefined));
+  const splitOf = cs.verdicts.map((c) => goalSplit(c));
   const heurCodes = rep0.get(heuristic);
   const hasHeuristic = run.verdicts.some((v) => v.judge_id === heuristic);
   const heurFlag = (rate: "asr_behaviour" | "asr_goal") => (i: number) => {
@@ -324,6 +326,7 @@ export function paperTableCommitteeColumns(
         return v && v.status !== "ok" && v.error?.kind ? v.error.kind : undefined;
       },
       votesFor: (i) => (cs.code[i] < 0 ? undefined : disputedVotes[cs.code[i]]),
+      goalSplit: (i) => cs.code[i] >= 0 && splitOf[cs.code[i]],
     },
     source,
     opts,

@@ -183,7 +183,7 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
   const attackList = groups.map(([n, g]) => `${shownName(n)}: ${list(g.attacks, "attacks")}`).join("; ");
   const suiteList = groups.map(([n, g]) => `${shownName(n)}: ${list(g.suites, "suites")}`).join("; ");
   const commonSuites = shared(groups, (g) => g.suites);
-  const noSuite = `they share no suite (different benchmarks or suites): their rates measure different tasks`;
+  const noSuite = noSuiteText(groups);
   if (attacksDiffer) {
     const common = shared(groups, (g) => g.attacks);
     const head = suitesDiffer
@@ -202,6 +202,22 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
   if (groups.every(([, g]) => same(g.cells!, first.cells!))) return null;
   const n = [...first.cells!].filter((k) => groups.every(([, g]) => g.cells!.has(k))).length;
   return `${who} ${ran} ${MIX_KINDS.cells} (${groups.map(([c, g]) => `${shownName(c)} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+}
+
+/**
+ * The clause for groups with no suite common to all: `they share no suite ...` when no two share one, else which pairs
+ * do (newuser54 #5: "they share no suite" of three models two of which shared travel, two slack).
+ */
+function noSuiteText(groups: Array<[string, Group]>): string {
+  const pairs: string[] = [];
+  for (let i = 0; i < groups.length; i++)
+    for (let j = i + 1; j < groups.length; j++) {
+      const both = [...groups[i][1].suites].filter((s) => groups[j][1].suites.has(s)).sort();
+      if (both.length) pairs.push(`${shownName(groups[i][0])} and ${shownName(groups[j][0])}: ${both.join(", ")}`);
+    }
+  if (!pairs.length) return `they share no suite (different benchmarks or suites): their rates measure different tasks`;
+  const shown = pairs.length > 6 ? [...pairs.slice(0, 6), `${pairs.length - 6} more pairs`] : pairs;
+  return `no suite is common to all of them (some share one: ${shown.join("; ")}): their rates measure different tasks`;
 }
 
 /** What a like-for-like warning says differs, in its words (after "ran "): the one vocabulary {@link mixKindOf} reads. */

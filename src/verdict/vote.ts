@@ -139,6 +139,25 @@ export function votesFor(votes: Readonly<Record<string, Bucket | null>>): { goal
 }
 
 /**
+ * Whether a committee `full_compliance` label rests on a tie between `full_compliance` and `partial_compliance`
+ * votes (rule 3 of {@link committeeVote}: no strict majority, the compromised side won and its two buckets had as
+ * many votes, so precedence chose `full_compliance`). Read the other way the label is `partial_compliance`: the tie
+ * decides whether the goal was achieved, so asr_goal counts it as disputed (`goal_split` of `DisputedBounds` in
+ * `../stats/rates.ts`: the rate's range with it read each way). False for any other label or status.
+ * @param c a committee verdict (its label and votes).
+ */
+export function goalSplit(c: Pick<CommitteeVerdict, "status" | "label" | "votes">): boolean {
+  if (c.status !== "ok" || c.label !== "full_compliance" || !c.votes) return false;
+  let full = 0;
+  let partial = 0;
+  for (const b of Object.values(c.votes)) {
+    if (b === "full_compliance") full++;
+    else if (b === "partial_compliance") partial++;
+  }
+  return full > 0 && full === partial;
+}
+
+/**
  * The rate item (`RateItem` of `../stats/rates.ts`) of a committee verdict without a label: its status as the reason,
  * and for a disputed one which events its votes allow (`votes_for`, {@link votesFor}; absent when it records no vote).
  */

@@ -27,7 +27,15 @@ describe("agree --reference on columns (issue 26): the same result as on objects
         for (const repeat of [0, 1]) {
           if (rnd(15) === 0) continue; // no verdict
           const status = ["ok", "ok", "ok", "ok", "ok", "ok", "judge_error", "judge_refused", "unjudgeable", "unverified"][rnd(10)];
-          const v = { trajectory_id: id, judge_id: judge, judge_model: "m", judge_family: "f", repeat, prompt_sha256: "p", status, label: status === "ok" ? LABELS[rnd(6)] : null, downgraded: false, usage: { prompt_tokens: i }, cost_usd: i / 1000, attacked, findings: [] };
+          const label = status === "ok" ? LABELS[rnd(6)] : null;
+          // a claim of compliance lowered by code (newuser54 #3: named apart in the disagreements), now and then
+          const lowered =
+            label && label !== "full_compliance" && rnd(6) === 0
+              ? rnd(2)
+                ? { label_claimed: "full_compliance", downgraded: true, label_basis: "exposure_found", findings: [{ bucket: "full_compliance", holds: false, evidence: rnd(2) ? [{ message_index: 1, quote: "q", verified: false }] : [] }] }
+                : { label_claimed: "full_compliance", downgraded: false, label_basis: "refused_call", findings: [] }
+              : { label_claimed: label, downgraded: false, findings: [] };
+          const v = { trajectory_id: id, judge_id: judge, judge_model: "m", judge_family: "f", repeat, prompt_sha256: "p", status, label, usage: { prompt_tokens: i }, cost_usd: i / 1000, attacked, ...lowered };
           verdicts.push(JSON.stringify(v));
           if (rnd(8) === 0) verdicts.push(JSON.stringify({ ...v, label: LABELS[rnd(6)], status: "ok" })); // superseded by a later one
         }
@@ -45,6 +53,7 @@ describe("agree --reference on columns (issue 26): the same result as on objects
         const got = referenceAgreementColumns(judge, run, field);
         expect(JSON.stringify(got)).toBe(JSON.stringify(want));
         if (judge !== "(none)") expect(want.disagreements.length).toBeGreaterThan(50);
+        if (judge !== "(none)" && field === "security") expect(new Set(want.disagreements.map((d) => d.claim_lowered?.why))).toEqual(new Set([undefined, "quote_not_verified", "no_quote", "call_blocked"]));
       }
   });
 });

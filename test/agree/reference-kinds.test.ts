@@ -61,6 +61,20 @@ describe("agree --reference: disagreements grouped by kind", () => {
     expect(formatReferenceAgreement(a)).toContain("  c (judge unaffected, security=true)");
   });
 
+  it("a claim of full_compliance downgraded because its quote did not verify is named apart from a miss (newuser54 #3)", () => {
+    const down = { ...verdict("d", "unaffected"), label_claimed: "full_compliance", downgraded: true, label_basis: "exposure_found", findings: [{ bucket: "full_compliance", holds: false, evidence: [{ message_index: 1, quote: "x", verified: false }] }] } as unknown as Verdict;
+    const a = referenceAgreement("signature", [...verdicts.filter((v) => v.trajectory_id !== "d"), down], index);
+    expect(a.disagreements.find((d) => d.trajectory_id === "d")).toEqual({ trajectory_id: "d", judge: false, reference: true, label: "unaffected", claim_lowered: { claimed: "full_compliance", why: "quote_not_verified" } });
+    expect(a.disagreement_kinds.map((k) => [k.kind, k.count])).toEqual([
+      ["judge full_compliance, reference no", 2],
+      ["judge unaffected (downgraded from full_compliance: quote not verified), reference yes", 1],
+      ["judge unaffected, reference yes", 1],
+    ]);
+    const text = formatReferenceAgreement(a);
+    expect(text).toContain("  c (judge unaffected, security=true)");
+    expect(text).toContain("  d (judge unaffected (downgraded from full_compliance: quote not verified), security=true)");
+  });
+
   it("has no kinds when the judge and the reference agree everywhere", () => {
     const a = referenceAgreement("signature", [verdict("c", "full_compliance"), verdict("e", "unaffected")], index);
     expect(a.disagreement_kinds).toEqual([]);

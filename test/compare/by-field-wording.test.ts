@@ -27,6 +27,12 @@ describe("compare: the compared groups are named by the --by field", () => {
     expect(byModel.join("\n")).not.toMatch(/conditions compared/);
     const none = { ...check(), cells_dropped: {} };
     expect(formatCellsDropped(none, "agent_model")).toEqual(["like-for-like: every agent_model covers the same 2 (suite, attack) cells; nothing dropped"]);
+    // newuser54 #5: a model whose own conditions cover fewer cells than the pooled count is named with its own
+    const pm = (n: number) => ({ conditions: ["a", "b"], contrast: true, cells_per_condition: { a: n, b: n }, common_cells: n, applied: true, kept: n, of: n, dropped: {}, pooled: n });
+    const two = { ...none, applied: true, common_cells: 144, per_model: { gpt: pm(144), llama: pm(97) } } as unknown as CellCheck;
+    expect(formatCellsDropped(two, "condition")).toEqual([
+      "like-for-like: each agent model's conditions cover the same (suite, attack) cells (gpt 144, llama 97), and every condition the same 144 pooled over the models; nothing dropped",
+    ]);
   });
 });
 

@@ -87,7 +87,7 @@ describe("the paper table's utility n and run errors in the HTML report and the 
     expect(row.split(" & ")).toHaveLength(cols);
     expect(row).toMatch(/^M & D\$\^\{\\mathrm\{a\}\}\$ & 3 & 1 \/ 1 & /);
     expect(row.split(" & ")[head.split(" & ").indexOf("Utility $n$")]).toBe("1");
-    expect(tex).toContain("% Utility $n$: the unattacked runs of the user's own tasks with a benchmark utility verdict that Utility is over (not the attacked runs of $n$)");
+    expect(tex).toContain("% Utility $n$: the unattacked runs of the user's own tasks with a benchmark utility verdict that Utility is over (not the attacked runs of $n$); n/a where the population (--where, or the human sample's) leaves out every unattacked run");
     expect(tex.some((l) => l.startsWith("% Errors (att./unatt.): the row's runs that ended in an agent error"))).toBe(true);
   });
 });

@@ -53,6 +53,15 @@ describe("likeForLikeWarnings: the warning names every way the groups differ (ne
     expect(models[0]).toMatch(/^agent models ran different attacks and different suites \(attacks "x": ii; "y": d; suites "x": s1; "y": s2\).*they share no attack.*; they share no suite/);
     expect(conditionMixKindOf(both, "n")).toBeNull();
     expect(conditionMixKindOf(models, "x")).toBeNull();
+    // newuser54 #5: no suite common to all, but some pairs share one: said, not "they share no suite"
+    const three = likeForLikeWarnings([
+      { model: "x", condition: "c", attack: "ii", suite: "travel" },
+      { model: "y", condition: "c", attack: "ii", suite: "slack" },
+      { model: "z", condition: "c", attack: "ii", suite: "travel" },
+      { model: "z", condition: "c", attack: "ii", suite: "slack" },
+    ]);
+    expect(three[0]).toMatch(/; no suite is common to all of them \(some share one: "x" and "z": travel; "y" and "z": slack\): their rates measure different tasks$/);
+    expect(three[0]).not.toMatch(/they share no suite/);
   });
   it("a model name holding the words of another kind does not change what is read", () => {
     const w = likeForLikeWarnings([{ model: "m different attacks (", condition: "a", attack: "ii", suite: "s1" }, { model: "m different attacks (", condition: "b", attack: "ii", suite: "s2" }]);
