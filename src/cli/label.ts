@@ -281,6 +281,7 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
       (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
+      (res.metadataChanged > 0 ? `, ${res.metadataChanged} trajectories with changed metadata (index rows re-written, not judged again)` : "") +
       // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
       (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
       `\n` +
@@ -438,6 +439,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
       interrupted: res.interrupted,
       this_run: res.thisRun,
       rejudged: res.rejudge,
+      metadata_changed: res.metadataChanged,
       ...(res.costCap ? { cost_cap: res.costCap } : {}),
     });
   else {

@@ -9,6 +9,7 @@ import { readJsonl } from "../io/jsonl.js";
 import { journalSkips } from "../store/skipped-lines.js";
 import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
 import { referenceKey, sourceKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { metadataKey } from "../store/meta-key.js";
 import { VerdictLedger } from "../store/ledger.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
 import type { Verdict } from "../types.js";
@@ -42,8 +43,8 @@ export interface StoredDone {
   /** Per judge and prompt hash: the current verdicts each configuration hash made. */
   configs: Map<string, Map<string, number>>;
   observed: Map<string, ObservedTurns>;
-  /** The latest index row per id: its content hash and reference key. */
-  rows: Map<string, { sha: string; ref: string }>;
+  /** The latest index row per id: its content hash, reference key and cell-naming fields' key (`../store/meta-key.ts`). */
+  rows: Map<string, { sha: string; ref: string; meta: string }>;
   /**
    * By content hash, the stored ids whose recorded input file is gone, when no stored id of that content still has
    * its file: what label would carry over to a new id of that content instead of judging it (`./moved-content.ts`).
@@ -60,7 +61,7 @@ export interface StoredDone {
  */
 export async function readDone(runDir: string): Promise<StoredDone> {
   const ledger = new VerdictLedger();
-  const rows = new Map<string, { sha: string; ref: string }>();
+  const rows = new Map<string, { sha: string; ref: string; meta: string }>();
   const observed = new Map<string, ObservedTurns>();
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
@@ -95,7 +96,7 @@ export async function readDone(runDir: string): Promise<StoredDone> {
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), ts.bad, isIndexRecord, ts.end)) {
     ledger.addRecordedContent(t.id, t.content_sha256);
     // the latest row per id, as label's store and readTrajectoryIndex read it
-    rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
+    rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference), meta: metadataKey(t) });
     // the ids whose (latest) recorded file is gone: few, kept; nothing kept per id whose file is there
     const file = sourceKey(t.source).replace(/:\d+$/, "");
     if (file !== "" && !fs.existsSync(file)) gone.set(t.id, t.content_sha256);

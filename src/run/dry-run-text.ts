@@ -14,6 +14,10 @@ export function formatDryRun(r: DryRunResult): string {
     lines.push(
       `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,
     );
+  if (r.metadata_changed > 0)
+    lines.push(
+      `note: metadata_changed: ${r.metadata_changed} trajectory(ies) carry another model, condition, attack, suite, task, attacked or surfaces than the run stored: label would re-write their index rows (errors.jsonl kind metadata_changed) so every figure reads the new values; nothing is judged again for it`,
+    );
   if (r.moved) lines.push(`note: ${r.moved} trajectories were moved or renamed (their content is stored under an id whose file is gone): label would carry their verdicts over, counted as already stored; nothing is judged again for them`);
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);

@@ -22,6 +22,7 @@ import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories, type IngestWarning } from "../ingest/index.js";
 import { OWN_OUTPUT } from "../ingest/own-folders.js";
 import { referenceKey } from "../store/run-store.js";
+import { metadataKey } from "../store/meta-key.js";
 import type { VerdictLedger } from "../store/ledger.js";
 import type { Trajectory } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
@@ -154,6 +155,8 @@ export interface DryRunResult {
    * `label` would re-write their index rows (errors.jsonl kind `reference_changed`) without judging them again.
    */
   reference_changed: number;
+  /** Stored trajectories whose cell-naming fields (model, condition, attack, suite, surfaces) changed, content the same: label would re-write their rows (`metadata_changed`). */
+  metadata_changed: number;
   /** Trajectories moved or renamed (their content stored under an id whose file is gone): carried over, not judged (`./moved-content.ts`). */
   moved?: number;
   /** Folders of ipi-judge's own output met in an input folder and passed over, one note each (`../ingest/own-folders.ts`; absent when none). */
@@ -215,6 +218,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   let placeholders = 0;
   let duplicates = 0;
   let referenceChanged = 0;
+  let metadataChanged = 0;
   let moved = 0;
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
@@ -253,6 +257,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     // finding 5: same content, another benchmark reference: label would re-write the index row (not re-judge)
     const stored = storedRows.get(indexRowNow.id);
     if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
+    // break54 #0: same content, another model, condition, attack, suite or surfaces: label would re-write the row
+    if (stored !== undefined && stored.sha === sha && stored.meta !== metadataKey(indexRowNow)) metadataChanged++;
     // a new id with the content of a stored one whose file is gone: label carries its verdicts over (./moved-content.ts);
     // also a stored id whose content is another now (its path held another trajectory: a folder renamed onto the name
     // of another whose files are gone; verify41), whose verdicts of that other content label never reuses
@@ -283,6 +289,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     empty_placeholders: placeholders,
     duplicate_inputs: duplicates,
     reference_changed: referenceChanged,
+    metadata_changed: metadataChanged,
     ...(moved ? { moved } : {}),
     ...(ownOutput.length > 0 ? { own_output: ownOutput } : {}),
     judges: per.map((p) => p.row),

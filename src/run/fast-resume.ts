@@ -11,8 +11,9 @@
  * Limit (docs/label.md "resume"): only a file system without a real ctime (or a clock set back) lets a rewritten file keep
  * its stamp (`../store/file-stamp.ts`); a file an upgraded ipi-judge converts differently is re-read only when its readers' version (`STAMP_READER_VERSION`) was bumped. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
  * path off. It is off too under `--where` (it filters full rows, which the store does not hold in memory) and with
- * `--format`, `--field`, `--security-scorer` or `--utility-scorer` (they change what a file reads as); rows are
- * stamped only without those four.
+ * `--format`, `--field`, `--security-scorer`, `--utility-scorer`, `--model`, `--condition` or `--attack` (they
+ * change what a file reads as: break54 #0, a model or condition given on a resume must reach the rows); rows are
+ * stamped only without them.
  */
 import type { InputStamp, UnchangedFile } from "../ingest/index.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -23,8 +24,8 @@ import { planRepeats } from "./resume.js";
 import { verdictKey } from "../store/run-store.js";
 
 /** Whether rows of this invocation may carry their file's stamp (the read options that change a file's reading unset). */
-export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "securityScorer" | "utilityScorer">): boolean {
-  return opts.format === undefined && opts.fieldMap === undefined && opts.securityScorer === undefined && opts.utilityScorer === undefined;
+export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "securityScorer" | "utilityScorer" | "overrides">): boolean {
+  return opts.format === undefined && opts.fieldMap === undefined && opts.securityScorer === undefined && opts.utilityScorer === undefined && opts.overrides === undefined;
 }
 
 /** Put the file's stamp on a row about to be stored, when allowed and the trajectory said nothing (no surface warning). */

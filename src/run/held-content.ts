@@ -13,8 +13,14 @@
  *   `./fast-resume.ts` `stampsAllowed`, and record their injected text themselves) and its content hash compared:
  *   held when equal; a file that no longer reads as one trajectory is taken as held (cannot tell).
  *
+ * - a line of a multi-item file (a chat-JSONL row without an id, stored as `<file>:<line>`; break54 #3: deleting one
+ *   row moved every later row up one line, each re-judged and paid again, 0 of 37 carried): held when that line of
+ *   the file holds the stored content now. The file is read once and each line's content code kept
+ *   ({@link lineCodes}); asked before the read reaches the line, so a shift is seen in any order.
+ *
  * Cost: one `stat` per slot asked (memoized, bounded), one read of a one-trajectory file per stamped slot whose stamp
- * changed; never a read of other inputs.
+ * changed; one read of a multi-item file whose line is asked (4 bytes per line held, the last few files only); never a
+ * read of other inputs.
  */
 import fs from "node:fs";
 import { readTrajectories } from "../ingest/index.js";
@@ -25,9 +31,14 @@ import type { RunStore } from "../store/run-store.js";
 /** Most slots whose answer is remembered at once (then forgotten and asked again). */
 const MEMO_MAX = 4096;
 
+/** Most multi-item files whose line codes are held at once. */
+const LINE_FILES_MAX = 4;
+
 /** Answers whether a stored slot's file still holds its stored content (module docstring). */
 export class HeldContent {
   private readonly memo = new Map<number, boolean>();
+  /** per multi-item file read: the content code (`hashes.pool`, -1 unknown) of the item on each line, by line */
+  private readonly lines = new Map<string, Int32Array>();
 
   /**
    * @param store the run's store; `openCodes` the content code of each slot stored when this invocation opened the
@@ -69,8 +80,42 @@ export class HeldContent {
     return h;
   }
 
+  /**
+   * For a slot stored from a line of a multi-item file (`line` from its source `<file>:<line>`): whether that line
+   * holds the slot's stored content now (module docstring); undefined for a slot stored from a whole file.
+   */
+  async lineHolds(slot: number, file: string, line: number | undefined): Promise<boolean | undefined> {
+    if (line === undefined || slot >= this.openCodes.length) return undefined;
+    const codes = await this.lineCodes(file);
+    return line < codes.length && codes[line] !== -1 && codes[line] === this.openCodes[slot];
+  }
+
+  /** The content code of the item on each line of `file` (read once; an unreadable file: none known). */
+  private async lineCodes(file: string): Promise<Int32Array> {
+    let codes = this.lines.get(file);
+    if (codes) return codes;
+    const found: number[] = [];
+    try {
+      for await (const item of readTrajectories([file], {})) {
+        if (item.kind !== "trajectory") continue;
+        const line = item.trajectory.source.line;
+        if (line === undefined) continue;
+        while (found.length <= line) found.push(-1);
+        found[line] = this.store.hashes.pool.find(contentSha256(item.trajectory));
+      }
+    } catch {
+      found.length = 0;
+    }
+    if (this.lines.size >= LINE_FILES_MAX) this.lines.clear();
+    this.lines.set(file, (codes = Int32Array.from(found)));
+    return codes;
+  }
+
   private async decide(slot: number, file: string): Promise<boolean> {
     if (this.reread(slot)) return false;
+    const line = lineOf(this.store.trajectorySource(this.store.idSlots.id(slot)));
+    const byLine = await this.lineHolds(slot, file, line);
+    if (byLine !== undefined) return byLine;
     if (!this.store.holdsFile(file) || this.sameStamp(slot, file)) return true;
     const stored = this.store.hashes.get(slot);
     let found: string | undefined;
@@ -97,4 +142,10 @@ export class HeldContent {
     const hit = this.store.unchangedFile(file, { reader: STAMP_READER_VERSION, size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs }, file);
     return hit?.slot === slot;
   }
+}
+
+/** The line of a stored source `<file>:<line>`, or undefined for a whole file. */
+export function lineOf(source: string | undefined): number | undefined {
+  const m = source === undefined ? null : /:(\d+)$/.exec(source);
+  return m ? Number(m[1]) : undefined;
 }

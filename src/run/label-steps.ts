@@ -29,6 +29,7 @@ import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { toolArgumentsRecord } from "../ingest/tool-arguments.js";
+import { changedCellFields, metadataKey } from "../store/meta-key.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -179,6 +180,10 @@ export interface ReadOutcome {
   /** Trajectories that could not be prepared (item errors `prepare_failed`: passed over, the others judged). */
   prepareFailed: number;
   referenceChanged: number;
+  /** Stored trajectories whose cell-naming fields changed in the input (same content): rows re-written (`metadata_changed`). */
+  metadataChanged: number;
+  /** Of {@link metadataChanged}, those whose attacked status flipped (their verdicts were decided under the other). */
+  attackedChanged: number;
   remapped: RemappedId[];
 }
 
@@ -222,7 +227,7 @@ export async function readAndSchedule(
   const { store, progress, stopped, costCap } = rs;
   const { readOpts, oldIds, preparer, whereTally, duplicateFrom, online } = ctx;
   const report = rs.report;
-  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, remapped: [] };
+  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, metadataChanged: 0, attackedChanged: 0, remapped: [] };
   const remapped = out.remapped;
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
@@ -285,7 +290,9 @@ export async function readAndSchedule(
     if (!kept) continue;
     taken++;
     progress.read++;
-    const admitted = admitTrajectory(rs, t, row, surfaceWarnings, duplicateFrom(t));
+    const { state: admitted, metadataChanged } = admitTrajectory(rs, t, row, surfaceWarnings, duplicateFrom(t));
+    if (metadataChanged.length > 0) out.metadataChanged++;
+    if (metadataChanged.includes("attacked")) out.attackedChanged++;
     if (admitted === "duplicate") {
       out.duplicateIds++;
       report();
@@ -365,7 +372,10 @@ function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, item: Unchanged
  * Store one prepared trajectory of the input: its surface warnings as errors; a duplicate id (this run holds other
  * content under it from another input: `storedFrom`) is an input error and is not stored; otherwise its index row,
  * with an error saying so when its benchmark reference or its content changed.
- * @returns `duplicate` (not stored, not to judge), `reference_changed` (stored, the row re-written), or `stored`.
+ * With its cell-naming fields changed (same content: `../store/meta-key.ts`), the row is re-written and an error of
+ * kind `metadata_changed` names the fields, old and new.
+ * @returns `state`: `duplicate` (not stored, not to judge), `reference_changed` (stored, the row re-written), or
+ *   `stored`; `metadataChanged`: the cell-naming fields whose change re-wrote its row (empty when none).
  */
 export function admitTrajectory(
   rs: LabelRunState,
@@ -373,7 +383,7 @@ export function admitTrajectory(
   row: TrajectoryIndexRow,
   surfaceWarnings: readonly string[],
   storedFrom: string | undefined,
-): "duplicate" | "reference_changed" | "stored" {
+): { state: "duplicate" | "reference_changed" | "stored"; metadataChanged: string[] } {
   const { store, progress } = rs;
   for (const w of surfaceWarnings) {
     store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
@@ -390,10 +400,23 @@ export function admitTrajectory(
       message: `duplicate trajectory id "${t.id}": this run already holds a different trajectory under it, read from ${storedFrom}; this one is not judged (give each trajectory its own id, or label it in another --run)`,
     });
     progress.errors++;
-    return "duplicate";
+    return { state: "duplicate", metadataChanged: [] };
   }
   const refBefore = store.storedReference(t.id);
+  const metaBefore = store.storedMetadata(t.id);
   const state = store.addTrajectory(row);
+  // break54 #0: the model, condition, attack, suite, tasks or surfaces fixed in the input (same content): the row follows
+  const fields = (state === "metadata_changed" || state === "reference_changed") && metaBefore !== undefined ? changedCellFields(metaBefore, metadataKey(row)) : [];
+  if (fields.length > 0) {
+    const flip = fields.includes("attacked") ? `; it is ${row.attacked ? "attacked" : "unattacked"} now and its stored verdicts were decided as ${row.attacked ? "unattacked" : "attacked"} (DESIGN row 6, the unattacked rule): they stand as stored, a fresh run may label it otherwise` : "";
+    store.addError({
+      path: t.source.path,
+      line: t.source.line,
+      trajectory_id: t.id,
+      kind: "metadata_changed",
+      message: `trajectory ${t.id}: ${fields.join(", ")} changed in the input since it was labelled (${metaBefore} -> ${metadataKey(row)}); its index row now carries the new values (every figure reads them); the verdicts stand (they judge the content, which is the same)${flip}`,
+    });
+  }
   if (state === "reference_changed") {
     // finding 5: the benchmark's verdict changed in the input (same content): the index row follows it, said
       store.addError({
@@ -414,7 +437,7 @@ export function admitTrajectory(
       message: `trajectory ${t.id} changed since it was labelled (its content hash differs); it is judged again and the new verdicts supersede the old`,
     });
   }
-  return state === "reference_changed" ? "reference_changed" : "stored";
+  return { state: state === "reference_changed" ? "reference_changed" : "stored", metadataChanged: fields };
 }
 
 /**

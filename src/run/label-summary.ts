@@ -119,11 +119,12 @@ export function writeSummaryFile(dir: string, value: unknown): string | null {
 
 /**
  * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
- * reference changed, and the duplicate ids (an input error, said loudly); on a read cut short (`interrupted`), that
+ * reference or cell-naming fields (model, condition, attack, suite, surfaces: `metadataChanged`) changed, and the duplicate ids (an input error, said loudly); on a read cut short (`interrupted`), that
  * the NOT LIKE FOR LIKE warnings are over the part read.
  */
-export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead" | "prepareFailed"> & { interrupted?: boolean }): void {
+export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead" | "prepareFailed"> & { metadataChanged?: number; attackedChanged?: number; interrupted?: boolean }): void {
   const { duplicateIds, referenceChanged, changedDuringRead, prepareFailed } = read;
+  const metadataChanged = read.metadataChanged ?? 0;
   // a read cut short: the run's mix of attacks, suites and models is the part read so far (new user 43: an
   // interrupted run's --where advice named the suites of a model whose other runs were not read yet)
   const mixes = summary.warnings.filter(isLikeForLikeWarning).length;
@@ -135,6 +136,12 @@ export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[],
   if (referenceChanged > 0)
     summary.warnings.push(
       `${referenceChanged} trajectory(ies) carry another benchmark reference (security/utility) than when they were labelled (errors.jsonl kind reference_changed, naming old and new): their index rows follow the input now, so agree/compare read the current reference; nothing was judged again`,
+    );
+  // break54 #0: a model, condition, attack, suite or surfaces fixed in the input reaches every figure (newest wins)
+  if (metadataChanged > 0)
+    summary.warnings.push(
+      `metadata_changed: ${metadataChanged} trajectory(ies) carry another model, condition, attack, suite, task, attacked or surfaces in the input than when they were labelled (errors.jsonl kind metadata_changed, naming the fields, old and new): their index rows follow the input now, so every figure reads the new values; nothing was judged again (the content is the same)` +
+        (read.attackedChanged ? `; ${read.attackedChanged} of them changed attacked/unattacked: their verdicts were decided under the other status (the unattacked rule) and stand as stored, so a fresh run may label them otherwise` : ""),
     );
   if (duplicateIds > 0)
     summary.warnings.push(

@@ -158,6 +158,12 @@ export interface LabelResult {
    * unchanged: their index rows were re-written (errors.jsonl kind `reference_changed`), nothing judged again.
    */
   referenceChanged: number;
+  /**
+   * Trajectories whose cell-naming fields (model, condition, attack, suite, tasks, attacked, surfaces) changed in the
+   * input since they were stored, content unchanged: their index rows were re-written (errors.jsonl kind
+   * `metadata_changed`, `../store/meta-key.ts`), nothing judged again.
+   */
+  metadataChanged: number;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
   /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
@@ -240,7 +246,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, duplicate_inputs: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
-  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, remapped: [] };
+  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, prepareFailed: 0, referenceChanged: 0, metadataChanged: 0, attackedChanged: 0, remapped: [] };
   const onChange = opts.onConfigChange ?? "refuse";
   const current = judgeConfigKeys(store, opts);
   const costCap: CostCapState | undefined =
@@ -376,7 +382,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     thisRun,
     ...(runState.batchStale?.size ? { batchStale: runState.batchStale.size } : {}),
     ...{ duplicateIds: read.duplicateIds, changedDuringRead: read.changedDuringRead, prepareFailed: read.prepareFailed },
-    referenceChanged: read.referenceChanged,
+    ...{ referenceChanged: read.referenceChanged, metadataChanged: read.metadataChanged },
     rejudge,
   };
 }

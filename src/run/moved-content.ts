@@ -36,7 +36,7 @@ import { NOT_VERDICT, currentVerdictKey, verdictRecordCheck } from "../store/rec
 import type { RunStore } from "../store/run-store.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import type { Verdict } from "../types.js";
-import { HeldContent } from "./held-content.js";
+import { HeldContent, lineOf } from "./held-content.js";
 
 /** How many moves the statement names. */
 const SHOWN = 3;
@@ -225,9 +225,15 @@ export class MovedContent {
       if (slot === -1 || slot >= this.openSize) continue;
       if (gone[slot] === 0) {
         const src = this.store.trajectorySource(v.trajectory_id)?.replace(/:\d+$/, "");
-        gone[slot] = src !== undefined && src !== "" && (!this.there(src) || this.held.mayHaveChanged(slot, src)) ? 1 : 2;
+        // a row of a multi-item file: its line read now (a row deleted or inserted above moves it: break54 #3)
+        const byLine = src !== undefined && src !== "" && this.there(src) ? await this.held.lineHolds(slot, src, lineOf(this.store.trajectorySource(v.trajectory_id))) : undefined;
+        gone[slot] = byLine !== undefined ? (byLine ? 2 : 1) : src !== undefined && src !== "" && (!this.there(src) || this.held.mayHaveChanged(slot, src)) ? 1 : 2;
       }
       if (gone[slot] !== 1) continue;
+      // only verdicts on the content the id held when the run was opened (the one a move carries): a verdict this
+      // invocation already made on the id's new content (a shifted line judged before the line it moved to is read)
+      // must not hide it as the latest of its key
+      if (v.content_sha256 !== undefined && this.store.hashes.pool.find(v.content_sha256) !== this.openCodes[slot]) continue;
       let m = out.get(v.trajectory_id);
       if (!m) out.set(v.trajectory_id, (m = new Map()));
       m.set(currentVerdictKey(v), v);

@@ -12,6 +12,7 @@ import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { SourceMoves } from "./source-moved.js";
 import { currentVerdictKey, errorKey, errorRecordCheck, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT, referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
+import { metadataKey } from "./meta-key.js";
 import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
 import { FileNames, splitPath } from "./file-names.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
@@ -87,6 +88,8 @@ export class RunStore {
   /** per slot: the rest of the source after its interned folder (`sourceDir`); a one-byte mark for a source `<root>/<id>.json` (`./file-names.ts`) */
   private readonly sourceFile = new FileNames();
   private readonly refs = new IntColumn();
+  /** per slot: the latest row's {@link metadataKey} (interned): what names its cell in the figures */
+  private readonly metas = new IntColumn();
   /** per slot: 1 when the row's `source.path` was relative: {@link trajectorySourceRelative} */
   private readonly sourceRelative = new IntColumn(0);
   /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
@@ -270,6 +273,7 @@ export class RunStore {
     this.sourceDir.set(slot, this.codes.code(dir));
     this.sourceFile.set(slot, rest);
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
+    this.metas.set(slot, this.codes.code(metadataKey(t)));
     this.stamps.set(slot, src, stampOf(t.file_stamp), t.source?.path, t.source?.format === "agentdojo" && isObj(t.metadata) && t.metadata.model_dir !== undefined);
   }
 
@@ -396,18 +400,22 @@ export class RunStore {
    * Record a trajectory's index row: once per id, and again when its content changed since it was stored, or when
    * its benchmark reference (`reference.security`/`utility`) did (finding 5: a flipped verdict in the input must
    * reach `agree`/`compare`, which read the latest row per id). The later row supersedes the earlier one.
+   * A row whose content and reference are the same but whose cell-naming fields ({@link metadataKey}) differ is
+   * re-written too (break54 #0: the newest wins, nothing is judged again).
    * @returns "new", "same" (stored with this content and reference; re-written when its file's stamp is renewed, `FileStamps.renews`), "changed" (other content)
    *   or "reference_changed" (same content, another reference: the row is re-written; verdicts do not depend on the
-   *   reference, so nothing is judged again).
+   *   reference, so nothing is judged again), or "metadata_changed" (same content and reference, another model,
+   *   condition, attack, suite, tasks, attacked or surfaces: the row is re-written).
    */
-  addTrajectory(row: TrajectoryIndexRow): "new" | "same" | "changed" | "reference_changed" {
+  addTrajectory(row: TrajectoryIndexRow): "new" | "same" | "changed" | "reference_changed" | "metadata_changed" {
     this.throwIfSnapshotFailed();
     const slot = this.ids.find(row.id);
     const known = slot !== -1 && this.hashes.has(slot);
     const same = known && this.hashes.equals(slot, row.content_sha256);
     const refNow = referenceKey(row.reference);
     const refChanged = same && this.codes.value(this.refs.get(slot)) !== refNow;
-    if (same && !refChanged && !this.stamps.renews(slot, sourceKey(row.source), row.file_stamp) && !this.sourceMoves.moved(this.sourceAt(slot), sourceKey(row.source), this.sourceRelative.get(slot) === 1)) return "same";
+    const metaChanged = same && !refChanged && this.codes.value(this.metas.get(slot)) !== metadataKey(row);
+    if (same && !refChanged && !metaChanged && !this.stamps.renews(slot, sourceKey(row.source), row.file_stamp) && !this.sourceMoves.moved(this.sourceAt(slot), sourceKey(row.source), this.sourceRelative.get(slot) === 1)) return "same";
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
     const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
@@ -415,7 +423,13 @@ export class RunStore {
     this.keepRow(row);
     this.db.data.counts.trajectories = this.trajectoryCount;
     this.touch();
-    return !known ? "new" : refChanged ? "reference_changed" : same ? "same" : "changed";
+    return !known ? "new" : refChanged ? "reference_changed" : metaChanged ? "metadata_changed" : same ? "same" : "changed";
+  }
+
+  /** The {@link metadataKey} of the latest stored row of `id` (what names its cell); undefined when not stored. */
+  storedMetadata(id: string): string | undefined {
+    const slot = this.ids.find(id);
+    return slot === -1 || !this.hashes.has(slot) ? undefined : this.codes.value(this.metas.get(slot));
   }
 
   /** The reference (benchmark verdicts) of the latest stored row of `id`, as {@link referenceKey} reads it; undefined when not stored. */

@@ -1,6 +1,8 @@
 /**
  * Inspect's eval-retry copies (red team 37 F3): the same sample (task, id, epoch) with the same content in two logs
  * of one read is read once (`duplicate_input` naming the first); the same id and epoch with other content counts.
+ * newuser54 #1: two logs of two conditions (or of another task id: another `inspect eval`) whose samples hold the same
+ * messages are two runs, whichever is read first; eval-retry keeps the task id and the cell, so its copy stays one.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -47,5 +49,25 @@ describe("Inspect eval-retry copies", () => {
     const items = await readAll([dir]);
     expect(items.filter((i) => i.kind === "trajectory")).toHaveLength(2);
     expect(items.some((i) => i.kind === "error" && i.error.kind === "duplicate_input")).toBe(false);
+  });
+
+  it("the same messages under another condition or model, or in a log of another task id, are distinct runs, in either order", async () => {
+    const edits: Array<[string, (text: string) => string]> = [
+      ["condition", (text) => text.replace(/"defense": "none"/g, '"defense": "pi_detector"')],
+      ["model", (text) => text.replace('"model": "openai/gpt-4o-mini"', '"model": "openai/gpt-4o"')],
+      ["task_id", (text) => text.replace('"task_id": "T1"', '"task_id": "T2"')],
+    ];
+    for (const [what, edit] of edits) {
+      const dir = path.join(tmp, `cell-${what}`);
+      twoLogs(dir, edit);
+      const logs = fs.readdirSync(dir).map((f) => path.join(dir, f));
+      for (const order of [logs, [...logs].reverse()]) {
+        const items = await readAll(order);
+        const ts = items.flatMap((i) => (i.kind === "trajectory" ? [i.trajectory] : []));
+        expect(ts, what).toHaveLength(2);
+        expect(items.some((i) => i.kind === "error"), what).toBe(false);
+        if (what === "condition") expect(ts.map((t) => t.condition).sort()).toEqual(["no_defense", "pi_detector"]);
+      }
+    }
   });
 });

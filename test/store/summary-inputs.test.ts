@@ -156,20 +156,21 @@ describe("RunStore.summaryInputs equals the slim readers on disk", () => {
     ]);
   });
 
-  it("a trajectory row re-added with changed content replaces the row in place; the same content with another model does not", async () => {
+  it("a trajectory row re-added with changed content replaces the row in place; so does the same content with another model (break54 #0)", async () => {
     const s = await RunStore.open(dir, "r");
     s.addTrajectory(row("a"));
     s.addTrajectory(row("b"));
     await s.close();
     const s2 = await RunStore.open(dir, "r");
     expect(s2.addTrajectory(row("a", { content_sha256: "h-a2", attacked: false, agent_model: "llama", surface: undefined }))).toBe("changed");
-    // same content: not written, so the stored row (gpt-4o) stays what the summary counts
+    // same content, another model (fixed in the input): the row follows the input, newest wins
+    expect(s2.addTrajectory(row("b", { agent_model: "claude" }))).toBe("metadata_changed");
     expect(s2.addTrajectory(row("b", { agent_model: "claude" }))).toBe("same");
     expect(s2.addTrajectory(row("c", { agent_model: undefined }))).toBe("new");
     const mem = await closeAndCompare(s2);
     expect([...mem.index.values()]).toStrictEqual([
       { id: "a", attacked: false, agent_model: "llama", suite: "banking" },
-      { id: "b", attacked: true, agent_model: "gpt-4o", suite: "banking", surface: "tool_output" },
+      { id: "b", attacked: true, agent_model: "claude", suite: "banking", surface: "tool_output" },
       { id: "c", attacked: true, agent_model: undefined, suite: "banking", surface: "tool_output" },
     ]);
   });
