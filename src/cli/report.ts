@@ -152,8 +152,7 @@ Example:
       if (m.run_state.complete === false) warnLine(`run incomplete: ${m.run_state.message}`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else sayCompleteState(m.run_state);
-      for (const w of m.run_state.mixed_configurations ?? []) warnLine(w);
-      if (m.run_state.input_errors) warnLine(m.run_state.input_errors);
+      for (const w of [...(m.run_state.mixed_configurations ?? []), ...(m.run_state.input_errors ? [m.run_state.input_errors] : [])]) warnLine(w);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);
       for (const it of m.items) {
