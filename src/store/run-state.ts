@@ -91,22 +91,27 @@ export function readRunState(runDir: string): RunState {
   return st;
 }
 
+/** errors.jsonl kinds about inputs that were read and are counted (a change followed, a judge's crash), never unread ones. */
+const READ_KINDS: ReadonlySet<string> = new Set(["content_changed", "reference_changed", "metadata_changed", "judge_crash"]);
+
 /**
  * The `input_errors` warning ({@link RunState.input_errors}) from a summary's `errors` (`{total, by_kind}`), or
  * undefined when it records none or is not of that shape.
  */
 export function inputErrorsText(errors: unknown): string | undefined {
   const e = errors as { total?: unknown; by_kind?: unknown } | undefined;
-  const n = typeof e?.total === "number" ? e.total : 0;
-  if (!(n > 0)) return undefined;
-  const kinds =
-    e?.by_kind && typeof e.by_kind === "object"
+  if (typeof e?.total !== "number" || !(e.total > 0)) return undefined;
+  // by kind, leaving out the records of inputs that were read (rev2b #5: a benchmark verdict that changed was said
+  // to be an unread item "in no figure"); a summary without kinds is taken at its total
+  const entries =
+    e.by_kind && typeof e.by_kind === "object"
       ? Object.entries(e.by_kind as Record<string, unknown>)
-          .filter((x): x is [string, number] => typeof x[1] === "number" && x[1] > 0)
+          .filter((x): x is [string, number] => typeof x[1] === "number" && x[1] > 0 && !READ_KINDS.has(x[0]))
           .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-          .map(([k, v]) => `${k} ${v}`)
-          .join(", ")
-      : "";
+      : null;
+  const n = entries ? entries.reduce((a, [, v]) => a + v, 0) : e.total;
+  if (!(n > 0)) return undefined;
+  const kinds = entries ? entries.map(([k, v]) => `${k} ${v}`).join(", ") : "";
   return (
     `input_errors: ${n} input item${n === 1 ? "" : "s"} could not be read in the last label run${kinds ? ` (${kinds})` : ""} and ${n === 1 ? "is" : "are"} in no figure: ` +
     `every rate is over the trajectories that were read, and an unreadable log (truncated, a crashed or killed agent run) need not be missing at random; ` +

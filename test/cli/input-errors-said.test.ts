@@ -59,3 +59,27 @@ describe("unread input files are said by every command that prints figures (brea
     expect(e.stdout + e.stderr).not.toMatch(/input_errors/);
   });
 });
+
+describe("a benchmark verdict changed in the input is no unread item (rev2b #5)", () => {
+  it("agree after a flipped security verdict and a relabel says no input_errors", async () => {
+    fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "ref"), { recursive: true });
+    expect((await runCli(["label", "ref", "--run", "ref"], { cwd: tmp })).code).toBe(0);
+    let f = "";
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+        if (f) return;
+        else if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (/^injection_task_\d+\.json$/.test(e.name)) f = path.join(d, e.name);
+    };
+    walk(path.join(tmp, "ref"));
+    const j = JSON.parse(fs.readFileSync(f, "utf8"));
+    j.security = !j.security;
+    fs.writeFileSync(f, JSON.stringify(j, null, 2));
+    const again = await runCli(["label", "ref", "--run", "ref"], { cwd: tmp });
+    expect(again.code, again.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(tmp, "labels", "ref", "errors.jsonl"), "utf8")).toMatch(/reference_changed/);
+    const a = await runCli(["agree", "--run", "ref", "--reference", "security"], { cwd: tmp });
+    expect(a.code, a.stderr).toBeLessThan(2);
+    expect(a.stdout + a.stderr).not.toMatch(/input_errors/);
+  });
+});
