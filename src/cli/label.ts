@@ -70,6 +70,7 @@ function labelCommand(program: Command): Command {
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
+    .option("--retry-refusals", "judge again the items whose stored verdict is judge_refused (a provider's refusal is often transient); the refusal stays in verdicts.jsonl as history")
     .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size, mtime and ctime are those recorded (for file systems without a real ctime, where a file rewritten with the same size and mtime would otherwise be taken as unchanged)")
     .option(
       "--on-config-change <mode>",
@@ -488,6 +489,7 @@ export function registerLabel(program: Command): void {
       strict: !!o.strict,
       maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
       retryErrors: !!o.retryErrors,
+      retryRefusals: !!o.retryRefusals,
       verifyContent: !!o.verifyContent,
       onConfigChange: o.onConfigChange,
       overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
@@ -511,8 +513,7 @@ export function registerLabel(program: Command): void {
       interrupts++;
       if (interrupts > 1) {
         hard.abort();
-        // said, and with --json printed as the JSON error a script reading stdout expects (break54 finding 6: stdout
-        // was empty); pending journal lines are written by the process's exit (../store/journal.ts)
+        // said, and with --json as the JSON error a script reading stdout expects (break54 finding 6: it was empty)
         const said = reading
           ? "stopped at once by a second Ctrl-C or SIGTERM: the verdicts stored so far are kept; what was in flight is not stored and the same command judges it again (it resumes the run)"
           : "stopped at once by a second Ctrl-C or SIGTERM before anything was read or judged: the run is left as it was";
