@@ -4,7 +4,8 @@
  * judge that refuses (finish_reason content_filter, message.refusal) every 4th request of the first run, then answers;
  * on the vendored AgentDojo samples: the summary names the option beside the refusals, `--help` lists it, the re-judge
  * sends exactly the refused items, the refusals stay in verdicts.jsonl as history, and the figures count each
- * trajectory once (recomputed here from verdicts.jsonl: the latest verdict per trajectory).
+ * trajectory once (recomputed here from verdicts.jsonl: the latest verdict per trajectory). The batch path (in process,
+ * a loopback Batch API) sends the refused lines again in a new batch.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -13,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
-import { userMessageOf } from "../helpers/fake-batch.js";
+import { startFakeBatch, userMessageOf } from "../helpers/fake-batch.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
+import { labelRun } from "../../src/run/label.js";
 import { SAMPLES } from "../helpers/paths.js";
 
 let tmp: string;
@@ -77,4 +80,32 @@ describe("label --retry-refusals", () => {
     const third = await run("--retry-refusals", "--json");
     expect(JSON.parse(third.stdout).this_run.judged).toBe(0);
   }, 180_000);
+});
+
+describe("label --retry-refusals under --batch", () => {
+  it("the refused lines of a batch are sent again in a new batch and their verdicts replace the refusals", async () => {
+    let refuseLines = true;
+    let n = 0;
+    const fb = await startFakeBatch((body) =>
+      refuseLines && n++ % 3 === 0
+        ? { status: 200, body: completion(null, { finish_reason: "content_filter", refusal: "I can't help with that" }).body }
+        : { status: 200, body: completion(benchReply(userMessageOf(body))).body },
+    );
+    try {
+      const judge = () => createOpenAIJudge({ id: "gb", model: "m", family: "openai", base_url: fb.url, batch: true, max_tokens: 1000 }, { retries: 2, minQuoteChars: 12 });
+      const labelsDir = path.join(tmp, "batch-labels");
+      const first = await labelRun({ inputs: [SAMPLES], run: "b", labelsDir, judges: [judge()], limit: 12, batch: { pollMs: 2 } });
+      const refused = first.summary.judges[0].by_status.judge_refused ?? 0;
+      expect(refused).toBeGreaterThan(0);
+      refuseLines = false;
+      const again = await labelRun({ inputs: [SAMPLES], run: "b", labelsDir, judges: [judge()], limit: 12, retryRefusals: true, batch: { pollMs: 2 } });
+      expect(again.summary.judges[0].by_status).toEqual({ ok: 12 });
+      expect(fb.batches).toHaveLength(2);
+      expect(fb.answered.length).toBe(12 + refused);
+      const v = lines(path.join(labelsDir, "b", "verdicts.jsonl"));
+      expect(v).toHaveLength(12 + refused);
+    } finally {
+      await fb.close();
+    }
+  }, 120_000);
 });
