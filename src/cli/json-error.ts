@@ -1,5 +1,5 @@
 /**
- * The JSON a failed `--json` command prints on stdout (`./main.ts`; `label`'s second Ctrl-C too, `./label.ts`), so a
+ * The JSON a failed `--json` command prints on stdout (`./main.ts`; `label`'s second Ctrl-C too, `./hard-quit.ts`), so a
  * script reading stdout gets a reason, never an empty string.
  */
 import { EXIT } from "../errors.js";

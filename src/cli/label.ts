@@ -17,8 +17,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
-import { jsonError } from "./json-error.js";
-import { stdoutWriter } from "../io/stdout-sync.js";
+import { sayHardQuit } from "./hard-quit.js";
 import { allInputBad, allInputBadText, NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles, whereKeptNone } from "./empty-input.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
@@ -513,12 +512,7 @@ export function registerLabel(program: Command): void {
       interrupts++;
       if (interrupts > 1) {
         hard.abort();
-        // said, and with --json as the JSON error a script reading stdout expects (break54 finding 6: it was empty)
-        const said = reading
-          ? "stopped at once by a second Ctrl-C or SIGTERM: the verdicts stored so far are kept; what was in flight is not stored and the same command judges it again (it resumes the run)"
-          : "stopped at once by a second Ctrl-C or SIGTERM before anything was read or judged: the run is left as it was";
-        process.stderr.write(`ipi-judge: ${said}\n`);
-        if (o.json) stdoutWriter()(`${JSON.stringify(jsonError(new Error(said), EXIT.interrupted))}\n`);
+        sayHardQuit(reading, !!o.json); // on stderr, and with --json as the JSON error (./hard-quit.ts)
         process.exit(EXIT.interrupted);
       }
       process.stderr.write(
