@@ -17,6 +17,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
+import { sayHardQuit } from "./hard-quit.js";
 import { allInputBad, allInputBadText, NEW_RUN_FILES, nothingFound, removeEmptyNewRun, removeNewRunFiles, whereKeptNone } from "./empty-input.js";
 import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
@@ -68,6 +69,7 @@ function labelCommand(program: Command): Command {
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
+    .option("--retry-refusals", "judge again the items whose stored verdict is judge_refused (a provider's refusal is often transient); the refusal stays in verdicts.jsonl as history")
     .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size, mtime and ctime are those recorded (for file systems without a real ctime, where a file rewritten with the same size and mtime would otherwise be taken as unchanged)")
     .option(
       "--on-config-change <mode>",
@@ -488,6 +490,7 @@ export function registerLabel(program: Command): void {
       strict: !!o.strict,
       maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
       retryErrors: !!o.retryErrors,
+      retryRefusals: !!o.retryRefusals,
       verifyContent: !!o.verifyContent,
       onConfigChange: o.onConfigChange,
       overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
@@ -511,6 +514,7 @@ export function registerLabel(program: Command): void {
       interrupts++;
       if (interrupts > 1) {
         hard.abort();
+        sayHardQuit(reading, !!o.json); // on stderr, and with --json as the JSON error (./hard-quit.ts)
         process.exit(EXIT.interrupted);
       }
       process.stderr.write(

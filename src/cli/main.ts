@@ -10,6 +10,9 @@ import { showControls } from "../format/shown.js";
 import { markCommandStart } from "./progress-mode.js";
 import { excessArgumentHint } from "./excess-hint.js";
 import { tuneHeapForCommand } from "./v8-tuning.js";
+import { jsonError } from "./json-error.js";
+
+export { jsonError } from "./json-error.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -92,18 +95,6 @@ function errorText(message: string): string {
 function wantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf("--");
   return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
-}
-
-/**
- * The JSON a failed `--json` command prints on stdout: `{"error": {"exit_code", "kind", "message"}}`, kind `usage`
- * (exit 2: a bad option, config or run name), `interrupted` (exit 130: `label` stopped before it read any input),
- * `broken_judge` (exit 3: the judges asked for were stopped before storing a verdict, `./stopped-exit.ts`) or
- * `fatal` (exit 1); the message as on stderr, without the prefix.
- */
-export function jsonError(e: unknown, code: number): { error: { exit_code: number; kind: "usage" | "fatal" | "interrupted" | "broken_judge"; message: string } } {
-  const message = (e as Error)?.message ?? String(e);
-  const kind = code === EXIT.usage ? "usage" : code === EXIT.interrupted ? "interrupted" : code === EXIT.brokenJudge ? "broken_judge" : "fatal";
-  return { error: { exit_code: code, kind, message: message.replace(/^error: /, "") } };
 }
 
 /** The exit code of a command that threw, its message on stderr. */

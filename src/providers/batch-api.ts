@@ -96,6 +96,16 @@ async function saveBody(res: Response, file: string, idleMs: number, signal: Abo
 /** Time allowed for one upload of a request file (up to 200 MB): 1 hour. */
 const UPLOAD_TIMEOUT_MS = 3_600_000;
 
+/**
+ * Whether an error is a fault of a local file (opening, writing, flushing or renaming a result file: a full disk, a
+ * file-size limit, permissions), not of the provider: thrown as it is, for the caller to name the file
+ * (`../run/batch-download.ts`).
+ */
+export function isLocalFileFault(e: unknown): boolean {
+  const err = e as NodeJS.ErrnoException | null;
+  return typeof err?.code === "string" && /^(open|write|fsync|close|rename|mkdir)$/.test(String(err.syscall ?? ""));
+}
+
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
 
@@ -160,6 +170,8 @@ export class BatchApi {
       try {
         return await call(k);
       } catch (e) {
+        // a local file that cannot be written (a result file on a full disk): not the provider's fault, never retried
+        if (isLocalFileFault(e)) throw e;
         const err = e as { status?: number; message?: string; code?: string; name?: string };
         const msg = redact(`${err.message ?? String(e)}`, this.o.secrets);
         const st = err.status;
@@ -251,7 +263,8 @@ export class BatchApi {
    * writing the file again from its start. The body is read under the judge's timeout (`timeout_s`, the client's)
    * between two reads (a stall, not a slow large file), and a stop of the run (`signal`: Ctrl-C) ends it at once.
    * @returns true when the file is on disk; false when the provider no longer has it (HTTP 404).
-   * @throws as {@link call} for any other failure, naming the judge and the file, and that a rerun resumes.
+   * @throws a local file fault (opening or writing the file: a full disk, a file-size limit) as it is ({@link isLocalFileFault});
+   *   as {@link call} for any other failure, naming the judge and the file, and that a rerun resumes.
    */
   async download(fileId: string, to: string): Promise<boolean> {
     if (fs.existsSync(to)) return true;
@@ -271,7 +284,7 @@ export class BatchApi {
       if (!got) return false;
     } catch (e) {
       fs.rmSync(tmp, { force: true });
-      if (signal?.aborted) throw e;
+      if (signal?.aborted || isLocalFileFault(e)) throw e;
       throw new BatchApiError(`${(e as Error).message}. The batch's results stay with the provider: run the same command again to resume (it downloads them again)`, { cause: e });
     }
     fs.renameSync(tmp, to);

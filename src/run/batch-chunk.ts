@@ -10,6 +10,7 @@ import path from "node:path";
 import type { ConversationState } from "../judges/llm-judge.js";
 import type { AdaptKind } from "../providers/send.js";
 import { BATCH_URL } from "../providers/batch-api.js";
+import { batchWriteError, chunkNotSent } from "./batch-write-error.js";
 
 /** One line of a chunk's state file. */
 export interface StateLine {
@@ -58,29 +59,52 @@ export interface KeyLine {
   r: number;
 }
 
-/** A writer of one chunk's request, state and keys files. */
+/**
+ * A writer of one chunk's request, state and keys files. A file-system fault is thrown as a `StoreWriteError` naming
+ * the file and saying that no batch was sent for the chunk (`./batch-write-error.ts`).
+ */
 export class ChunkWriter {
   requests = 0;
   bytes = 0;
   private reqFd: number;
   private stateFd: number;
   private keysFd: number;
+  /**
+   * @param of the batch whose conversations' next turns this chunk holds (a follow-up chunk), for the error message.
+   */
   constructor(
     readonly dir: string,
     readonly key: string,
     readonly round: number,
+    of?: string,
   ) {
-    fs.mkdirSync(dir, { recursive: true });
-    this.reqFd = fs.openSync(path.join(dir, `${key}.requests.jsonl`), "w");
-    this.stateFd = fs.openSync(path.join(dir, `${key}.state.jsonl`), "w");
-    this.keysFd = fs.openSync(path.join(dir, `${key}.keys.jsonl`), "w");
+    this.after = chunkNotSent(key, of);
+    this.reqFd = this.guard("requests", () => {
+      fs.mkdirSync(dir, { recursive: true });
+      return fs.openSync(this.file("requests"), "w");
+    });
+    this.stateFd = this.guard("state", () => fs.openSync(this.file("state"), "w"));
+    this.keysFd = this.guard("keys", () => fs.openSync(this.file("keys"), "w"));
+  }
+  /** What a write fault of this chunk says (`chunkNotSent`). */
+  readonly after: string;
+  private file(kind: "requests" | "state" | "keys"): string {
+    return path.join(this.dir, `${this.key}.${kind}.jsonl`);
+  }
+  /** Run a write of one of the chunk's files; a file-system fault becomes the `StoreWriteError` naming it. */
+  private guard<T>(kind: "requests" | "state" | "keys", write: () => T): T {
+    try {
+      return write();
+    } catch (e) {
+      throw batchWriteError(this.file(kind), e, this.after);
+    }
   }
   add(line: StateLine, body: Record<string, unknown>): void {
     // written as strings: no Buffer per line (~25 KB of them a request, outside the heap the GC trigger watches)
     const req = JSON.stringify({ custom_id: line.custom_id, method: "POST", url: BATCH_URL, body }) + "\n";
-    const reqBytes = writeAll(this.reqFd, req);
-    writeAll(this.stateFd, JSON.stringify(line) + "\n");
-    writeAll(this.keysFd, JSON.stringify({ c: line.custom_id, t: line.conv.trajectory.id, r: line.conv.repeat } satisfies KeyLine) + "\n");
+    const reqBytes = this.guard("requests", () => writeAll(this.reqFd, req));
+    this.guard("state", () => writeAll(this.stateFd, JSON.stringify(line) + "\n"));
+    this.guard("keys", () => writeAll(this.keysFd, JSON.stringify({ c: line.custom_id, t: line.conv.trajectory.id, r: line.conv.repeat } satisfies KeyLine) + "\n"));
     this.requests++;
     this.bytes += reqBytes;
   }
@@ -89,13 +113,23 @@ export class ChunkWriter {
    * its follow-up `<key>-f`) has its files removed instead: it is never listed, so nothing reads them.
    */
   close(): void {
-    fs.fsyncSync(this.reqFd);
-    fs.fsyncSync(this.stateFd);
+    this.guard("requests", () => fs.fsyncSync(this.reqFd));
+    this.guard("state", () => fs.fsyncSync(this.stateFd));
     fs.closeSync(this.reqFd);
     fs.closeSync(this.stateFd);
-    fs.fsyncSync(this.keysFd);
+    this.guard("keys", () => fs.fsyncSync(this.keysFd));
     fs.closeSync(this.keysFd);
     if (this.requests === 0) for (const kind of ["requests", "state", "keys"]) fs.rmSync(path.join(this.dir, `${this.key}.${kind}.jsonl`), { force: true });
+  }
+  /** Close the three files without flushing (a write failed: the chunk is never listed; the next run removes it). */
+  abandon(): void {
+    for (const fd of [this.reqFd, this.stateFd, this.keysFd]) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        /* closing after a failed write: the write's error is the one said */
+      }
+    }
   }
 }
 

@@ -18,6 +18,7 @@ import path from "node:path";
 import { BatchApiError, type BatchApi } from "../providers/batch-api.js";
 import { readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 import type { BatchEntry } from "./batch-types.js";
+import { batchWriteError, resultsNotSaved } from "./batch-write-error.js";
 
 /** Downloads of one result file whose last line is torn (a cut download) before its lines are taken as they are. */
 export const DOWNLOAD_TRIES = 3;
@@ -105,7 +106,11 @@ export async function chunkResults(api: BatchApi, dir: string, e: BatchEntry, co
     let onDisk = false;
     let tries = 0;
     for (; tries < DOWNLOAD_TRIES; tries++) {
-      onDisk = await api.download(id, file);
+      try {
+        onDisk = await api.download(id, file);
+      } catch (err) {
+        throw batchWriteError(`${file}.part`, err, resultsNotSaved(e.batch_id ?? e.key));
+      }
       if (!onDisk || !tornTail(file)) break;
       fs.rmSync(file, { force: true }); // a cut download: fetched again (and not kept for the rerun when still cut)
     }

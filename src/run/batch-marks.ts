@@ -12,6 +12,7 @@
 import fs from "node:fs";
 import { readJsonl } from "../io/jsonl.js";
 import type { VerdictLedger } from "../store/ledger.js";
+import { batchWriteError } from "./batch-write-error.js";
 
 /** One mark line. */
 interface MarkLine {
@@ -31,13 +32,23 @@ export class StoredMarks {
   private constructor(
     private readonly ledger: VerdictLedger,
     private readonly judgeId: string,
+    private readonly file: string,
+    private readonly after: string,
   ) {}
 
-  /** Read a chunk's marks file (missing: no marks) and open it for appending. */
-  static async open(file: string, ledger: VerdictLedger, judgeId: string): Promise<StoredMarks> {
-    const m = new StoredMarks(ledger, judgeId);
+  /**
+   * Read a chunk's marks file (missing: no marks) and open it for appending.
+   * @param after what a write fault of the file says is true and what to do (`marksNotSaved`).
+   * @throws StoreWriteError naming the file when it cannot be opened or (by {@link mark}) written.
+   */
+  static async open(file: string, ledger: VerdictLedger, judgeId: string, after: string): Promise<StoredMarks> {
+    const m = new StoredMarks(ledger, judgeId, file, after);
     for await (const l of readJsonl<MarkLine>(file)) if (typeof l.c === "string") m.marks.set(l.c, typeof l.s === "number" ? l.s : undefined);
-    m.fd = fs.openSync(file, "a");
+    try {
+      m.fd = fs.openSync(file, "a");
+    } catch (e) {
+      throw batchWriteError(file, e, after);
+    }
     return m;
   }
 
@@ -61,7 +72,11 @@ export class StoredMarks {
 
   /** Mark a line's verdict stored (`seq`: what {@link nextSeq} said before it was stored). */
   mark(customId: string, seq: number): void {
-    fs.writeSync(this.fd, `${JSON.stringify({ c: customId, s: seq })}\n`);
+    try {
+      fs.writeSync(this.fd, `${JSON.stringify({ c: customId, s: seq })}\n`);
+    } catch (e) {
+      throw batchWriteError(this.file, e, this.after);
+    }
   }
 
   close(): void {

@@ -55,6 +55,7 @@ import { BatchLineSteps } from "./batch-interpret.js";
 import { StoredMarks } from "./batch-marks.js";
 import { chunkResults, type RequestCounts } from "./batch-download.js";
 import { checkRequestCounts } from "./batch-counts.js";
+import { batchWriteError, marksNotSaved } from "./batch-write-error.js";
 
 export type { BatchEntry, BatchProgress, BatchSettings } from "./batch-types.js";
 
@@ -172,7 +173,7 @@ export class BatchJudgeRun {
   private async keepPaidTurns(e: BatchEntry, onVerdict?: (v: Verdict, judged: Trajectory, content?: string) => void): Promise<number> {
     if (!onVerdict || !fs.existsSync(this.stateFile(e.key))) return 0;
     const message = `the judge's configuration changed (model ${e.judge_model ?? "?"} -> ${this.judge.model}) before this conversation's next turn was sent: its paid turns are kept here; judged again under the current configuration`;
-    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id);
+    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id, marksNotSaved(e.batch_id ?? e.key));
     let n = 0;
     try {
       for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
@@ -250,11 +251,22 @@ export class BatchJudgeRun {
 
   private write(line: StateLine, req: ChatRequest, round: number): void {
     if (this.current && (this.current.requests >= this.maxRequests || this.current.bytes >= this.maxBytes)) this.seal();
-    this.current ??= new ChunkWriter(this.dir, this.newKey(round), round);
-    line.custom_id = `${this.current.key}-${this.current.requests}`;
-    this.current.add(compactStateLine(line, this.dir, this.systems), chatRequestBody(req, req.max_tokens, this.judge.tokenParam()));
+    this.current ??= new ChunkWriter(this.dir, this.newKey(round), round, this.followUpOf);
+    const chunk = this.current;
+    line.custom_id = `${chunk.key}-${chunk.requests}`;
+    let compact: StateLine;
+    try {
+      compact = compactStateLine(line, this.dir, this.systems);
+    } catch (e) {
+      // its system text's file (written once per run): a file-system fault says no batch was sent for the chunk
+      throw batchWriteError(this.dir, e, chunk.after);
+    }
+    chunk.add(compact, chatRequestBody(req, req.max_tokens, this.judge.tokenParam()));
     this.inFlight.add(this.keyOf(line.conv));
   }
+
+  /** The batch whose conversations' next turns are being written (`process`), named when a chunk cannot be written. */
+  private followUpOf: string | undefined;
 
   /** System texts by SHA-256 known to be in `system-<sha>.txt` (`./batch-state.ts`). */
   private readonly systems: SystemTexts = new Map();
@@ -421,13 +433,14 @@ export class BatchJudgeRun {
           `than the current one (model ${this.judge.model}, ${this.settings.configSha256!.slice(0, 12)}): its verdicts are stored with the configuration they were made with; --on-config-change rejudge judges them again under the current one`,
       );
     // the follow-up chunk of this entry has a fixed key, so processing again after a crash rewrites it whole
-    this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1);
+    this.followUpOf = e.batch_id ?? e.key;
+    this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1, this.followUpOf);
     let fatal: JudgeFatalError | undefined;
     // the lines of this chunk whose verdict is stored (custom_ids, appended after each): a chunk processed again after
     // a stop while storing skips exactly those (red team 26: every stored verdict was appended again), and a verdict of
     // an earlier chunk (an error being retried, an edited trajectory) never hides this one's (review 27); a mark whose
     // verdict never reached the journal (a kill in between, red team 33) is not taken (`./batch-marks.ts`)
-    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id);
+    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id, marksNotSaved(e.batch_id ?? e.key));
     try {
       for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
         const key = this.keyOf(line.conv);
@@ -494,6 +507,7 @@ export class BatchJudgeRun {
     await this.listSealed(() => {
       e.status = "processed";
     });
+    this.followUpOf = undefined;
     this.report(e, { total: e.requests, completed: e.requests, failed: 0 });
     if (fatal) throw fatal;
   }

@@ -189,7 +189,7 @@ interface JudgeTally {
 /**
  * Render every request a label run would send and count it; nothing is sent or stored.
  * @param opts the label options (`inputs`, `run`, `labelsDir`, `judges`, `format`, `limit`, `repeats`,
- *   `retryErrors`, `budgetChars`, `minQuoteChars`, `maxItemBytes`, `signal`).
+ *   `retryErrors`, `retryRefusals`, `budgetChars`, `minQuoteChars`, `maxItemBytes`, `signal`).
  * @param assumeOutputTokens output tokens per request for the cost estimate (default: the judge's `max_tokens`
  *   when lower than {@link DEFAULT_ASSUMED_OUTPUT_TOKENS}, else that default).
  */
@@ -264,7 +264,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     // of another whose files are gone; verify41), whose verdicts of that other content label never reuses
     const old = stored === undefined || stored.sha !== sha ? goneBySha.get(sha) : undefined;
     // (a judge or repeat the old id holds no verdict of is judged: tallied as label plans it once the rest is carried)
-    const k = old?.findIndex((o) => per.some((p) => planRepeats({ id: o }, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors }).length < repeats)) ?? -1;
+    const k = old?.findIndex((o) => per.some((p) => planRepeats({ id: o }, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals }).length < repeats)) ?? -1;
     if (k !== -1) {
       const from = old!.splice(k, 1)[0];
       moved++;
@@ -395,7 +395,7 @@ function tallyRequests(
   ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions; cap?: DryRunCap },
 ): void {
   const { repeats, ledger, planChange, opts } = ctx;
-  const planned = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
+  const planned = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals });
   p.row.already_stored += repeats - planned.length;
   // in a Batch API chunk in flight: awaited by label --batch, not sent again (as label-steps' `inBatch`)
   const todo = p.awaited ? planned.filter((x) => !p.awaited!.has(awaitedKey(t.id, x.repeat))) : planned;

@@ -42,7 +42,7 @@ export function repeatsLeft(rs: Pick<LabelRunState, "store" | "stopped" | "confi
   let n = 0;
   for (const j of opts.judges) {
     if (rs.stopped[j.id]) continue;
-    n += planRepeats({ id }, content, j, repeats, rs.store.ledger, { configSha: rs.configs.get(j.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors }).length;
+    n += planRepeats({ id }, content, j, repeats, rs.store.ledger, { configSha: rs.configs.get(j.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals }).length;
   }
   return n;
 }
@@ -71,7 +71,7 @@ export function repeatsOpen(
   let awaited = 0;
   for (const j of opts.judges) {
     if (rs.stopped[j.id]) continue;
-    for (const p of planRepeats({ id }, content, j, ctx.repeats, rs.store.ledger, { configSha: rs.configs.get(j.id)!.sha, onConfigChange: ctx.onChange, retryErrors: opts.retryErrors })) {
+    for (const p of planRepeats({ id }, content, j, ctx.repeats, rs.store.ledger, { configSha: rs.configs.get(j.id)!.sha, onConfigChange: ctx.onChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals })) {
       if (p.reason === "new" && ctx.inBatch?.(j.id, verdictKey({ trajectory_id: id, judge_id: j.id, repeat: p.repeat, prompt_sha256: j.promptSha256 }))) awaited++;
       else left++;
     }

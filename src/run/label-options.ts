@@ -38,6 +38,11 @@ export interface LabelOptions {
   /** Judge again the items whose stored verdict is `judge_error`. */
   retryErrors?: boolean;
   /**
+   * Judge again the items whose stored verdict is `judge_refused` (a provider's refusal is often transient: a router's
+   * other upstream, a content filter). The refusal stays in `verdicts.jsonl` as history; the new verdict is current.
+   */
+  retryRefusals?: boolean;
+  /**
    * Read every input file and compare its content hash, even a file whose size and mtime are those recorded when it
    * was stored (the resume fast path, `./fast-resume.ts`, off). Default false.
    */

@@ -150,6 +150,7 @@ export async function openInvocation(
       limit: opts.limit,
       strict: !!opts.strict,
       retry_errors: !!opts.retryErrors,
+      retry_refusals: !!opts.retryRefusals,
       on_config_change: onChange,
       budget_chars: opts.budgetChars,
       format: opts.format,
@@ -457,7 +458,7 @@ export function scheduleRepeats(
   for (const judge of opts.judges) {
     const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
     // a verdict belongs to the content it judged (issue 27): one made on other content is work still to do
-    const plan = () => planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
+    const plan = () => planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals });
     if (stopped[judge.id]) {
       // read with work left for a judge stopped by its own error: never sent, said apart from what a Ctrl-C left
       if (!batchers.has(judge.id) && plan().length > 0) markLeftByStop(rs, judge.id, t.id);
@@ -544,6 +545,7 @@ export async function countRejudgingFirst(
     configs,
     onConfigChange: onChange,
     retryErrors: opts.retryErrors,
+    retryRefusals: opts.retryRefusals,
     oldIds,
     signal: opts.signal,
     onHeapCheck: opts.onHeapCheck,

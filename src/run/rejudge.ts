@@ -62,6 +62,7 @@ export const REJUDGE_REASON_TEXT: Record<RejudgeReason, string> = {
   content_unknown: "trajectory changed since a verdict stored without a content hash (older version)",
   interrupted: "conversation interrupted",
   judge_error_retried: "judge error retried (--retry-errors)",
+  judge_refused_retried: "judge refusal retried (--retry-refusals)",
 };
 
 /** `reason n; reason n` in the order of {@link REJUDGE_REASONS}. */
@@ -102,6 +103,7 @@ export async function countRejudging(opts: {
   configs: ReadonlyMap<string, { sha: string }>;
   onConfigChange: "refuse" | "rejudge" | "keep";
   retryErrors?: boolean;
+  retryRefusals?: boolean;
   oldIds: StoredChatIds;
   signal?: AbortSignal;
   /** Called every 64 items read (the CLI's heap-size GC trigger, `LabelOptions.onHeapCheck`). */
@@ -141,7 +143,7 @@ export async function countRejudging(opts: {
     const sha = p.row.content_sha256;
     for (const j of opts.judges) {
       if (!opts.ledger.hasJudge(j.id)) continue;
-      const plans = planRepeats(t, sha, j, opts.repeats, opts.ledger, { configSha: opts.configs.get(j.id)!.sha, onConfigChange: opts.onConfigChange, retryErrors: opts.retryErrors });
+      const plans = planRepeats(t, sha, j, opts.repeats, opts.ledger, { configSha: opts.configs.get(j.id)!.sha, onConfigChange: opts.onConfigChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals });
       addRejudge(count, j.id, plans);
     }
   }

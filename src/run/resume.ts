@@ -146,12 +146,13 @@ export function resumeKey(t: Trajectory, judge: Judge, repeat: number, judgeConf
  * - `content_unknown`: stored without a content hash (older versions) while the run's index recorded several
  *   contents for the trajectory, so which one it judged is unknown;
  * - `interrupted`: a conversation the run's stop cut short (stored as the record of what was paid);
- * - `judge_error_retried`: a judge error, judged again under `--retry-errors`.
+ * - `judge_error_retried`: a judge error, judged again under `--retry-errors`;
+ * - `judge_refused_retried`: a judge's refusal, judged again under `--retry-refusals`.
  */
-export type RejudgeReason = "prompt_changed" | "config_changed" | "content_changed" | "content_unknown" | "interrupted" | "judge_error_retried";
+export type RejudgeReason = "prompt_changed" | "config_changed" | "content_changed" | "content_unknown" | "interrupted" | "judge_error_retried" | "judge_refused_retried";
 
 /** The reasons in the order they are checked (the first that applies names a verdict) and printed. */
-export const REJUDGE_REASONS: readonly RejudgeReason[] = ["prompt_changed", "config_changed", "content_changed", "content_unknown", "interrupted", "judge_error_retried"];
+export const REJUDGE_REASONS: readonly RejudgeReason[] = ["prompt_changed", "config_changed", "content_changed", "content_unknown", "interrupted", "judge_error_retried", "judge_refused_retried"];
 
 /** One repeat still to judge: never judged (`new`), or a stored verdict judged again, with the reason and that verdict. */
 export type RepeatPlan = { repeat: number; reason: "new" } | { repeat: number; reason: RejudgeReason; stored: StoredVerdictInfo };
@@ -170,7 +171,7 @@ export function planRepeats(
   judge: Pick<Judge, "id" | "promptSha256">,
   repeats: number,
   ledger: VerdictLedger,
-  opts: { configSha: string; onConfigChange: "refuse" | "rejudge" | "keep"; retryErrors?: boolean },
+  opts: { configSha: string; onConfigChange: "refuse" | "rejudge" | "keep"; retryErrors?: boolean; retryRefusals?: boolean },
 ): RepeatPlan[] {
   const out: RepeatPlan[] = [];
   for (let r = 0; r < repeats; r++) {
@@ -191,8 +192,10 @@ export function planRepeats(
               ? "content_changed"
               : stored.status === "interrupted"
                 ? "interrupted"
-                : !isJudged(stored.status, !!opts.retryErrors)
-                  ? "judge_error_retried"
+                : !isJudged(stored.status, !!opts.retryErrors, !!opts.retryRefusals)
+                  ? stored.status === "judge_refused"
+                    ? "judge_refused_retried"
+                    : "judge_error_retried"
                   : null;
     if (reason) out.push({ repeat: r, reason, stored });
   }

@@ -117,6 +117,7 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
     // what can help: --retry-errors re-judges judge_error verdicts only; an unverified one needs other input
     const hints = ["details in verdicts.jsonl"];
     if ((j.by_status.judge_error ?? 0) > 0) hints.push("--retry-errors judges the judge_error items again");
+    if ((j.by_status.judge_refused ?? 0) > 0) hints.push("--retry-refusals judges the judge_refused items again");
     // the "without the defense" remedy only applies to a run with defended runs (a VIGIL run has none: review 15)
     const defended = j.by_model_condition.some((x) => x.condition !== NO_DEFENSE && x.condition !== NO_VALUE);
     const remedy = defended

@@ -1,21 +1,33 @@
 import fs from "node:fs";
 import { noteTornTailCut } from "./skipped-lines.js";
 
+/** What a store write error says by default: what is kept and what to do. */
+const KEPT_AND_RESUME =
+  "Everything written before this point is kept (the records waiting to be written with it, at most the last moment's, are not: they are judged again); fix it and run the same command again to resume.";
+
 /** Thrown when the store cannot write; what was written before stays on disk. */
 export class StoreWriteError extends Error {
+  /**
+   * @param file the file (or folder) that could not be written.
+   * @param after what is true at that point and what to do (a sentence); default: what was written before is kept
+   *   and the same command resumes (a journal write). The run's lock, the batch path's files say their own.
+   */
   constructor(
     public readonly file: string,
     cause: NodeJS.ErrnoException,
+    after: string = KEPT_AND_RESUME,
   ) {
     const why =
       cause.code === "ENOSPC"
         ? "no space left on device"
-        : cause.code === "EACCES" || cause.code === "EPERM"
-          ? "permission denied"
-          : cause.code === "EROFS"
-            ? "read-only file system"
-            : cause.message;
-    super(`cannot write ${file}: ${why}. Everything written before this point is kept (the records waiting to be written with it, at most the last moment's, are not: they are judged again); fix it and run the same command again to resume.`);
+        : cause.code === "EFBIG"
+          ? "file too large (a file-size limit)"
+          : cause.code === "EACCES" || cause.code === "EPERM"
+            ? "permission denied"
+            : cause.code === "EROFS"
+              ? "read-only file system"
+              : cause.message;
+    super(`cannot write ${file}: ${why}. ${after}`);
     this.name = "StoreWriteError";
   }
 }

@@ -14,16 +14,19 @@ import { verifiedUnderOlderRules } from "../rubric/verify-rules.js";
  * back (judge_error kind "aborted", replies kept) is stored as the record of what was paid, but it is not done:
  * the same command judges the item again (`interrupted`); so is one its judge's fatal stop cut short (judge_error kind
  * "judge_stopped", its paid turns kept). Every other verdict is done; a judge_error only without
- * `--retry-errors`.
+ * `--retry-errors`, a judge_refused only without `--retry-refusals`.
  */
 export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" {
   // a conversation cut by Ctrl-C (`aborted`) or by its judge's fatal stop (`judge_stopped`: paid turns kept) is judged again
   return v.status === "judge_error" && (v.error?.kind === "aborted" || v.error?.kind === "judge_stopped") ? "interrupted" : v.status;
 }
 
-/** Whether a key's {@link resumeStatus} counts as judged (so a resume skips it). */
-export function isJudged(st: string | undefined, retryErrors: boolean): boolean {
-  return st !== undefined && st !== "interrupted" && !(retryErrors && st === "judge_error");
+/**
+ * Whether a key's {@link resumeStatus} counts as judged (so a resume skips it): not a `judge_error` under
+ * `--retry-errors`, not a `judge_refused` under `--retry-refusals`.
+ */
+export function isJudged(st: string | undefined, retryErrors: boolean, retryRefusals = false): boolean {
+  return st !== undefined && st !== "interrupted" && !(retryErrors && st === "judge_error") && !(retryRefusals && st === "judge_refused");
 }
 
 /** The latest stored verdict of one (trajectory, judge, repeat), as far as resuming needs it. */

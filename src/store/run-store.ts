@@ -29,6 +29,9 @@ export type { StoredConfig } from "./resume-keys.js";
 export const LOAD_CHECK_EVERY = 1024;
 /** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
 const SHARED_MAX = 10_000;
+
+/** What a run folder or lock that cannot be written says: it failed before anything was read, judged or stored. */
+const NOTHING_READ_YET = "Nothing was read, judged or stored by this command (the run is as it was); fix it (or give a --labels-dir that can be written) and run the same command again.";
 /** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
 const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "prompt_sha256", "judge_config_sha256", "status", "label", "label_claimed", "label_basis", "surface", "agent_model"];
 /** The findings of a slim verdict without findings (shared, frozen). */
@@ -147,14 +150,14 @@ export class RunStore {
     try {
       fs.mkdirSync(dir, { recursive: true });
     } catch (e) {
-      throw new StoreWriteError(dir, e as NodeJS.ErrnoException);
+      throw new StoreWriteError(dir, e as NodeJS.ErrnoException, NOTHING_READ_YET);
     }
     const s = new RunStore(dir);
     try {
       s.release = acquireRunLock(dir);
     } catch (e) {
       const err = e as NodeJS.ErrnoException;
-      if (err.code) throw new StoreWriteError(path.join(dir, ".lock"), err);
+      if (err.code) throw new StoreWriteError(path.join(dir, ".lock"), err, NOTHING_READ_YET);
       throw e;
     }
     try {

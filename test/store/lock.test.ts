@@ -3,6 +3,7 @@
  * network drive: the other host's pid cannot be checked here, and a dead-looking pid there may be a live run).
  * Before, any lock whose pid was not alive on this host was taken over as stale.
  */
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,8 @@ import { acquireRunLock, readRunLock, RunLockedError, RunLockUnreadableError } f
 import { RunStore } from "../../src/store/run-store.js";
 import { readVerdicts, readTrajectoryIndex, readErrors } from "../../src/store/records.js";
 import { readRunState } from "../../src/store/run-state.js";
+import { CLI } from "../helpers/cli.js";
+import { SAMPLES } from "../helpers/paths.js";
 
 let dir: string;
 beforeEach(() => {
@@ -138,4 +141,26 @@ describe.skipIf(process.platform !== "linux")("a zombie holder (Linux: /proc/PID
       z.stop();
     }
   }, 60_000);
+});
+
+// break54 finding 6: a run folder the user cannot write said that records waiting "are judged again" before anything
+// was read; at the lock nothing was read, judged or stored, and the message says so. A root-owned run, labelled by
+// user 65534 (setpriv), with the built CLI.
+const asNobody = process.platform === "linux" && process.getuid?.() === 0 && spawnSync("setpriv", ["--version"]).status === 0;
+describe.skipIf(!asNobody)("a run folder that cannot be written", () => {
+  it("the .lock error says nothing was read, judged or stored, and how to go on", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-ro-lock-"));
+    try {
+      const labels = path.join(dir, "labels");
+      const a = ["label", SAMPLES, "--limit", "2", "--run", "ro", "--labels-dir", labels];
+      expect(spawnSync(process.execPath, [CLI, ...a], { encoding: "utf8" }).status).toBe(0);
+      spawnSync("chmod", ["-R", "a+rX", dir]);
+      const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, CLI, ...a], { encoding: "utf8", cwd: dir });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(`cannot write ${path.join(labels, "ro", ".lock")}: permission denied. Nothing was read, judged or stored by this command (the run is as it was)`);
+      expect(r.stderr).not.toContain("judged again");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
