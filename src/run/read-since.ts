@@ -53,8 +53,19 @@ export class ReadSince {
   private complete = false;
 
   /** @param stored the run's errors before this invocation's read (`RunStore.storedErrors`). */
+  /** resolved file -> the keys of its named lines: a whole-document trajectory of the file answers them too */
+  private readonly linesOf = new Map<string, string[]>();
+
   constructor(stored: readonly IngestError[]) {
-    for (const e of stored) if (INPUT_KINDS.has(e.kind)) this.named.set(inputKey(e.path, e.line), false);
+    for (const e of stored) {
+      if (!INPUT_KINDS.has(e.kind)) continue;
+      const k = inputKey(e.path, e.line);
+      this.named.set(k, false);
+      if (e.line !== undefined) {
+        const abs = path.resolve(e.path);
+        this.linesOf.set(abs, [...(this.linesOf.get(abs) ?? []), k]);
+      }
+    }
   }
 
   /**
@@ -77,6 +88,9 @@ export class ReadSince {
       const { path: file, line } = item.trajectory.source;
       this.mark(inputKey(file));
       if (line !== undefined) this.mark(inputKey(file, line));
+      // a one-document file read whole now answers its earlier errors that named a line of it (rev2a #3: an
+      // AgentDojo file's invalid UTF-8 at line 13, fixed, stood in every figure command's input_errors)
+      else for (const k of this.linesOf.get(path.resolve(file)) ?? []) this.mark(k);
     } else if (item.kind === "unchanged") this.mark(inputKey(item.path));
     else if (item.kind === "error" && this.named.has(inputKey(item.error.path, item.error.line))) this.raisedNow.add(errorKey(item.error));
   }

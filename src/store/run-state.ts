@@ -115,7 +115,7 @@ export function inputErrorsText(errors: unknown): string | undefined {
   return (
     `input_errors: ${n} input item${n === 1 ? "" : "s"} could not be read in the last label run${kinds ? ` (${kinds})` : ""} and ${n === 1 ? "is" : "are"} in no figure: ` +
     `every rate is over the trajectories that were read, and an unreadable log (truncated, a crashed or killed agent run) need not be missing at random; ` +
-    `errors.jsonl in the run folder names each file and line: fix or remove them and run the same label command again`
+    `errors.jsonl in the run folder names each file and line: fix them and run the same label command again`
   );
 }
 

@@ -83,3 +83,28 @@ describe("a benchmark verdict changed in the input is no unread item (rev2b #5)"
     expect(a.stdout + a.stderr).not.toMatch(/input_errors/);
   });
 });
+
+describe("a fixed file's error goes from every command (rev2a #3)", () => {
+  it("an AgentDojo file with a bad UTF-8 byte (an error naming its line), restored and labelled again: no input_errors", async () => {
+    fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "utf"), { recursive: true });
+    let f = "";
+    const walk = (d: string) => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+        if (f) return;
+        else if (e.isDirectory()) walk(path.join(d, e.name));
+        else if (/^injection_task_\d+\.json$/.test(e.name)) f = path.join(d, e.name);
+    };
+    walk(path.join(tmp, "utf"));
+    const good = fs.readFileSync(f);
+    const nl = good.indexOf(10, good.indexOf(10) + 1);
+    fs.writeFileSync(f, Buffer.concat([good.subarray(0, nl + 1), Buffer.from([0xff, 0xfe]), good.subarray(nl + 1)]));
+    expect((await runCli(["label", "utf", "--run", "utf"], { cwd: tmp })).code).toBe(0);
+    const bad = await runCli(["estimate", "--run", "utf", "--table"], { cwd: tmp });
+    expect(unwrapText(bad.stdout + bad.stderr)).toMatch(/input_errors: 1 input item could not be read/);
+    fs.writeFileSync(f, good);
+    const again = await runCli(["label", "utf", "--run", "utf"], { cwd: tmp });
+    expect(again.code, again.stderr).toBe(0);
+    const e = await runCli(["estimate", "--run", "utf", "--table"], { cwd: tmp });
+    expect(e.stdout + e.stderr).not.toMatch(/input_errors/);
+  });
+});
