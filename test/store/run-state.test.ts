@@ -96,15 +96,16 @@ describe("a last label pass with --limit (new user 30, M4)", () => {
       "the last label run was limited to the first 5 trajectories of its inputs (--limit): these figures cover every verdict the run has stored (its 1,048 trajectories, from this and any earlier label run); input trajectories past the limit that no label run reached are not in them (run label again without --limit to label the rest)",
     );
     expect(s.message).not.toContain("cover those only");
-    // in a report (estimate --human, compare): a note, not among the warnings (fixb54), never "WARNING: note: ..."
+    // in a report (estimate --human, compare): among the warnings, its prefix taken off (rev2a #1: a --limit pass after
+    // files were added is a slice of the run), never "WARNING: note: ..."; only the moved-inputs note is kept apart (fixb54)
     const line = runStateLine(s);
     expect(line).toMatch(/^note: the last label run was limited/);
-    expect(runStateWarnings(line)).toEqual([]);
-    expect(runStateNotes(line)).toEqual([s.message]);
+    expect(runStateWarnings(line)).toEqual([s.message]);
+    expect(runStateNotes(line)).toEqual([]);
     expect(runStateWarnings("WARNING: run incomplete: x\nWARNING: judge j: y")).toEqual(["run incomplete: x", "judge j: y"]);
     expect(runStateNotes("WARNING: run incomplete: x\nWARNING: judge j: y")).toEqual([]);
-    expect(runStateWarnings("note: moved\nWARNING: judge j: y")).toEqual(["judge j: y"]);
-    expect(runStateNotes("note: moved\nWARNING: judge j: y")).toEqual(["moved"]);
+    expect(runStateWarnings("note: input_removed: the 3 old ids moved\nWARNING: judge j: y")).toEqual(["judge j: y"]);
+    expect(runStateNotes("note: input_removed: the 3 old ids moved\nWARNING: judge j: y")).toEqual(["input_removed: the 3 old ids moved"]);
     expect(runStateWarnings(null)).toEqual([]);
     expect(runStateNotes(null)).toEqual([]);
   });
