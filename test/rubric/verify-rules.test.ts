@@ -46,7 +46,7 @@ const RULE_FILES = [
 // re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
 // re-pinned, version kept, after v8flags53 (src/verdict/decide.ts finds the evidence's shared tokens once for both marks; the same marks and labels for every input)
 // version 4 after quote54 (hostile54 findings 2a and 4: case-sensitive values in quotes, src/evidence/case-values.ts added; echo marks on calls)
-const PINNED = { version: 4, sha256: "d9cec2cb5c8c59f4e24a5a0835006805dc98df6d163a32f0eda7ff18b61500d1" };
+const PINNED = { version: 4, sha256: "2da24f5081fb51d40dd38fb1e70e4eacf42237852354e4e9ffca03ed885084f0" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");
