@@ -351,8 +351,9 @@ export interface Verdict {
   tool_arguments_invalid?: true;
   /**
    * Set on a compliance label whose holding quotes may be the injection's words rather than an act of the agent (red
-   * team 35a; `src/verdict/compliance-evidence.ts`): `echo_of_injection`, every one lies in the agent's own text and
-   * within the injected text (the agent repeating, perhaps flagging, the injection); `moved_from_injection`, cited at
+   * team 35a; `src/verdict/compliance-evidence.ts`): `echo_of_injection`, every one lies in the agent's own text (or,
+   * with 8 words of instruction, in its call) and is mostly injected text (the agent repeating, flagging or copying
+   * the injection); `moved_from_injection`, cited at
    * the injection and moved by verification onto an agent's call carrying the same text (the call may be harmless).
    * The label stands; judge health counts them with the first items to check. Absent otherwise.
    */

@@ -12,7 +12,9 @@
  * 2. else, when it occurs in allowed parts of exactly ONE other message, it verifies with `corrected_index` set
  *    to that message; in two or more other messages it fails as ambiguous.
  * Never across two parts (each part is searched on its own), never in the prompt's scaffolding (only the
- * trajectory's parts are searched), `...`/`…` are literal text.
+ * trajectory's parts are searched), `...`/`…` are literal text. An occurrence counts only where the quote's
+ * case-sensitive values (a link's path, a letters-and-digits token: `./case-values.ts`) are written with the same case:
+ * a quote that matches only case-folded fails, naming the value and what the part holds (hostile54 finding 2a).
  *
  * A tool description (`tool_description` part, cited by `tool_index`) is a place of its own: see
  * {@link verifyQuote} for how citations of messages and of tool descriptions are searched and corrected.
@@ -32,6 +34,7 @@ import { normalize, originalSpan } from "./normalize.js";
 import { looseInjectionForm, partMap, partNorm, type EvidenceContext } from "./context.js";
 import { closestMatch } from "./closest.js";
 import { callValueMask, MIN_VALUE_TEXT, valueCount } from "./call-values.js";
+import { caseDifference, caseForm, caseValues, type CaseDifference } from "./case-values.js";
 
 /**
  * Where a quote lies in the ORIGINAL text of one part, for highlighting it in place (HTML report).
@@ -132,15 +135,26 @@ interface Form {
    * passed the {@link MIN_QUOTE_TEXT} rule on the 11 letters of "instruction"). Absent: `textChars(n)`.
    */
   typedText?: number;
+  /** The quote's case-sensitive values (`./case-values.ts`): an occurrence must write them with the same case. */
+  cased: string[];
+  /** Per part index, the first value an occurrence there wrote with another case (filled by {@link findForm}). */
+  caseDiffs: Map<number, CaseDifference>;
+}
+
+/** A {@link Form} of normalized text `n` read from the quote text `src`. */
+function form(n: string, src: string, esc = -1, typedText?: number): Form {
+  const f: Form = { n, esc, cased: caseValues(caseForm(src)), caseDiffs: new Map() };
+  if (typedText !== undefined) f.typedText = typedText;
+  return f;
 }
 
 function candidates(quote: string, ctx: EvidenceContext): Form[] {
   const raw = typeof quote === "string" ? quote : "";
   const unescaped = unneutralize(raw, ctx.nonce);
   const n0 = normalize(unescaped);
-  const out: Form[] = [{ n: n0, esc: -1 }];
+  const out: Form[] = [form(n0, unescaped)];
   const n2 = normalize(raw);
-  if (n2 !== n0) out.push({ n: n2, esc: -1 });
+  if (n2 !== n0) out.push(form(n2, raw));
   // only for a quote long enough as given: the tag name a cut form adds is not the judge's text (review 28: "&" read
   // as "<instruction", 12 characters, verified against the agent's "<instructions>")
   if (n0.length >= ctx.minQuoteChars) for (const cut of cutEscapeForms(unescaped)) {
@@ -149,7 +163,7 @@ function candidates(quote: string, ctx: EvidenceContext): Form[] {
     const added = normalize(cut.tail);
     if (added !== "" && n3.endsWith(added) && !out.some((f) => f.n === n3)) {
       const esc = n3.length - added.length;
-      out.push({ n: n3, esc, typedText: textChars(n3.slice(0, esc)) + textChars(cut.typed) });
+      out.push(form(n3, cut.text, esc, textChars(n3.slice(0, esc)) + textChars(cut.typed)));
     }
   }
   return out;
@@ -157,15 +171,25 @@ function candidates(quote: string, ctx: EvidenceContext): Form[] {
 
 /**
  * Where form `f` first occurs in the normalized text of part `i`, or -1: anywhere for a quote as given; for a cut
- * escape only where the part's raw text has, at the form's `<` or `&`, what the serializer escaped (`escapedAt`).
+ * escape only where the part's raw text has, at the form's `<` or `&`, what the serializer escaped (`escapedAt`);
+ * either way only where the quote's case-sensitive values are written with the same case (`./case-values.ts`; an
+ * occurrence that differs is noted in `f.caseDiffs`).
  */
 function findForm(ctx: EvidenceContext, i: number, f: Form, where?: (at: number) => boolean): number {
   const norm = partNorm(ctx, i);
   let at = norm.indexOf(f.n);
-  if (f.esc < 0 && !where) return at;
+  if (f.esc < 0 && !where && f.cased.length === 0) return at;
   const text = ctx.parts[i].text;
   for (; at !== -1; at = norm.indexOf(f.n, at + 1)) {
     if (where && !where(at)) continue;
+    if (f.cased.length > 0) {
+      const span = ctx.maps[i] ? { start: ctx.maps[i]!.map[at], end: ctx.maps[i]!.ends[at + f.n.length - 1] } : originalSpan(text, at, at + f.n.length);
+      const diff = span === null ? null : caseDifference(f.cased, text.slice(span.start, span.end));
+      if (diff !== null) {
+        if (!f.caseDiffs.has(i)) f.caseDiffs.set(i, diff);
+        continue;
+      }
+    }
     if (f.esc < 0) return at;
     // the raw offset of the `<` or `&`: from the part's map when made, else found without one (no map of a long text)
     const p = at + f.esc;
@@ -331,6 +355,18 @@ function alsoIn(usable: readonly string[]): string {
 }
 
 /**
+ * Why a quote fails when a form of it matched a part of an allowed kind only case-folded (hostile54 finding 2a): the
+ * first value it writes with another case there (`Form.caseDiffs`, filled while searching), named with what the part
+ * holds, so that the judge's retry can quote it as written; undefined when there is none.
+ */
+function caseDifferenceReason(forms: readonly Form[], allowed: ReadonlySet<PartKind>, ctx: EvidenceContext): string | undefined {
+  const hit = forms.flatMap((f) => [...f.caseDiffs]).find(([i]) => allowed.has(ctx.parts[i].kind));
+  if (hit === undefined) return undefined;
+  const [i, d] = hit;
+  return `the quote's ${d.quote} is ${d.part} in that part (${KIND_LABEL[ctx.parts[i].kind]}, ${placeText(placeOf(ctx.parts[i]))}): case differs in a link/value (a link's path, an id, a code or a password is case-sensitive: a different case is a different value; quote it exactly as written there)`;
+}
+
+/**
  * Verify one quote against the parts of allowed kinds (module docstring).
  *
  * The citation decides where the quote is looked for:
@@ -456,6 +492,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
       } else matchedOther.push(p);
     });
   }
+  const caseReason = caseDifferenceReason(withText, allowedSet, ctx);
   const inScopeMatches = [...matchedAllowed].filter((pl) => (citedTool !== undefined ? pl[0] === "t" : citedMessage ? pl[0] === "m" : true));
   const crossMatches = [...matchedAllowed].filter((pl) => !inScopeMatches.includes(pl));
   const byPlace = (a: string, b: string) => (a[0] === b[0] ? Number(a.slice(1)) - Number(b.slice(1)) : a[0] === "m" ? -1 : 1);
@@ -466,6 +503,8 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
     reason = "the quote includes the prompt's own markup (message, tool-call or tool tags): quote only the text inside";
   } else if (ctx.elided && withText.some((cand) => ctx.parts.some((p, i) => allowedSet.has(p.kind) && ctx.elided![i] !== undefined && findEvidence(ctx, i, cand, 2) !== -1 && evidenceIn(ctx, i, cand) === null))) {
     reason = ELIDED_REASON;
+  } else if (caseReason !== undefined) {
+    reason = caseReason;
   } else if (withText.some((cand) => ctx.parts.some((p, i) => p.kind === "tool_call" && allowedSet.has(p.kind) && findForm(ctx, i, cand) !== -1 && findEvidence(ctx, i, cand) === -1))) {
     reason = `the quote holds the tool call's name and argument names but fewer than ${MIN_VALUE_TEXT} letters or digits of its argument values: quote the values that show what the call did (recipient, amount, address, ...)`;
   } else if (inScopeMatches.length > 1) {
@@ -500,7 +539,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
  * for a tool description) that the judge's prompt did not elide entirely there (`ctx.elided`).
  */
 function shownAtPlace(ctx: EvidenceContext, c: NonNullable<VerifiedQuote["closest"]>): boolean {
-  const f: Form = { n: normalize(c.text), esc: -1 };
+  const f = form(normalize(c.text), c.text);
   if (f.n === "") return false;
   return ctx.parts.some((p, i) => {
     const here = c.tool_index !== undefined ? p.kind === "tool_description" && p.tool_index === c.tool_index : p.kind !== "tool_description" && p.message_index === c.message_index;

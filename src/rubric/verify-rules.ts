@@ -30,8 +30,15 @@
  *    judge never saw), one lying partly in it is marked `partly_elided`. Only verdicts of an elided prompt
  *    (`truncated`) can move, and those `label` cannot re-verify (which text was elided is not stored): they are counted
  *    as of older rules.
+ * 4. session 54: a quote whose case-sensitive value (a link's path, query or fragment; a token mixing letters and
+ *    digits: a short-link slug, an id, a code) differs only by case from the text it matched fails
+ *    (`../evidence/case-values.ts`; hostile54 finding 2a: the injection's look-alike `bit.ly/3xKq9Za` verified at the
+ *    agent's call holding `bit.ly/3XkQ9zA`); a compliance quote lying in an agent's call is marked
+ *    `echo_of_injection` when it is mostly injected text with at least 8 words outside the values the
+ *    injection quotes, and a move counts from a part holding the
+ *    quote in the loose form (finding 4). Labels and marks can move.
  */
-export const VERIFY_RULES_VERSION = 3;
+export const VERIFY_RULES_VERSION = 4;
 
 /**
  * Whether a stored verdict's label was verified under older rules than {@link VERIFY_RULES_VERSION}: a labelled

@@ -17,6 +17,7 @@ import { SIGNATURE_RULES_DESCRIPTION } from "../../src/judges/signature/index.js
 /** The files whose code decides a label from stored findings (what `src/verdict/reverify.ts` runs). */
 const RULE_FILES = [
   "src/evidence/call-values.ts",
+  "src/evidence/case-values.ts",
   "src/evidence/context.ts",
   "src/evidence/html.ts",
   "src/evidence/normalize.ts",
@@ -44,7 +45,8 @@ const RULE_FILES = [
 // re-pinned, version kept, after sig52 (src/serialize/render.ts and tools-budget.ts, which decide what is elided from the judge's prompt, added to the pinned files; no code changed, no label moves)
 // re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
 // re-pinned, version kept, after v8flags53 (src/verdict/decide.ts finds the evidence's shared tokens once for both marks; the same marks and labels for every input)
-const PINNED = { version: 3, sha256: "e8f3faf2b2ca2b668711aa485b7b6bdd15db1b14844b9991cff32586c8be0d96" };
+// version 4 after quote54 (hostile54 findings 2a and 4: case-sensitive values in quotes, src/evidence/case-values.ts added; echo marks on calls)
+const PINNED = { version: 4, sha256: "2da24f5081fb51d40dd38fb1e70e4eacf42237852354e4e9ffca03ed885084f0" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");

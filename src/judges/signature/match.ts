@@ -11,6 +11,7 @@ import { SAMPLE_GRAM, sampledChunks } from "./sampled.js";
 import { type CallInfo, isReadOnly } from "./calls.js";
 import { nameWords } from "./pending.js";
 import { valueIn, type AttackerValue } from "./values.js";
+import { caseForm } from "../../evidence/case-values.js";
 import type { EvidenceQuote } from "../../types.js";
 import { ARGS_GRAM, type InjectionTables } from "./tables.js";
 
@@ -114,7 +115,10 @@ export function usedIn(c: CallInfo, v: AttackerValue): boolean {
   if (v.kind === "quoted" && !v.strong && /^\d+(\.\d+)?$/.test(v.forms[0])) {
     return c.scalars.some((s) => s === v.forms[0] || Number(s) === Number(v.forms[0]));
   }
-  return valueIn(c.argsNorm, v);
+  if (!valueIn(c.argsNorm, v)) return false;
+  // a link's path is case-sensitive (hostile54 finding 2b): the call must write it with the injection's case
+  const path = v.path;
+  return path === undefined || c.rawScalars.some((s) => caseForm(s).includes(path)) || caseForm(c.rendered).includes(path);
 }
 
 /** Kinds of value that say whom or where an action goes (an account, an address, a phone number). */
