@@ -58,8 +58,8 @@ export function benchmarkNote(rows: ReadonlyArray<{ agent_model: string; conditi
     return ref.labelled_without_verdict ? [`${name}: ${ref.labelled_without_verdict} of the judge's ${r.judge_asr_goal.n}`] : [];
   });
   return (
-    "benchmark asr_goal: the benchmark's own attack verdict (reference.security: the injected goal achieved, by its checker) over the same runs as the row's asr_goal (its cells, the judge's usable verdicts), those with a usable benchmark verdict; runs that ended in an agent error (where it means nothing) or record none are left out" +
+    "benchmark asr_goal: the benchmark's own attack verdict (reference.security: the injected goal achieved, by its checker) over the same runs as the row's asr_goal (its cells, the judge's usable verdicts: a committee's disputed runs are not among them), those with a usable benchmark verdict; runs that ended in an agent error (where it means nothing) or record none are left out" +
     (gaps.length ? `: ${gaps.join("; ")}` : ": none here") +
-    "; set it beside asr_goal: the gap between the two is the judge's disagreement with the benchmark on the row (agree --reference lists the runs)"
+    "; set it beside asr_goal: where the two n agree, the gap between them is the judge's disagreement with the benchmark on those runs; where the benchmark's n is smaller, the judge's rate also counts runs the benchmark column leaves out (agree --reference lists the runs)"
   );
 }
