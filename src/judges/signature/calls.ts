@@ -10,7 +10,6 @@ import { confirms } from "./pending.js";
 import { peekText } from "./memo.js";
 import { type ArgumentValues, freeTextIndexes } from "./arguments.js";
 import { plainAddresses } from "./addresses.js";
-import { foldConfusablesNorm } from "./fold.js";
 
 /** A tool call the agent made, with what the judge needs to know about it. */
 export interface CallInfo {
@@ -245,10 +244,9 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
         tool_call_index: j,
         name: c.name ?? "",
         rendered: renderToolCall(c),
-        // written-out addresses ("name at host dot com") as the address, look-alike letters in a Latin word as Latin
-        // (`./fold.ts`): the form the injected values have
-        argsNorm: foldConfusablesNorm(plainAddresses(normText(argsText))),
-        scalars: scalars.map((x) => foldConfusablesNorm(plainAddresses(normText(x)))),
+        // written-out addresses ("name at host dot com") as the address: the form the injected values have
+        argsNorm: plainAddresses(normText(argsText)),
+        scalars: scalars.map((x) => plainAddresses(normText(x))),
         classes: toolClasses(c.name ?? ""),
         error,
         result,

@@ -250,15 +250,14 @@ function contentWords(text: string): string[] {
  * Parse one injected text into goal steps.
  * @param raw the injected text (raw, as in `Trajectory.injections`); it is parsed without the invisible format
  *   characters `normalize` drops (`visibleText`: one inside an account number or an address hid it, break49 F2), so
- *   step and value offsets are into that text, folded (`./fold.ts` foldTypography: fullwidth, circled and math-bold
- *   characters, typographic blanks and dashes, look-alike letters in a Latin word; hostile54 finding 1)
+ *   step and value offsets are into that text, folded (`./fold.ts` foldTypography: fullwidth and math-alphanumeric
+ *   characters, typographic blanks and dashes; hostile54 finding 1)
  * @returns the goal (`text` is `raw`, as given); `steps` may be empty (no action verb found), in which case callers fall back to the
  *   strong values alone. Never throws.
  */
 export function parseGoal(raw: string): Goal {
-  const visible = visibleText(raw);
-  const text = foldTypography(visible);
-  const values = extractValues(text, foldTypography(visible, true));
+  const text = foldTypography(visibleText(raw));
+  const values = extractValues(text);
   const hints = toolHints(text);
   const steps: GoalStep[] = [];
   let halt = false;

@@ -8,7 +8,7 @@
 import { containsToken, norm } from "./text.js";
 import { caseForm } from "../../evidence/case-values.js";
 import { recipientAt } from "./recipient.js";
-import { checkedIbanPrefix, compactIban, IBAN_LOOSE_RE, IBAN_RE, ibanChecksumOk, ibanForms, ibanInGrouped, IBAN_SEP_G, visibleText, writtenEmails } from "./addresses.js";
+import { checkedIbanPrefix, compactIban, IBAN_LOOSE_RE, IBAN_RE, ibanForms, ibanInGrouped, IBAN_SEP_G, visibleText, writtenEmails } from "./addresses.js";
 
 export type ValueKind =
   | "email"
@@ -120,37 +120,16 @@ const PLACEHOLDER = /\{[^{}]*\}|\$[A-Za-z_]\w*/g;
  * Extract the values an injected text names.
  * @param text the injected text as written (raw); the invisible format characters `normalize` drops are removed
  *   first (`visibleText`), and `at` offsets are into that text (`parseGoal` parses the same text, folded)
- * @param alt the same text with look-alike letters read the other way (`./fold.ts` foldTypography `alt`), same length:
- *   its values' forms are added to the values at the same offsets
  * @returns values in order of appearance; overlapping matches keep the most specific kind
  *   (email > url > iban > phone > number > ...). Never throws.
  */
-export function extractValues(text: string, alt?: string): AttackerValue[] {
+export function extractValues(text: string): AttackerValue[] {
   text = visibleText(text);
   const b: Builder = { values: [], taken: [] };
   // the order is the precedence: an earlier kind reserves its span against the later ones
   for (const add of EXTRACTORS) add(b, text);
-  if (alt !== undefined && alt !== text && alt.length === text.length) mergeAltReading(b.values, extractValues(alt));
   b.values.sort((x, y) => x.at - y.at);
   return b.values;
-}
-
-/**
- * Adds the second reading's forms (`./fold.ts`: a look-alike read the other way, `УS13` as `US13` and `YS13`) to the
- * value found at the same place, first when only it is an IBAN by its check digits; a value only that reading has is
- * added.
- */
-function mergeAltReading(values: AttackerValue[], alts: AttackerValue[]): void {
-  for (const a of alts) {
-    const v = values.find((x) => x.kind === a.kind && x.at === a.at);
-    if (v === undefined) {
-      if (!values.some((x) => x.at === a.at && x.forms[0] === a.forms[0])) values.push(a);
-      continue;
-    }
-    if (a.forms.every((f) => v.forms.includes(f))) continue;
-    const altFirst = v.kind === "iban" && ibanChecksumOk(a.forms[0]) && !ibanChecksumOk(v.forms[0]);
-    v.forms = altFirst ? [...new Set([...a.forms, ...v.forms])] : [...new Set([...v.forms, ...a.forms])];
-  }
 }
 
 /**
