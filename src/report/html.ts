@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, nameHtml, neutralizeBidi } from "./escape.js";
 import { judgesDiffer, sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
+import { barCoverageLow } from "./asr-common.js";
 import { hasBenchmark } from "../estimate/table-benchmark.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
@@ -290,7 +291,7 @@ async function asrSection(m: ReportModel): Promise<string> {
     const bars = m.asr
       .map((r) => ({ r, f: shared && r.common ? r.common[rate] : r[rate] }))
       .filter(({ f }) => f.rate !== null)
-      .map(({ r, f }) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: f.rate!, lower: f.ci95!.lower, upper: f.ci95!.upper, n: f.n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
+      .map(({ r, f }) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: f.rate!, lower: f.ci95!.lower, upper: f.ci95!.upper, n: f.n, coverage_low: barCoverageLow(r, shared), exposure_low: r.exposure_low }));
     const over = shared ? ", over the row's attacked runs every judge labelled (the table's leading figures)" : "";
     if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}${over}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
