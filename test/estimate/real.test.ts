@@ -140,7 +140,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const html = fs.readFileSync(out, "utf8");
     const sec = html.slice(html.indexOf('<section id="paper-table">')).replace(/<\/?bdi>/g, "");
     expect(sec).toMatch(
-      /<th>biased: asr_goal<\/th><th>asr_behaviour<\/th><th class="num">blocked attempts<\/th><th>calibrated asr_goal<\/th><th>calibrated asr_behaviour<\/th><th>signature \(heuristic\): asr_goal<\/th><th>asr_behaviour<\/th><th>refusal rate<\/th><th>exposure<\/th><th>utility<\/th><th class="num" title="[^"]*">utility n<\/th><th>utility under attack<\/th>/,
+      /<th>biased: asr_goal<\/th><th title="[^"]*">benchmark asr_goal<\/th><th>asr_behaviour<\/th><th class="num">blocked attempts<\/th><th>calibrated asr_goal<\/th><th>calibrated asr_behaviour<\/th><th>signature \(heuristic\): asr_goal<\/th><th>asr_behaviour<\/th><th>refusal rate<\/th><th>exposure<\/th><th>utility<\/th><th class="num" title="[^"]*">utility n<\/th><th>utility under attack<\/th>/,
     );
     // each proportion with its count over its own denominator (review, session 11); the row's n beside its names and
     // any like-for-like mark on its condition, as estimate --table (session 47), then its runs that ended in an error (51)
