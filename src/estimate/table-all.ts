@@ -15,6 +15,8 @@ import type { RateName } from "../stats/rates.js";
 import { designAsrText } from "./format.js";
 import { undefinedText } from "../format/stat-text.js";
 import { unstableCsvCell } from "./table-csv-unstable.js";
+import { proportion, type Proportion, type RateCell } from "./table-cells.js";
+import { benchmarkCell } from "./table-benchmark.js";
 
 /** One rate of the `(all)` row: estimate's `(all)` group and its cell as the table's calibrated cells read. */
 export interface CalibratedAllRate {
@@ -41,12 +43,46 @@ export interface CalibratedAll {
    */
   rows_n_attacked: number;
   rows_left_out: number;
+  /**
+   * The benchmark's own asr_goal over the runs of the row's judge asr_goal (rev2a #7: it was a blank): the runs with a
+   * usable judge verdict among every attacked run, those with a usable benchmark verdict, as the rows' column
+   * (./table-benchmark.ts); null with a reason when there is none, or when those runs are not the `(all)` group's
+   * (its judge count differs: e.g. an estimate over a sample's recorded population), never a blank.
+   */
+  benchmark_asr_goal: Proportion;
 }
+
+/** Why the `(all)` row's benchmark cell is null when the table's attacked runs are not the `(all)` group's runs. */
+export const BENCHMARK_NOT_ALL_RUNS = "benchmark_runs_not_the_all_row_runs";
 
 /** What {@link withCalibratedAll} reads of a paper table: its rows' models, conditions and attacked counts. */
 interface TableRows {
   rows: ReadonlyArray<{ agent_model: string; condition: string | null; n_attacked: number; n_attacked_left_out?: number }>;
+  /** The judge's asr_goal over every attacked run of the table, with their benchmark verdicts (`paperTableFrom`). */
+  judge_asr_goal_pooled?: RateCell;
 }
+
+/**
+ * The `(all)` row's benchmark cell ({@link CalibratedAll.benchmark_asr_goal}): `benchmarkCell` of the judge's pooled
+ * asr_goal, only when that cell is over the `(all)` group's runs (same N, same judge count x/n), else null with
+ * {@link BENCHMARK_NOT_ALL_RUNS}; the asr_goal's own reason when the row has no asr_goal.
+ */
+function allBenchmark(pooled: RateCell | undefined, goal: CalibratedAllRate | { reason: string }, nPopulation: number): Proportion {
+  if (!("group" in goal)) return proportion(0, 0, goal.reason);
+  const j = goal.group.judge;
+  if (!pooled || pooled.n + pooled.n_unusable !== nPopulation || pooled.x !== j.count || pooled.n !== j.n_usable) return proportion(0, 0, BENCHMARK_NOT_ALL_RUNS);
+  const { value, reason, x, n, ci95 } = benchmarkCell(pooled);
+  return { value, ...(reason !== undefined ? { reason } : {}), x, n, ci95 };
+}
+
+/**
+ * The `(all)` row's benchmark cell as text: `51.8 (213/411)` (x/n always: its n is the benchmark's, not N), or
+ * `undefined (<why>)`; `unit` after the number (`%` in the report, as its judge cells read).
+ */
+export function allBenchmarkText(b: Proportion, unit = ""): string {
+  return b.value === null ? undefinedText(b.reason ?? "no_value") : `${(100 * b.value).toFixed(1)}${unit} (${b.x}/${b.n})`;
+}
+
 
 /** The `(all)` group of one rate's estimate report, or undefined when it has none. */
 function allOf(r: EstimateReport): CalibratedAllRate | undefined {
@@ -76,6 +112,7 @@ export function withCalibratedAll<T extends TableRows>(t: T, calibrated: Estimat
     conditions: sorted(attacked.flatMap((r) => (r.condition === null ? [] : [r.condition]))),
     rows_n_attacked: t.rows.reduce((k, r) => k + r.n_attacked, 0),
     rows_left_out: t.rows.reduce((k, r) => k + (r.n_attacked_left_out ?? 0), 0),
+    benchmark_asr_goal: allBenchmark(t.judge_asr_goal_pooled, goal, behaviour.group.n_population),
   };
   return { ...t, calibrated_all: all };
 }
@@ -145,7 +182,8 @@ type Cell = CalibratedCell | null;
 /**
  * The `(all)` row of the text table (`formatTable`): `(all)` in the model (and condition) cells, the calibrated cells
  * as the rows' (`text`, the table's renderer) and the judge's figures of estimate's `(all)` group (`45.4 (157/346)`,
- * no interval: estimate prints none for the judge), other columns empty (they are per row only).
+ * no interval: estimate prints none for the judge), the benchmark's pooled asr_goal (`51.8 (213/411)`, {@link allBenchmarkText}),
+ * other columns empty (they are per row only).
  * @param cols the table's columns (their keys); @param conds whether the table has a condition column.
  */
 export function allRowCells(a: CalibratedAll, cols: ReadonlyArray<{ key: string }>, conds: boolean, text: (p: Cell) => string): string[] {
@@ -156,6 +194,7 @@ export function allRowCells(a: CalibratedAll, cols: ReadonlyArray<{ key: string 
     calibrated_asr_behaviour: () => cell(a.asr_behaviour),
     judge_asr_goal: () => judge(a.asr_goal),
     judge_asr_behaviour: () => judge(a.asr_behaviour),
+    benchmark_asr_goal: () => allBenchmarkText(a.benchmark_asr_goal),
   };
   return ["(all)", ...(conds ? ["(all)"] : []), ...cols.map((c) => of[c.key]?.() ?? ""), ""];
 }
@@ -166,8 +205,8 @@ type NoValue = { value: null; reason: string; ci95: null };
 /**
  * The `(all)` row of the LaTeX table (`tableLatex`), as the cells of one tabular line: `(all)` in the model (and condition) cells,
  * the calibrated cells drawn by the table's own `cell` (its interval, marks, and `undefined$^\dagger$` with the reason
- * in its comment line), the judge's pooled rates as `51.7 {\scriptsize (214/414)}` (estimate gives them no interval),
- * every other cell and Blocked empty (those columns are per row only).
+ * in its comment line), the judge's pooled rates as `51.7 {\scriptsize (214/414)}` (estimate gives them no interval), the benchmark's
+ * likewise (`51.8 {\scriptsize (213/411)}`, or `undefined$^\dagger$` with its reason), every other cell and Blocked empty (those columns are per row only).
  * @param cols the table's columns (key and LaTeX title); @param conds whether it has a condition column.
  * @param cell the table's cell renderer, given the cell and where it is (`(all) Calibrated ASR (goal)`).
  * @param n the attacked trajectories the row is over (`n_population`), for the table's `$n$` column.
@@ -191,6 +230,10 @@ export function allRowLatex(
     calibrated_asr_behaviour: (w) => cal(a.asr_behaviour, w),
     judge_asr_goal: (w) => judge(a.asr_goal, w),
     judge_asr_behaviour: (w) => judge(a.asr_behaviour, w),
+    benchmark_asr_goal: (w) => {
+      const b = a.benchmark_asr_goal;
+      return b.value === null ? cell(none(b.reason ?? "no_value"), w) : `${(100 * b.value).toFixed(1)} {\\scriptsize (${b.x}/${b.n})}`;
+    },
   };
   return [...(conds ? ["(all)", "(all)"] : ["(all)"]), String(n), ...cols.map((c) => of[c.key]?.(`(all) ${c.latex}`) ?? ""), ""];
 }
@@ -213,8 +256,8 @@ export function allRowLines(a: CalibratedAll | undefined): string[] {
 /**
  * The `(all)` row of the CSV (`tableCsv`), cell by cell under `header`: `pooled` true, `agent_model` and `condition` empty,
  * `n_attacked` its N; the calibrated columns' value, bounds and reason as the rows'; the judge's columns its value,
- * `_n` its usable verdicts and `_coverage` its share of N (no interval: estimate gives the judge's none); every other
- * cell empty; `where` when the table has it.
+ * `_n` its usable verdicts and `_coverage` its share of N (no interval: estimate gives the judge's none); the benchmark's
+ * value, Wilson bounds, `_n` and `_reason` ({@link CalibratedAll.benchmark_asr_goal}); every other cell empty; `where` when the table has it.
  */
 export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: string): Array<string | number> {
   const cal = (r: CalibratedAll["asr_goal"], f: string): string | number => {
@@ -237,10 +280,19 @@ export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: s
       const r = u[1] === "asr_goal" ? a.asr_goal : a.asr_behaviour;
       return unstableCsvCell("cell" in r ? r.cell : null, u[2]); // UNSTABLE and its weight check, as the rows' (./table-csv-unstable.ts)
     }
+    const b = /^benchmark_asr_goal(?:_(lower|upper|n|reason))?$/.exec(h);
+    if (b) return benchmarkCsv(a.benchmark_asr_goal, b[1] ?? "");
     const m = /^(calibrated|judge)_(asr_goal|asr_behaviour)(?:_(lower|upper|n|coverage|reason))?$/.exec(h);
     if (!m) return "";
     const r = m[2] === "asr_goal" ? a.asr_goal : a.asr_behaviour;
     return m[1] === "calibrated" ? cal(r, m[3] ?? "") : judge(r, m[3] ?? "");
   });
   return where !== undefined ? [...out, where] : out;
+}
+
+/** One CSV cell of the `(all)` row's benchmark column: value, Wilson bounds, n, or the reason when null. */
+function benchmarkCsv(b: Proportion, f: string): string | number {
+  if (f === "reason") return b.value === null ? (b.reason ?? "") : "";
+  if (b.value === null) return f === "n" ? b.n : "";
+  return f === "" ? b.value : f === "lower" ? (b.ci95?.lower ?? "") : f === "upper" ? (b.ci95?.upper ?? "") : b.n;
 }

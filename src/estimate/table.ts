@@ -159,6 +159,8 @@ export interface PaperTable {
   heuristic_rate_caveats?: RateCaveat[];
   /** The pooled calibrated estimate (`estimate`'s `(all)` group) under the rows, with `--human` (./table-all.ts). */
   calibrated_all?: CalibratedAll;
+  /** With `--human`: the judge's asr_goal over every attacked run of the table (no like-for-like cut), for the `(all)` row's benchmark cell. */
+  judge_asr_goal_pooled?: RateCell;
 }
 
 export { proportion, heuristicShown } from "./table-cells.js";
@@ -390,6 +392,8 @@ export function paperTableFrom(
     }, pop && !pop.applied ? noSharedCellsReason(model, pop) : null);
     rows.push({ ...row, benchmark_asr_goal: benchmarkCell(row.judge_asr_goal) });
   }
+  // the judge's asr_goal over every attacked run (no like-for-like cut), with their benchmark verdicts: the `(all)` row's benchmark cell (./table-all.ts)
+  const pooledGoal = opts.calibrated ? rateCell(Array.from({ length: input.n }, (_, i) => i).filter((i) => input.row(i).attacked), judgeG, sourceName(source), source.kind === "judge" ? source.judge_id : undefined, detail, undefined, (i) => referenceValueOf(input.row(i))) : undefined;
   const allow = !!opts.allowLowCoverage;
   const notes = [
     `judge: ${sourceName(source)}; heuristic: ${heuristic}${sameRater ? " (the judge itself: its rates are the judge's columns, printed once)" : absent ? ` (the run has no ${heuristic} verdicts: its columns are left out; label --judge ${heuristic} adds them, or name another judge with --heuristic)` : ""}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
@@ -413,7 +417,7 @@ export function paperTableFrom(
   const population: TablePopulation = lfl ? { kind: "like_for_like", per_model: lfl.per_model } : OWN_MIX;
   const mix_footnotes = markUnlikeRows(rows, mix.unlike, !!lfl);
   if (opts.calibrated) notes.push(...calibratedNotes(opts.calibrated, goalReport, goalReason, rows, withConditions));
-  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, population, mix_footnotes, allow_low_coverage: allow, notes };
+  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, population, mix_footnotes, allow_low_coverage: allow, notes, ...(pooledGoal ? { judge_asr_goal_pooled: pooledGoal } : {}) };
 }
 
 

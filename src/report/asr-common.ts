@@ -5,7 +5,7 @@
  * named rates over the row's attacked runs that **every** judge labelled (a usable repeat-0 verdict), with the count.
  * The committee's rows get none (its labels are the members' votes). Only with two judges or more.
  */
-import { RateTally, type RateItem } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, RateTally, type RateItem } from "../stats/rates.js";
 import type { RateFigure } from "../stats/rate-figure.js";
 import { NO_VALUE } from "../stats/no-value.js";
 
@@ -62,4 +62,13 @@ export function addCommon(
     const none = (f: RateFigure): RateFigure => (res.labelled === 0 ? { ...f, reason: NO_SHARED_RUN } : f);
     r.common = { n: res.labelled, asr_goal: none(res.asr_goal), asr_behaviour: none(res.asr_behaviour) };
   }
+}
+
+/**
+ * Is a chart bar's figure over a LOW-coverage subset (rev2a #6): the shared figure (`shared` and the row has `common`)
+ * is over `common.n` of the row's `attacked` runs, LOW below {@link COVERAGE_LOW_BELOW} of them as the judge's own
+ * (drawn pale, as the chart's legend says); else the row's own `coverage_low`.
+ */
+export function barCoverageLow(r: { attacked: number; coverage_low: boolean; common?: AsrCommon }, shared: boolean): boolean {
+  return shared && r.common ? r.coverage_low || r.common.n < COVERAGE_LOW_BELOW * r.attacked : r.coverage_low;
 }

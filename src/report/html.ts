@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, nameHtml, neutralizeBidi } from "./escape.js";
 import { judgesDiffer, sharedFigHtml, sharedNoteHtml } from "./asr-common-html.js";
+import { barCoverageLow } from "./asr-common.js";
 import { hasBenchmark } from "../estimate/table-benchmark.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
@@ -25,6 +26,7 @@ import { COMMITTEE, type ReportModel } from "./data.js";
 import { itemsSection } from "./items-html.js";
 import { sameRowsCommand } from "./same-rows.js";
 import { coverageWithheld, EXACT_MARK, hasConditions, heuristicShown, type TableRow } from "../estimate/table.js";
+import { TIES_OUTSIDE_MARK, TIES_OUTSIDE_WHY, type HumanTies } from "../estimate/tie-bound.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
 import { ciText, NO_INTERVAL_MARK, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { weightCheckText, type WeightCheck } from "../estimate/weight-check.js";
@@ -289,7 +291,7 @@ async function asrSection(m: ReportModel): Promise<string> {
     const bars = m.asr
       .map((r) => ({ r, f: shared && r.common ? r.common[rate] : r[rate] }))
       .filter(({ f }) => f.rate !== null)
-      .map(({ r, f }) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: f.rate!, lower: f.ci95!.lower, upper: f.ci95!.upper, n: f.n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
+      .map(({ r, f }) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: f.rate!, lower: f.ci95!.lower, upper: f.ci95!.upper, n: f.n, coverage_low: barCoverageLow(r, shared), exposure_low: r.exposure_low }));
     const over = shared ? ", over the row's attacked runs every judge labelled (the table's leading figures)" : "";
     if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}${over}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
@@ -492,12 +494,13 @@ async function conditionsSection(m: ReportModel): Promise<string> {
  * `undefined (<why>)` (src/format/stat-text.ts); with `x`/`n`, its count over its own denominator `(76/97)`; an
  * interval that is or holds an exact one (`ci_method`, estimate/table.ts) marked `exact`, the method in its title.
  */
-function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; weight_check?: WeightCheck; x?: number; n?: number } | null): string {
+function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; weight_check?: WeightCheck; x?: number; n?: number; human_ties?: HumanTies } | null): string {
   if (!p) return "";
   if (p.value === null) return escapeHtml(undefinedText(p.reason));
   const exact = p.ci_method && p.ci95 ? ` <strong class="exact" title="${escapeAttr(p.ci_method)}">${EXACT_MARK}</strong>` : "";
   const of = p.x !== undefined && p.n !== undefined ? ` (${int(p.x)}/${int(p.n)})` : "";
-  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason) + weightCheckText(p.weight_check))}` : pct(p.value)) + exact + of;
+  const ties = p.human_ties?.calibrated_outside ? ` <strong class="low" title="${escapeAttr(TIES_OUTSIDE_WHY)}">${TIES_OUTSIDE_MARK}</strong>` : ""; // as estimate --table marks it (rev2a #4)
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${NO_INTERVAL_MARK} ${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason) + weightCheckText(p.weight_check))}` : pct(p.value)) + exact + ties + of;
 }
 
 /** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside the rates per model x condition. */

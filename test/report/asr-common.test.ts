@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildReportModel, renderReportHtml } from "../../src/report/index.js";
 import { buildCommitteeFixture } from "./fixture.js";
-import { addCommon, NO_SHARED_RUN } from "../../src/report/asr-common.js";
+import { addCommon, barCoverageLow, NO_SHARED_RUN } from "../../src/report/asr-common.js";
 import { sharedFigHtml, sharedNoteHtml } from "../../src/report/asr-common-html.js";
 import type { RateItem } from "../../src/stats/rates.js";
 
@@ -73,5 +73,29 @@ describe("the report's asr charts plot the table's leading figures (fixa54)", ()
       expect(fig(own)).not.toContain("every judge labelled");
     }
     expect(shared).toContain("The charts show the leading figures, over the runs every judge labelled, as the table.");
+  });
+});
+
+describe("a chart bar of the shared figure over a LOW-coverage subset is pale, as its legend says (rev2a #6)", () => {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-asrpale-"));
+  afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+  const f = { rate: 0.5, count: 1, n: 2, ci95: { lower: 0, upper: 1, method: "wilson" as const } };
+  it("barCoverageLow: the shared figure's n against the row's attacked runs (below 80%), else the row's own flag", () => {
+    const r = (n: number, own = false) => ({ attacked: 10, coverage_low: own, common: { n, asr_goal: f, asr_behaviour: f } });
+    expect(barCoverageLow(r(7), true)).toBe(true); // 7 of 10
+    expect(barCoverageLow(r(8), true)).toBe(false); // 8 of 10: not below 80%
+    expect(barCoverageLow(r(7), false)).toBe(false); // the chart plots the own figure: its own flag
+    expect(barCoverageLow(r(10, true), true)).toBe(true);
+    expect(barCoverageLow({ attacked: 10, coverage_low: false }, true)).toBe(false); // the committee's row: no shared figure
+  });
+  it("the report's chart draws it pale with LOW, and its legend line", async () => {
+    const fx = await buildCommitteeFixture(tmp);
+    const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
+    const asr = m.asr.map((r) => ({ ...r, coverage_low: false, labelled: r.attacked, common: { n: Math.floor(r.attacked / 2), asr_goal: f, asr_behaviour: f } }));
+    const html = await renderReportHtml({ ...m, asr });
+    const fig = html.slice(html.indexOf('id="chart-asr_goal"'), html.indexOf("</figure>", html.indexOf('id="chart-asr_goal"')));
+    expect(fig).toContain("LOW (pale bar)");
+    expect(fig).toMatch(/fill-opacity="0\.35"|opacity="0\.35"/);
+    expect(fig).toContain("coverage_low: true");
   });
 });
