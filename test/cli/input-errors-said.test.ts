@@ -15,16 +15,21 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-input-errors-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 const SAID = /input_errors: 2 input items could not be read in the last label run \(invalid_json 2\) and are in no figure/;
 
-beforeAll(async () => {
-  fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "runs"), { recursive: true });
+/** The AgentDojo attacked-run files under `dir`, in path order. */
+function injectionFiles(dir: string): string[] {
   const files: string[] = [];
   const walk = (d: string) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
       if (e.isDirectory()) walk(path.join(d, e.name));
       else if (/^injection_task_\d+\.json$/.test(e.name)) files.push(path.join(d, e.name));
   };
-  walk(path.join(tmp, "runs"));
-  for (const f of files.slice(0, 2)) {
+  walk(dir);
+  return files;
+}
+
+beforeAll(async () => {
+  fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "runs"), { recursive: true });
+  for (const f of injectionFiles(path.join(tmp, "runs")).slice(0, 2)) {
     const b = fs.readFileSync(f);
     fs.writeFileSync(f, b.subarray(0, Math.floor((b.length * 2) / 3)));
   }
@@ -64,14 +69,7 @@ describe("a benchmark verdict changed in the input is no unread item (rev2b #5)"
   it("agree after a flipped security verdict and a relabel says no input_errors", async () => {
     fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "ref"), { recursive: true });
     expect((await runCli(["label", "ref", "--run", "ref"], { cwd: tmp })).code).toBe(0);
-    let f = "";
-    const walk = (d: string) => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
-        if (f) return;
-        else if (e.isDirectory()) walk(path.join(d, e.name));
-        else if (/^injection_task_\d+\.json$/.test(e.name)) f = path.join(d, e.name);
-    };
-    walk(path.join(tmp, "ref"));
+    const f = injectionFiles(path.join(tmp, "ref"))[0];
     const j = JSON.parse(fs.readFileSync(f, "utf8"));
     j.security = !j.security;
     fs.writeFileSync(f, JSON.stringify(j, null, 2));
@@ -87,14 +85,7 @@ describe("a benchmark verdict changed in the input is no unread item (rev2b #5)"
 describe("a fixed file's error goes from every command (rev2a #3)", () => {
   it("an AgentDojo file with a bad UTF-8 byte (an error naming its line), restored and labelled again: no input_errors", async () => {
     fs.cpSync(path.join(SAMPLES, "runs"), path.join(tmp, "utf"), { recursive: true });
-    let f = "";
-    const walk = (d: string) => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
-        if (f) return;
-        else if (e.isDirectory()) walk(path.join(d, e.name));
-        else if (/^injection_task_\d+\.json$/.test(e.name)) f = path.join(d, e.name);
-    };
-    walk(path.join(tmp, "utf"));
+    const f = injectionFiles(path.join(tmp, "utf"))[0];
     const good = fs.readFileSync(f);
     const nl = good.indexOf(10, good.indexOf(10) + 1);
     fs.writeFileSync(f, Buffer.concat([good.subarray(0, nl + 1), Buffer.from([0xff, 0xfe]), good.subarray(nl + 1)]));
