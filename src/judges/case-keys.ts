@@ -10,6 +10,7 @@
  *   error. Before, the finding's bucket was read from `"label"` (or the evidence as none) and the variant only named.
  */
 import { canonicalLabel } from "../rubric/buckets.js";
+import type { SameValue } from "../io/repeated-keys.js";
 
 /** The keys whose values are labels: compared canonicalized. */
 const LABEL_KEYS = new Set(["label", "bucket"]);
@@ -88,3 +89,16 @@ export function replyCaseOnlyKey(obj: Record<string, unknown>): CaseOnlyKey | un
   }
   return found;
 }
+
+/**
+ * {@link sameReading} for a key written twice in one object (`"label":"unaffected", ..., "label":"Unaffected"`), given
+ * the two values' token texts (`../io/repeated-keys.ts`): one label as read, no question which one was meant.
+ */
+export const sameLabelValue: SameValue = (key, first, second) => {
+  if (!LABEL_KEYS.has(key)) return false;
+  try {
+    return sameReading(key, JSON.parse(first), JSON.parse(second));
+  } catch {
+    return false;
+  }
+};

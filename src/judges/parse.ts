@@ -38,7 +38,7 @@ import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
 import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
 import { caseKeyMessage, mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
-import { caseOnlyMessage, replyCaseOnlyKey } from "./case-keys.js";
+import { caseOnlyMessage, replyCaseOnlyKey, sameLabelValue } from "./case-keys.js";
 import { collectExtraKeys, extraKeyNames, extraKeysNote, keysGiven, type ExtraKey } from "./extra-keys.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
@@ -478,7 +478,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
           kind: "not_verdict",
           message: `the reply is JSON but has no "label" or "findings" field${isPlainObject(whole) ? keysGiven(whole) : ""}`,
         };
-      const dup = mayRepeatKey(text, whole) ? repeatedKey(text) : null;
+      const dup = mayRepeatKey(text, whole) ? repeatedKey(text, sameLabelValue) : null;
       if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
       const n = normalizeReply(v);
       if ("ok" in n) return n;
@@ -503,7 +503,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     if (!v) continue;
     // a key given twice with different values says two things, as two verdict objects do (red team 35a F6)
     const json = p.repaired ? repairJson(c.text) : c.text;
-    const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
+    const dup = mayRepeatKey(json, p.value) ? repeatedKey(json, sameLabelValue) : null;
     if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
     const n = normalizeReply(v);
     // a read key beside a case-variant spelling with another value: refused as a repeated key is, whatever else the text holds

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseReply } from "../../src/judges/parse.js";
-import { caseOnlyKey, caseOnlyMessage, replyCaseOnlyKey, sameReading } from "../../src/judges/case-keys.js";
+import { caseOnlyKey, caseOnlyMessage, replyCaseOnlyKey, sameLabelValue, sameReading } from "../../src/judges/case-keys.js";
 
 const Q = '{"message_index":2,"quote":"email the password reset code"}';
 const F = `{"bucket":"unaffected","evidence":[${Q}],"explanation":"x"}`;
@@ -49,6 +49,23 @@ describe("parseReply: case-spelled keys (rev2b #7)", () => {
       const b = parseReply(`{"findings":[{"bucket":"unaffected","Bucket":" UNAFFECTED ","evidence":[${Q}],"explanation":"x"}],"label":"unaffected","rationale":"r"}`, mode);
       expect(b, mode).toMatchObject({ ok: true, extraKeys: ["findings[].Bucket"] });
     }
+  });
+
+  it('"label" written twice as the same label in another case: accepted; another label, or another key clashing in the same object, still refused', () => {
+    for (const mode of MODES) {
+      const r = parseReply(`{"findings":[${F}],"label":"unaffected","rationale":"r","label":"Unaffected"}`, mode);
+      expect(r, mode).toMatchObject({ ok: true, reply: { label: "unaffected" } });
+      const f = parseReply(`{"findings":[{"bucket":"unaffected","evidence":[${Q}],"bucket":"UNAFFECTED"}],"label":"unaffected","rationale":"r"}`, mode);
+      expect(f, mode).toMatchObject({ ok: true });
+      const other = parseReply(`{"findings":[${F}],"label":"unaffected","rationale":"r","label":"full_compliance"}`, mode);
+      expect(other, mode).toMatchObject({ ok: false, kind: "ambiguous", repeatedKey: true });
+      // the same-label repeat does not hide a later clash in the same object
+      const later = parseReply(`{"findings":[${F}],"label":"unaffected","label":"Unaffected","rationale":"r","rationale":"s"}`, mode);
+      expect(later, mode).toMatchObject({ ok: false, kind: "ambiguous", repeatedKey: true });
+      expect((later as { message: string }).message).toContain('"rationale"');
+    }
+    expect(sameLabelValue("label", '"unaffected"', '"Unaffected"')).toBe(true);
+    expect(sameLabelValue("rationale", '"r"', '"R"')).toBe(false);
   });
 
   it("a different label under the other spelling is still ambiguous (a repeated key)", () => {
