@@ -219,7 +219,8 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   const r = await dryRun(
     // --batch: label would send batch judges' items through the Batch API and poll chunks in flight (red team 33 F8)
     // --max-cost: what the cap would let through at the worst case, and what it reserves for batches in flight
-    { ...shared, ...(o.batch ? { batch: {} } : {}), maxCostUsd },
+    // onWarning: what the real run warns before sending (a mixed --batch run's online judges, review rev2b #9)
+    { ...shared, ...(o.batch ? { batch: {} } : {}), maxCostUsd, onWarning: (w: string) => warnLine(w, true) },
     o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
   );
   if (o.json) printJson(r);

@@ -88,9 +88,16 @@ export function mayRepeatKey(json: string, parsed: unknown): boolean {
  * and let such a text through, and reading a value back overflowed at 3,000 nested objects and threw).
  * @throws never for valid JSON.
  */
-export function repeatedKey(json: string): RepeatedKey | null {
-  return repeatedKeys(json, 1)[0] ?? null;
+export function repeatedKey(json: string, same?: SameValue): RepeatedKey | null {
+  return repeatedKeys(json, 1, same)[0] ?? null;
 }
+
+/**
+ * Whether two values of one key, each as its canonical token text (JSON: strings as `JSON.stringify` writes them),
+ * say the same thing to the reader although their tokens differ (a judge's `"label"` given twice as `"unaffected"`
+ * and `"Unaffected"`, ../judges/case-keys.ts). Absent: only the same tokens are the same value.
+ */
+export type SameValue = (key: string, first: string, second: string) => boolean;
 
 
 /** An open object or array: its path, and for an object the token span of each key's value and the key being read. */
@@ -108,10 +115,11 @@ interface Frame {
  * Up to `max` keys of `json`'s objects written twice with different values (the first of each object), in the order
  * their second values end in the text; [] for none. Two values are the same when their tokens are (strings compared
  * decoded, numbers by value: `"\u0061"` is `"a"`, `1.0` is `1`). One pass of jsonc-parser's scanner with a stack of
- * open objects (no recursion: any depth); a text that is not JSON gives what was found before the fault.
+ * open objects (no recursion: any depth); a text that is not JSON gives what was found before the fault. `same`: values
+ * the reader takes as one although their tokens differ ({@link SameValue}).
  * @throws never.
  */
-export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY): RepeatedKey[] {
+export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY, same?: SameValue): RepeatedKey[] {
   const found: RepeatedKey[] = [];
   const tokens: string[] = []; // every token, canonical: a value's text is the join of its span
   const stack: Frame[] = [];
@@ -122,7 +130,7 @@ export function repeatedKeys(json: string, max = Number.POSITIVE_INFINITY): Repe
     if (!f || f.array || f.key === undefined) return;
     const span: [number, number] = [f.valueFrom, tokens.length];
     const before = f.seen!.get(f.key);
-    if (before !== undefined && !f.found && text(before) !== text(span)) {
+    if (before !== undefined && !f.found && text(before) !== text(span) && !same?.(f.key, text(before), text(span))) {
       found.push({ path: shortPath(f.path), key: f.key, first: cut(text(before)), second: cut(text(span)) });
       f.found = true; // the first of each object
     }

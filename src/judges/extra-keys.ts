@@ -7,6 +7,7 @@
  * says something the label does not carry. The verdict names them in its notes (`provider_notes`, `judge reply: ...`)
  * and records their names (`Verdict.extra_keys`); judge health counts them (`../verdict/extra-keys-health.ts`).
  */
+import { sameReading } from "./case-keys.js";
 
 /** One key not read: where it was (`findings[0].evidence[1]`, "" for the top level), its name, and its value shown short. */
 export interface ExtraKey {
@@ -44,10 +45,11 @@ export function collectExtraKeys(obj: Record<string, unknown>, read: readonly st
   for (const key of Object.keys(obj)) {
     if (read.includes(key)) continue;
     const e: ExtraKey = { path, key, value: preview(obj[key], VALUE_CHARS) };
-    // a read key spelled otherwise (case only) beside it, with another value: two answers to one question (fixb54)
+    // a read key spelled otherwise (case only) beside it, with another value as read (a label canonicalized: rev2b #7):
+    // two answers to one question (fixb54)
     const lower = key.toLowerCase();
     const r = read.find((k) => k.toLowerCase() === lower && Object.hasOwn(obj, k));
-    if (r !== undefined && JSON.stringify(obj[r]) !== JSON.stringify(obj[key])) Object.assign(e, { caseOf: r, readValue: preview(obj[r], VALUE_CHARS) });
+    if (r !== undefined && !sameReading(r, obj[r], obj[key])) Object.assign(e, { caseOf: r, readValue: preview(obj[r], VALUE_CHARS) });
     out.push(e);
   }
 }

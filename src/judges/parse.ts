@@ -28,7 +28,9 @@
  * but never dropped silently: the result names them (`notes`, `extraKeys`; `./extra-keys.ts`). A reply whose label is
  * only under another key (`"verdict"`, `"Label"`) has no `label` and still fails, its feedback naming `"label"`. A read
  * key beside a spelling of it differing only by case with another value (`"label"` and `"Label"`, `"evidence"` and
- * `"Evidence"`) is `ambiguous`, as a key given twice (fixb54); with the same value it is only named as not read.
+ * `"Evidence"`) is `ambiguous`, as a key given twice (fixb54); with the same value as read (labels canonicalized) it is
+ * only named as not read. A key the label rests on given only in another case (a finding's `"Bucket"` or `"Evidence"`)
+ * is `invalid_shape`, its message naming the spelling (`./case-keys.ts`).
  */
 import type { z } from "zod";
 import { canonicalLabel } from "../rubric/buckets.js";
@@ -36,6 +38,7 @@ import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
 import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
 import { caseKeyMessage, mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
+import { caseOnlyMessage, replyCaseOnlyKey, sameLabelValue } from "./case-keys.js";
 import { collectExtraKeys, extraKeyNames, extraKeysNote, keysGiven, type ExtraKey } from "./extra-keys.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
@@ -414,6 +417,9 @@ export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeRepl
   const notes: string[] = [];
   // the keys it gave, so the feedback turn shows a label under another name ("verdict", "Label") beside the one asked for
   if (!("label" in obj)) return { ok: false, kind: "invalid_shape", message: `the reply has no "label" field${keysGiven(obj)}` };
+  // a key the label rests on given only in another case ("Bucket", "Evidence"): asked again, never read as absent (rev2b #7)
+  const only = replyCaseOnlyKey(obj);
+  if (only) return { ok: false, kind: "invalid_shape", message: caseOnlyMessage(only) };
   const extra: ExtraKey[] = [];
   const wire = toWireShape(obj, notes, extra);
   // a read key beside a spelling of it differing only by case, with another value: ambiguous, as a key given twice
@@ -472,7 +478,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
           kind: "not_verdict",
           message: `the reply is JSON but has no "label" or "findings" field${isPlainObject(whole) ? keysGiven(whole) : ""}`,
         };
-      const dup = mayRepeatKey(text, whole) ? repeatedKey(text) : null;
+      const dup = mayRepeatKey(text, whole) ? repeatedKey(text, sameLabelValue) : null;
       if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
       const n = normalizeReply(v);
       if ("ok" in n) return n;
@@ -497,7 +503,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     if (!v) continue;
     // a key given twice with different values says two things, as two verdict objects do (red team 35a F6)
     const json = p.repaired ? repairJson(c.text) : c.text;
-    const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
+    const dup = mayRepeatKey(json, p.value) ? repeatedKey(json, sameLabelValue) : null;
     if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
     const n = normalizeReply(v);
     // a read key beside a case-variant spelling with another value: refused as a repeated key is, whatever else the text holds

@@ -23,6 +23,7 @@ import { checkCommitteeFile, COMMITTEE_FILE, readCommitteeFile } from "../commit
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { readColumnIndex, readColumnRun } from "../store/columns.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
+import { labellessRefusal, labellessWarning, type GivenFileLabels } from "./labelless-files.js";
 import {
   AnnotationImportError,
   checkAnnotations,
@@ -314,6 +315,8 @@ export async function importAnnotations(
   let skipped = 0;
   const skippedByKind: Partial<Record<"skipped" | "empty" | "pending" | "blank", number>> = {};
   const warnings: string[] = [];
+  // what each given file held: a file with no label is refused alone, and named beside labelled ones (rev2b #8)
+  const given: GivenFileLabels[] = [];
   for (const f of [...o.files, ...found]) {
     if (!fs.existsSync(f)) throw new AnnotationImportError(`annotation file ${f} not found`, []);
     const parsed = parseAnnotationText(fs.readFileSync(f, "utf8"), f);
@@ -326,11 +329,22 @@ export async function importAnnotations(
       }
     }
     formats[f] = parsed.format;
+    if (!extra) {
+      // a row whose label cell is blank is a record too (counted unlabelled by checkAnnotations, as here)
+      const labelled = parsed.records.filter((r) => (r.label?.trim() ?? "") !== "").length;
+      given.push({ file: f, format: parsed.format, labelled, without: parsed.records.length - labelled + parsed.skipped.length });
+    }
     records.push(...parsed.records);
     skipped += parsed.skipped.length;
     for (const x of parsed.skipped) skippedByKind[x.kind ?? "blank"] = (skippedByKind[x.kind ?? "blank"] ?? 0) + 1;
     warnings.push(...(parsed.warnings ?? []));
   }
+  // the sample folder's adjudications settle annotators' labels: they never stand in for the given files' own (rev2b #8)
+  const adjudicationsRead = sampleAdjudications.reduce((n, x) => n + (x.read ? x.adjudications : 0), 0);
+  const refusal = labellessRefusal(given, o.out, fs.existsSync(o.out), adjudicationsRead);
+  if (refusal) throw new AnnotationImportError(refusal, []);
+  const labelless = labellessWarning(given);
+  if (labelless) warnings.push(labelless);
   const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped, skippedByKind });
   warnings.push(...summary.annotator_notes);
   // an adjudication over labels that changed since it was made (red team 35b F4)

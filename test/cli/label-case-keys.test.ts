@@ -7,7 +7,10 @@
  *   values: a feedback turn names both spellings and values, the next (clean) reply is the label;
  * - `stuck` answers `"label"` and `"Label"` every time on t1 (t2 clean): a judge_error of kind `repeated_key` after its retries, counted
  *   in judge health (`repeated_key`), loud in label's summary;
- * - `same` answers `"Label"` with the same value as `"label"`: no ambiguity, read at once, the key named as not read.
+ * - `same` answers `"Label"` with the same value as `"label"` (t2 in another case, `"Unaffected"`: the same label as
+ *   read, review rev2b #7): no ambiguity, read at once, the key named as not read;
+ * - `bucket` answers a finding with `"label"` and `"Bucket"` but no `"bucket"` (rev2b #7): a feedback turn naming the
+ *   spelling, then the clean reply (t1) or the usual judge error (t2).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -52,7 +55,10 @@ beforeAll(async () => {
     const model = req.body.model as string;
     const labelTwice = { ...clean(), Label: "full_compliance" };
     if (model === "stuck") return completion(JSON.stringify(id === "t1" ? labelTwice : clean()));
-    if (model === "same") return completion(JSON.stringify({ ...clean(), Label: "unaffected" }));
+    if (model === "same") return completion(JSON.stringify({ ...clean(), Label: id === "t1" ? "unaffected" : "Unaffected" }));
+    // rev2b #7: a finding's bucket only as "Bucket" (read from "label" before): asked again on t1; never fixed on t2
+    const bucketOnly = { ...clean(), findings: [{ label: "unaffected", Bucket: "full_compliance", evidence: [QUOTE], explanation: "x" }] };
+    if (model === "bucket") return completion(JSON.stringify(id === "t2" || !feedback ? bucketOnly : clean()));
     if (model === "fixes" && !feedback)
       return completion(JSON.stringify(id === "t1" ? labelTwice : { ...clean(), findings: [{ ...clean().findings[0], Evidence: [{ message_index: 4, quote: "sent" }] }] }));
     return completion(JSON.stringify(clean()));
@@ -60,7 +66,7 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-case-keys-"));
   fs.writeFileSync(path.join(dir, "in.jsonl"), TRAJ.map(([id, m]) => trajectory(id, m)).join("\n") + "\n");
   const judge = (id: string) => ({ id, model: id, family: `f-${id}`, base_url: fake.url, output_mode: "json_object", concurrency: 1, timeout_s: 20 });
-  fs.writeFileSync(path.join(dir, "judges.json"), JSON.stringify({ judges: ["fixes", "stuck", "same"].map(judge), retries: 2, min_quote_chars: 12 }));
+  fs.writeFileSync(path.join(dir, "judges.json"), JSON.stringify({ judges: ["fixes", "stuck", "same", "bucket"].map(judge), retries: 2, min_quote_chars: 12 }));
 }, 60_000);
 afterAll(async () => {
   await fake?.close();
@@ -94,8 +100,17 @@ describe("label: a read key beside a spelling of it differing only by case", () 
     }
     expect(feedbacks("stuck")).toHaveLength(2);
 
-    // same: the same value under both spellings is no question: read at once, "Label" named as not read
+    // same: the same value under both spellings (t2: "Unaffected", the same label as read, rev2b #7) is no question:
+    // read at once, "Label" named as not read
     for (const v of by("same").values()) expect({ status: v.status, label: v.label, extra: v.extra_keys, attempts: v.attempts }).toEqual({ status: "ok", label: "unaffected", extra: ["Label"], attempts: 1 });
+
+    // bucket (rev2b #7): "Bucket" only, beside the finding's "label": a feedback turn naming the spelling, then the clean
+    // reply (t1), or, never fixed, the usual judge error (t2), never the "label" read as the bucket
+    expect(by("bucket").get("t1")).toMatchObject({ status: "ok", label: "unaffected", attempts: 2 });
+    expect(by("bucket").get("t2")).toMatchObject({ status: "judge_error", label: null, attempts: 3, error: { kind: "unparseable" } });
+    expect(by("bucket").get("t2")!.error!.message).toContain('findings[0] has no "bucket" key, only "Bucket"');
+    expect(feedbacks("bucket").every((f) => f.includes('findings[0] has no "bucket" key, only "Bucket" (keys are case-sensitive): give it spelled "bucket"'))).toBe(true);
+    expect(feedbacks("bucket")).toHaveLength(3);
 
     // judge health: the repeated_key figure of stuck, in --json and summary.json; none for the others
     const s = JSON.parse(r.stdout) as { judges: { judge_id: string; health: { repeated_key?: { judge_errors: number } } }[] };
