@@ -6,6 +6,7 @@
  * nothing that told the two benchmarks apart (new user 33). When the runs come from more than one folder or format, a
  * warning names each with its runs and suites, and how to get one figure per input.
  */
+import { Codes } from "../store/codes.js";
 import path from "node:path";
 import { showControls } from "../format/shown.js";
 
@@ -26,9 +27,8 @@ const cut = (xs: readonly string[]) => (xs.length <= SHOWN ? xs.join(", ") : `${
 export class SourceFold {
   private readonly counts = new Map<string, number>();
   private readonly inputs: string[];
-  /** the distinct keys {@link keyCode} numbered, and each one's code */
-  private readonly keys: string[] = [];
-  private readonly codes = new Map<string, number>();
+  /** the distinct keys {@link keyCode} numbered */
+  private readonly codes = new Codes<string>();
 
   /** @param inputs the run's recorded inputs (`store.json` `inputs`), resolved against the current folder. */
   constructor(inputs: readonly string[] = []) {
@@ -49,19 +49,12 @@ export class SourceFold {
    * row was ~9 MB at 100k, ~90 MB at a million, of `agree --reference`'s live heap); {@link keyOfCode} gives it back.
    */
   keyCode(r: SourceRow): number {
-    const k = this.key(r);
-    let c = this.codes.get(k);
-    if (c === undefined) {
-      c = this.keys.length;
-      this.keys.push(k);
-      this.codes.set(k, c);
-    }
-    return c;
+    return this.codes.code(this.key(r));
   }
 
   /** The key a {@link keyCode} stands for (throws on a code it never gave). */
   keyOfCode(code: number): string {
-    const k = this.keys[code];
+    const k = this.codes.values[code];
     if (k === undefined) throw new Error(`no source key has code ${code}`);
     return k;
   }

@@ -15,6 +15,7 @@
  * The shared objects must not be mutated. What a command shows of a few trajectories (rationales, quotes, source)
  * is read back by id (`readFullVerdicts`, `readIndexRows` of `./lean-read.ts`).
  */
+import { Codes } from "./codes.js";
 import path from "node:path";
 import type { Verdict } from "../types.js";
 import { IdTable } from "./id-table.js";
@@ -110,22 +111,6 @@ export interface ColumnRunOptions {
    * row of the same id comes again with the same slot (the latest wins, as in the columns).
    */
   onRow?: (slot: number, row: TrajectoryIndexRow) => void;
-}
-
-/** Distinct values by JSON text, numbered in order of first appearance. */
-class Codes<T> {
-  readonly values: T[] = [];
-  private readonly byKey = new Map<string, number>();
-  code(x: T): number {
-    const k = JSON.stringify(x);
-    let c = this.byKey.get(k);
-    if (c === undefined) {
-      c = this.values.length;
-      this.values.push(x);
-      this.byKey.set(k, c);
-    }
-    return c;
-  }
 }
 
 /** A growable Uint32Array. */
