@@ -11,7 +11,7 @@ import { readJsonl } from "../io/jsonl.js";
 import type { ColumnRun } from "../store/columns.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { voteOf } from "../verdict/vote.js";
-import { COMMITTEE_FILE, quorumProblem, staleVotes, type CommitteeFileCheck } from "./file.js";
+import { COMMITTEE_FILE, checkJudgeSet, staleVotes, type CommitteeFileCheck } from "./file.js";
 
 /** A committee file as columns: the metadata of `CommitteeFile` and its lines as slots and codes. */
 export interface CommitteeColumns {
@@ -135,28 +135,7 @@ export function checkCommitteeSlots(
   judges: readonly string[],
   rep0: { has: (judge: string, slot: number) => boolean; vote: (judge: string, slot: number) => string | null; rows?: number; indexed?: (slot: number) => boolean },
 ): CommitteeFileCheck {
-  const stale: string[] = [];
-  const notes: string[] = [];
-  const name = path.basename(cf.file);
-  const runJudges = [...judges].sort();
-  const judgeList = cf.judges.join(", ") || "none";
-  // a file of no judge (an older version wrote one for a run with no verdict, e.g. its judge stopped) is no result
-  if (cf.judges.length === 0) stale.push(`${name} is the committee of no judge (written when the run had no verdict to combine): it holds no label`);
-  const q = quorumProblem(cf.quorum, cf.judges.length);
-  if (q) stale.push(`${name}: ${q}`);
-  const gone = cf.judges.filter((j) => !runJudges.includes(j));
-  if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
-  const excluded = cf.excluded_judges ?? [];
-  const added = runJudges.filter((j) => !cf.judges.includes(j) && !excluded.includes(j));
-  if (added.length) {
-    stale.push(
-      cf.excluded_judges === null
-        ? `the run has judge(s) ${added.join(", ")} that ${name} (the committee of ${judgeList}) does not include, and the file does not record why (written by an older version)`
-        : `judge(s) ${added.join(", ")} labelled the run after ${name} was written (the committee of ${judgeList})`,
-    );
-  }
-  const left = excluded.filter((j) => runJudges.includes(j));
-  if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
+  const { stale, notes, name, gone } = checkJudgeSet(cf, judges);
   const changed = new Map<string, number>();
   const noVerdict = new Map<string, number>();
   const inFile = new Uint8Array(nSlots);

@@ -133,28 +133,7 @@ export interface CommitteeFileCheck {
  * @returns problems that make the file stale (naming judges and counts) and notes.
  */
 export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict[], index?: { has(id: string): boolean }): CommitteeFileCheck {
-  const stale: string[] = [];
-  const notes: string[] = [];
-  const name = path.basename(cf.file);
-  const runJudges = [...new Set(verdicts.filter((v) => v.repeat === 0).map((v) => v.judge_id))].sort();
-  const judgeList = cf.judges.join(", ") || "none";
-  // a file of no judge (an older version wrote one for a run with no verdict, e.g. its judge stopped) is no result
-  if (cf.judges.length === 0) stale.push(`${name} is the committee of no judge (written when the run had no verdict to combine): it holds no label`);
-  const q = quorumProblem(cf.quorum, cf.judges.length);
-  if (q) stale.push(`${name}: ${q}`);
-  const gone = cf.judges.filter((j) => !runJudges.includes(j));
-  if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
-  const excluded = cf.excluded_judges ?? [];
-  const added = runJudges.filter((j) => !cf.judges.includes(j) && !excluded.includes(j));
-  if (added.length) {
-    stale.push(
-      cf.excluded_judges === null
-        ? `the run has judge(s) ${added.join(", ")} that ${name} (the committee of ${judgeList}) does not include, and the file does not record why (written by an older version)`
-        : `judge(s) ${added.join(", ")} labelled the run after ${name} was written (the committee of ${judgeList})`,
-    );
-  }
-  const left = excluded.filter((j) => runJudges.includes(j));
-  if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
+  const { stale, notes, name, gone } = checkJudgeSet(cf, [...new Set(verdicts.filter((v) => v.repeat === 0).map((v) => v.judge_id))]);
   // repeat-0 verdicts per judge, by trajectory id (no key string built per verdict: a million-verdict run)
   const rep0 = new Map<string, Map<string, Verdict>>();
   for (const v of verdicts) {
@@ -183,6 +162,45 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
   const missing = [...labelledIds].filter((id) => !inFile.has(id)).length;
   if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
   return { stale, notes };
+}
+
+/**
+ * The checks of a committee file's recorded judge set against the judges of the run now, shared by
+ * {@link checkCommitteeFile} and `checkCommitteeSlots` (`./file-columns.ts`): no judge, a quorum committee could not
+ * have written, judges gone from the run, judges the file does not include and does not record as excluded (stale);
+ * judges deliberately left out (a note).
+ * @param cf the file's `file` (named by its base name), `judges`, `excluded_judges` (null: not recorded) and `quorum`.
+ * @param judges the judges with a repeat-0 verdict in the run (any order).
+ * @returns the stale problems and notes so far (the vote checks add to them), the file's base name, and the file's
+ *   judges that have no verdict in the run now (their votes are not compared).
+ */
+export function checkJudgeSet(
+  cf: { file: string; judges: readonly string[]; excluded_judges: readonly string[] | null; quorum: number | null },
+  judges: readonly string[],
+): CommitteeFileCheck & { name: string; gone: string[] } {
+  const stale: string[] = [];
+  const notes: string[] = [];
+  const name = path.basename(cf.file);
+  const runJudges = [...judges].sort();
+  const judgeList = cf.judges.join(", ") || "none";
+  // a file of no judge (an older version wrote one for a run with no verdict, e.g. its judge stopped) is no result
+  if (cf.judges.length === 0) stale.push(`${name} is the committee of no judge (written when the run had no verdict to combine): it holds no label`);
+  const q = quorumProblem(cf.quorum, cf.judges.length);
+  if (q) stale.push(`${name}: ${q}`);
+  const gone = cf.judges.filter((j) => !runJudges.includes(j));
+  if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
+  const excluded = cf.excluded_judges ?? [];
+  const added = runJudges.filter((j) => !cf.judges.includes(j) && !excluded.includes(j));
+  if (added.length) {
+    stale.push(
+      cf.excluded_judges === null
+        ? `the run has judge(s) ${added.join(", ")} that ${name} (the committee of ${judgeList}) does not include, and the file does not record why (written by an older version)`
+        : `judge(s) ${added.join(", ")} labelled the run after ${name} was written (the committee of ${judgeList})`,
+    );
+  }
+  const left = excluded.filter((j) => runJudges.includes(j));
+  if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
+  return { stale, notes, name, gone };
 }
 
 /**

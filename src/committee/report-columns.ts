@@ -20,7 +20,7 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } fr
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { committeeBlockedFields } from "../verdict/blocked.js";
-import { committeeJudge, DEFAULT_BOOTSTRAP, judgesOf, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
+import { committeeJudge, countCommitteeVerdict, DEFAULT_BOOTSTRAP, emptyCommitteeSummary, judgesOf, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
 import { leniencyWarnings } from "./leniency-text.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
@@ -326,15 +326,7 @@ export function committeeSummaryOfSlots(
   committee: { code: ArrayLike<number>; verdicts: ReadonlyArray<Pick<CommitteeVerdict, "status" | "label" | "unanimous">> },
   item: (slot: number) => RateItem,
 ): CommitteeSummary {
-  const s: CommitteeSummary = {
-    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
-    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    by_label_attacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    by_label_unattacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    unanimous: 0,
-    rates: new RateTally().result(),
-    attacked_ok: 0,
-  };
+  const s = emptyCommitteeSummary(new RateTally().result());
   const t = new RateTally();
   for (let slot = 0; slot < run.nRows; slot++) {
     const row = run.rows[run.rowCode[slot]];
@@ -342,15 +334,7 @@ export function committeeSummaryOfSlots(
     if (attacked) t.add(item(slot), referenceValueOf(row)); // COMMITTEE_ROW_FIELDS reads reference and run_error
     const k = committee.code[slot];
     if (k < 0) continue;
-    const c = committee.verdicts[k];
-    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
-    if (c.unanimous) s.unanimous++;
-    if (c.status !== "ok" || !c.label) continue;
-    s.by_label[c.label]++;
-    if (attacked) {
-      s.attacked_ok++;
-      s.by_label_attacked[c.label]++;
-    } else s.by_label_unattacked[c.label]++;
+    countCommitteeVerdict(s, committee.verdicts[k], attacked);
   }
   s.rates = t.result();
   return s;

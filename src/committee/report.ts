@@ -123,26 +123,31 @@ export function committeeSummary(
   index: ReadonlyMap<string, CommitteeIndexRow>,
   verdicts: readonly Verdict[] = [],
 ): CommitteeSummary {
-  const s: CommitteeSummary = {
-    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
-    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    by_label_attacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    by_label_unattacked: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    unanimous: 0,
-    rates: committeeRates(cv, verdicts, index),
-    attacked_ok: 0,
-  };
-  for (const c of cv) {
-    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
-    if (c.unanimous) s.unanimous++;
-    if (c.status !== "ok" || !c.label) continue;
-    s.by_label[c.label]++;
-    if (index.get(c.trajectory_id)?.attacked) {
-      s.attacked_ok++;
-      s.by_label_attacked[c.label]++;
-    } else s.by_label_unattacked[c.label]++;
-  }
+  const s = emptyCommitteeSummary(committeeRates(cv, verdicts, index));
+  for (const c of cv) countCommitteeVerdict(s, c, !!index.get(c.trajectory_id)?.attacked);
   return s;
+}
+
+/** A {@link CommitteeSummary} with every count 0 and the given rates: what {@link countCommitteeVerdict} adds to. */
+export function emptyCommitteeSummary(rates: AttackRates): CommitteeSummary {
+  const zero = () => Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>;
+  return { by_status: { ok: 0, no_quorum: 0, disputed: 0 }, by_label: zero(), by_label_attacked: zero(), by_label_unattacked: zero(), unanimous: 0, rates, attacked_ok: 0 };
+}
+
+/**
+ * Count one committee verdict in `s` (in place): its status and unanimity; with status ok and a label, the label, in
+ * `by_label_attacked` (and `attacked_ok`) when its run is attacked, else in `by_label_unattacked`. The object path
+ * ({@link committeeSummary}) and the column path (`committeeSummaryOfSlots`, `./report-columns.ts`) count alike.
+ */
+export function countCommitteeVerdict(s: CommitteeSummary, c: Pick<CommitteeVerdict, "status" | "label" | "unanimous">, attacked: boolean): void {
+  s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
+  if (c.unanimous) s.unanimous++;
+  if (c.status !== "ok" || !c.label) return;
+  s.by_label[c.label]++;
+  if (attacked) {
+    s.attacked_ok++;
+    s.by_label_attacked[c.label]++;
+  } else s.by_label_unattacked[c.label]++;
 }
 
 /** Why unanimity is undefined for a committee of one judge (its votes always agree with themselves). */

@@ -6,7 +6,8 @@
  * committee report), `src/committee/` (the report, its summary and rate items), `src/agree/`, `src/compare/`,
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
-import { addCommon, type AsrCommon } from "./asr-common.js";
+import { addCommon } from "./asr-common.js";
+import { raterAsrRows, type AsrRow } from "./asr-row.js";
 import { uniqueWarnings } from "../format/unique-warnings.js";
 import { cliWarnings } from "./cli-warnings.js";
 import { runInputsAndCosts, type RunCosts } from "./run-inputs.js";
@@ -43,8 +44,7 @@ import { conditionViewsOf, type ConditionView } from "./condition-views.js";
 
 export { conditionViewsOf, type ConditionView } from "./condition-views.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
-import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
-import { referenceValueOf } from "../stats/reference-rates.js";
+import type { RateItem } from "../stats/rates.js";
 import { utilityTable, withUtilityOutside, type UtilityCell } from "../compare/utility.js";
 import { paperTable } from "../estimate/table.js";
 import { withCalibratedAll, type ReportPaperTable } from "./calibrated-all.js";
@@ -55,22 +55,7 @@ import { NO_VALUE } from "../stats/no-value.js";
 /** The committee's pseudo-rater name in tables and charts. */
 export const COMMITTEE = "committee";
 
-/**
- * The two named rates of one rater on one agent model's attacked trajectories under one condition (defense), with
- * blocked attempts and coverage (src/stats/rates.ts): per (model, condition), never pooled over defenses.
- */
-export interface AsrRow extends AttackRates {
-  rater: string;
-  model: string;
-  /** The condition the runs record (`condition` field, e.g. a defense); `(none)` when they record none. */
-  condition: string;
-  /** Share of labelled attacked trajectories labelled anything but `not_exposed` (the injected content reached the agent). */
-  exposure: number | null;
-  /** Its count: labelled attacked trajectories labelled anything but `not_exposed` (of `labelled`). */
-  exposed: number;
-  /** A judge's rates over the row's attacked runs every judge labelled (two judges or more: ./asr-common.ts). */
-  common?: AsrCommon;
-}
+export type { AsrRow };
 
 /** One trajectory of the browsable disagreement list. */
 export interface ReportItem {
@@ -220,26 +205,10 @@ export interface ReportOptions {
  *   rater's map count as `no_verdict`.
  */
 export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>>, index: ReadonlyMap<string, TrajectoryIndexRow>): AsrRow[] {
+  const rows = [...index.values()];
   const out: AsrRow[] = [];
-  for (const [rater, byId] of items) {
-    const groups = new Map<string, { model: string; condition: string; t: RateTally; exp: number }>();
-    for (const t of index.values()) {
-      if (!t.attacked) continue;
-      const model = t.agent_model ?? NO_VALUE;
-      const condition = t.condition ?? NO_VALUE;
-      const k = `${model}\u0000${condition}`;
-      let g = groups.get(k);
-      if (!g) groups.set(k, (g = { model, condition, t: new RateTally(), exp: 0 }));
-      const item = byId.get(t.id) ?? { label: null, reason: "no_verdict" };
-      g.t.add(item, referenceValueOf(t)); // the benchmark's own verdict beside a LOW coverage (reference_security)
-      if (item.label !== null && item.label !== "not_exposed") g.exp++;
-    }
-    for (const g of [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
-      const r = g.t.result();
-      out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null, exposed: g.exp });
-    }
-  }
-  const rows = [...index.values()]; // the judges side by side on the runs every one labelled (./asr-common.ts)
+  for (const [rater, byId] of items) out.push(...raterAsrRows(rater, rows.length, (i) => rows[i], (i) => byId.get(rows[i].id) ?? { label: null, reason: "no_verdict" }));
+  // the judges side by side on the runs every one labelled (./asr-common.ts)
   addCommon(out, rows.length, (i) => rows[i], [...items].filter(([r]) => r !== COMMITTEE).map(([rater, byId]) => ({ rater, item: (i: number) => byId.get(rows[i].id) ?? { label: null, reason: "no_verdict" } })));
   return out;
 }

@@ -10,8 +10,7 @@ import { BUCKETS, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { ColumnRun } from "../store/columns.js";
 import type { CommitteeColumns } from "../committee/file-columns.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { RateTally, type RateItem } from "../stats/rates.js";
-import { referenceValueOf } from "../stats/reference-rates.js";
+import type { RateItem } from "../stats/rates.js";
 import { blockedFields, committeeBlockedFields } from "../verdict/blocked.js";
 import { goalSplit, noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
@@ -20,8 +19,7 @@ import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority
 import { paperTableFrom, type PaperTable, type TableOptions } from "../estimate/table.js";
 import { committeeCodeBasis } from "../estimate/table-code-set.js";
 import type { EstimateSource } from "../estimate/run.js";
-import type { AsrRow } from "./data.js";
-import { NO_VALUE } from "../stats/no-value.js";
+import { raterAsrRows, type AsrRow } from "./asr-row.js";
 import type { SlotVerdicts } from "../compare/data-columns.js";
 
 /** A committee verdict without its id (shared between the slots that have it). */
@@ -80,25 +78,7 @@ export function committeeRateItems(run: ColumnRun, cs: CommitteeSlots, rep0: Rea
 /** `asrRows` of `./data.ts` over the row slots: the rates per (rater, model, condition), raters in the given order; `judges`: the raters that are judges (their rows get `common`, ./asr-common.ts). */
 export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: string; item: (slot: number) => RateItem }>, judges: readonly string[] = raters.map((r) => r.rater)): AsrRow[] {
   const out: AsrRow[] = [];
-  for (const { rater, item: itemOf } of raters) {
-    const groups = new Map<string, { model: string; condition: string; t: RateTally; exp: number }>();
-    for (let s = 0; s < run.nRows; s++) {
-      const t = run.rows[run.rowCode[s]];
-      if (!t.attacked) continue;
-      const model = t.agent_model ?? NO_VALUE;
-      const condition = t.condition ?? NO_VALUE;
-      const k = `${model}\u0000${condition}`;
-      let g = groups.get(k);
-      if (!g) groups.set(k, (g = { model, condition, t: new RateTally(), exp: 0 }));
-      const item = itemOf(s);
-      g.t.add(item, referenceValueOf(t));
-      if (item.label !== null && item.label !== "not_exposed") g.exp++;
-    }
-    for (const g of [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
-      const r = g.t.result();
-      out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null, exposed: g.exp });
-    }
-  }
+  for (const { rater, item } of raters) out.push(...raterAsrRows(rater, run.nRows, (s) => run.rows[run.rowCode[s]], item));
   // the judges side by side on the runs every one labelled (./asr-common.ts); the committee's rows get none
   addCommon(out, run.nRows, (s) => run.rows[run.rowCode[s]], raters.filter((r) => judges.includes(r.rater)));
   return out;

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Rand } from "../helpers/rand.js";
+import { LABELS, SeededRun } from "../helpers/seeded-run.js";
 import { runCli } from "../helpers/cli.js";
 import { parseCsv } from "../../src/io/csv.js";
 import { estimateRun } from "../../src/estimate/index.js";
@@ -18,43 +18,32 @@ import { referenceRates } from "../../src/stats/reference-rates.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-tableallbench-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
 
 /** A seeded run `b` of 240 trajectories (two models), judge j1 with some errors, benchmark verdicts on most attacked runs (some agent errors, some none). */
 function writeRun(): { human: string; expected: { x: number; n: number; jx: number; jn: number } } {
-  const dir = path.join(tmp, "b");
-  const r = new Rand(23);
-  const rows: string[] = [];
-  const verdicts: string[] = [];
-  const human: string[] = [];
+  const run = new SeededRun(path.join(tmp, "b"), 23);
+  const r = run.r;
   let x = 0, n = 0, jx = 0, jn = 0;
   for (let i = 0; i < 240; i++) {
-    const id = `t${i}`;
     const attacked = r.int(0, 5) !== 0;
     const model = r.pick(["gpt-4o", "claude-3"]);
     const runError = attacked && r.int(0, 14) === 0;
     const ok = r.int(0, 11) !== 0;
     const label = ok ? LABELS[r.int(0, 5)] : null;
     // the benchmark mostly agrees with the judge (a judge it contradicts is LOOKS BROKEN: exit 3)
-    const sec = r.int(0, 9) === 0 ? undefined : (label === "full_compliance" || label === "partial_compliance") === (r.int(0, 5) !== 0);
-    rows.push(JSON.stringify({ id, source: { format: "agentdojo", path: path.join(dir, "missing", `${i}.json`) }, agent_model: model, suite: "banking", attacked, ...(attacked ? { attack: "important", injection_task_id: `injection_task_${r.int(0, 3)}` } : {}), user_task_id: `user_task_${r.int(0, 5)}`, reference: { utility: r.int(0, 1) === 0, ...(sec === undefined ? {} : { security: sec }) }, ...(runError ? { run_error: "agent crashed" } : {}), content_sha256: `c${i}` }));
-    verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: "j1", judge_model: "m", judge_family: "openai", repeat: 0, prompt_sha256: "p", status: ok ? "ok" : "judge_error", label, downgraded: false, findings: [], attacked, label_basis: attacked ? "findings" : "unattacked", agent_model: model, ...(ok ? {} : { error: { kind: "timeout", message: "x" } }) }));
+    const security = r.int(0, 9) === 0 ? undefined : (label === "full_compliance" || label === "partial_compliance") === (r.int(0, 5) !== 0);
+    run.row(i, { model, attacked, security, runError });
+    run.judged(i, model, attacked, label);
     if (attacked && ok) {
       jn++;
       if (label === "full_compliance") jx++;
-      if (sec !== undefined && !runError) {
+      if (security !== undefined && !runError) {
         n++;
-        if (sec) x++;
+        if (security) x++;
       }
     }
-    if (attacked && r.int(0, 2) === 0) human.push(JSON.stringify({ trajectory_id: id, annotator: "a1", label: label && r.int(0, 4) !== 0 ? label : LABELS[r.int(0, 5)] }));
   }
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
-  fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
-  const file = path.join(tmp, "human.jsonl");
-  fs.writeFileSync(file, human.join("\n") + "\n");
-  return { human: file, expected: { x, n, jx, jn } };
+  return { human: run.write(path.join(tmp, "human.jsonl")), expected: { x, n, jx, jn } };
 }
 
 const pct = (x: number) => (100 * x).toFixed(1);

@@ -7,37 +7,25 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { Rand } from "../helpers/rand.js";
+import { LABELS, SeededRun } from "../helpers/seeded-run.js";
 import { runCli } from "../helpers/cli.js";
 import { parseCsv } from "../../src/io/csv.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-tableall-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
 
 /** A seeded run `r` of 240 trajectories (two models, two conditions), judge j1, and a human file over about a third of the attacked ones. */
 function writeRun(): string {
-  const dir = path.join(tmp, "r");
-  const r = new Rand(11);
-  const rows: string[] = [];
-  const verdicts: string[] = [];
-  const human: string[] = [];
+  const run = new SeededRun(path.join(tmp, "r"), 11);
+  const r = run.r;
   for (let i = 0; i < 240; i++) {
-    const id = `t${i}`;
     const attacked = r.int(0, 5) !== 0;
     const model = r.pick(["gpt-4o", "claude-3"]);
-    rows.push(JSON.stringify({ id, source: { format: "agentdojo", path: path.join(dir, "missing", `${i}.json`) }, agent_model: model, suite: "banking", condition: r.pick(["no_defense", "spotlight"]), attacked, ...(attacked ? { attack: "important", injection_task_id: `injection_task_${r.int(0, 3)}` } : {}), user_task_id: `user_task_${r.int(0, 5)}`, reference: { utility: r.int(0, 1) === 0 }, content_sha256: `c${i}` }));
-    const label = LABELS[r.int(0, 5)];
-    verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: "j1", judge_model: "m", judge_family: "openai", repeat: 0, prompt_sha256: "p", status: "ok", label, downgraded: false, findings: [], attacked, label_basis: attacked ? "findings" : "unattacked", agent_model: model }));
-    if (attacked && r.int(0, 2) === 0) human.push(JSON.stringify({ trajectory_id: id, annotator: "a1", label: r.int(0, 4) !== 0 ? label : LABELS[r.int(0, 5)] }));
+    run.row(i, { model, attacked, conditions: true });
+    run.judged(i, model, attacked, LABELS[r.int(0, 5)]);
   }
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
-  fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
-  const file = path.join(tmp, "human.jsonl");
-  fs.writeFileSync(file, human.join("\n") + "\n");
-  return file;
+  return run.write(path.join(tmp, "human.jsonl"));
 }
 
 describe("estimate --table --human: the (all) row is estimate's (all) group", () => {

@@ -17,40 +17,29 @@ import { calibratedAllLine } from "../../src/report/calibrated-all-html.js";
 import { calibratedAllNotes } from "../../src/report/calibrated-all.js";
 import { groupedWarnings, mergeRateTwins } from "../../src/report/warning-groups.js";
 import { warningKindOf } from "../../src/report/warning-kinds.js";
-import { Rand } from "../helpers/rand.js";
+import { LABELS, SeededRun } from "../helpers/seeded-run.js";
 import { runCli } from "../helpers/cli.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-calall-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
 
 /**
  * A seeded run of `n` trajectories (two agent models, two conditions when `conditions`), one judge `j1` with some
  * errors, and a human file (no design fields: an assumed simple random sample) over about a third of them.
  */
 function writeRun(dir: string, seed: number, n: number, conditions: boolean): string {
-  const r = new Rand(seed);
-  const rows: string[] = [];
-  const verdicts: string[] = [];
-  const human: string[] = [];
+  const run = new SeededRun(dir, seed);
+  const r = run.r;
   for (let i = 0; i < n; i++) {
-    const id = `t${i}`;
     const attacked = r.int(0, 5) !== 0;
     const model = r.pick(["gpt-4o", "claude-3"]);
-    rows.push(JSON.stringify({ id, source: { format: "agentdojo", path: path.join(dir, "missing", `${i}.json`) }, agent_model: model, suite: "banking", ...(conditions ? { condition: r.pick(["no_defense", "spotlight"]) } : {}), attacked, ...(attacked ? { attack: "important", injection_task_id: `injection_task_${r.int(0, 3)}` } : {}), user_task_id: `user_task_${r.int(0, 5)}`, reference: { utility: r.int(0, 1) === 0 }, content_sha256: `c${i}` }));
+    run.row(i, { model, attacked, conditions });
     const ok = r.int(0, 9) !== 0;
-    const label = ok ? LABELS[r.int(0, 5)] : null;
-    verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: "j1", judge_model: "m", judge_family: "openai", repeat: 0, prompt_sha256: "p", status: ok ? "ok" : "judge_error", label, downgraded: false, findings: [], attacked, label_basis: attacked ? "findings" : "unattacked", agent_model: model, ...(ok ? {} : { error: { kind: "timeout", message: "x" } }) }));
     // humans mostly agree with the judge, sometimes not
-    if (attacked && r.int(0, 2) === 0) human.push(JSON.stringify({ trajectory_id: id, annotator: "a1", label: label && r.int(0, 4) !== 0 ? label : LABELS[r.int(0, 5)] }));
+    run.judged(i, model, attacked, ok ? LABELS[r.int(0, 5)] : null);
   }
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
-  fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
-  const file = path.join(tmp, `${path.basename(dir)}-human.jsonl`);
-  fs.writeFileSync(file, human.join("\n") + "\n");
-  return file;
+  return run.write(path.join(tmp, `${path.basename(dir)}-human.jsonl`));
 }
 
 const plain = (x: unknown) => JSON.parse(JSON.stringify(x));

@@ -9,39 +9,29 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { buildReportModel, renderReportHtml } from "../../src/report/index.js";
 import { TIES_OUTSIDE_MARK, type HumanTies } from "../../src/estimate/tie-bound.js";
-import { Rand } from "../helpers/rand.js";
+import { LABELS, SeededRun } from "../helpers/seeded-run.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-ptallmarks-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
 
 /** A seeded run of 200 trajectories (two models), judge j1, benchmark verdicts on most attacked runs, a human file; the expected pooled benchmark. */
 function writeRun(dir: string): { human: string; x: number; n: number } {
-  const r = new Rand(5);
-  const rows: string[] = [];
-  const verdicts: string[] = [];
-  const human: string[] = [];
+  const run = new SeededRun(dir, 5);
+  const r = run.r;
   let x = 0, n = 0;
   for (let i = 0; i < 200; i++) {
-    const id = `t${i}`;
     const attacked = r.int(0, 5) !== 0;
     const model = r.pick(["gpt-4o", "claude-3"]);
     const label = LABELS[r.int(0, 5)];
-    const sec = r.int(0, 9) === 0 ? undefined : (label === "full_compliance" || label === "partial_compliance") === (r.int(0, 5) !== 0);
-    rows.push(JSON.stringify({ id, source: { format: "agentdojo", path: path.join(dir, "missing", `${i}.json`) }, agent_model: model, suite: "banking", attacked, ...(attacked ? { attack: "important", injection_task_id: `injection_task_${r.int(0, 3)}` } : {}), user_task_id: `user_task_${r.int(0, 5)}`, reference: { utility: r.int(0, 1) === 0, ...(sec === undefined ? {} : { security: sec }) }, content_sha256: `c${i}` }));
-    verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: "j1", judge_model: "m", judge_family: "openai", repeat: 0, prompt_sha256: "p", status: "ok", label, downgraded: false, findings: [], attacked, label_basis: attacked ? "findings" : "unattacked", agent_model: model }));
-    if (attacked && sec !== undefined) {
+    const security = r.int(0, 9) === 0 ? undefined : (label === "full_compliance" || label === "partial_compliance") === (r.int(0, 5) !== 0);
+    run.row(i, { model, attacked, security });
+    run.judged(i, model, attacked, label);
+    if (attacked && security !== undefined) {
       n++;
-      if (sec) x++;
+      if (security) x++;
     }
-    if (attacked && r.int(0, 2) === 0) human.push(JSON.stringify({ trajectory_id: id, annotator: "a1", label: r.int(0, 4) !== 0 ? label : LABELS[r.int(0, 5)] }));
   }
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
-  fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
-  const file = path.join(tmp, "human.jsonl");
-  fs.writeFileSync(file, human.join("\n") + "\n");
-  return { human: file, x, n };
+  return { human: run.write(path.join(tmp, "human.jsonl")), x, n };
 }
 
 const OUTSIDE: HumanTies = { n: 1, n_sample: 1, human: { lower: 0.3, upper: 0.4 }, calibrated: { lower: 0.3, upper: 0.4 }, calibrated_agree: { asr: 0.3, ci95: null }, calibrated_disagree: { asr: 0.4, ci95: null }, calibrated_outside: true, human_outside: false };
