@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
+import { parseCsv } from "../../src/io/csv.js";
 
 let tmp: string;
 let labels: string;
@@ -124,5 +125,29 @@ describe("estimate --committee (no --table) gives the committee's DISPUTED range
       }
     }
     expect(seen).toBeGreaterThan(1);
+  });
+
+  it("estimate --table --csv: the DISPUTED columns of each row as its JSON cell, the (all) row as estimate's (all) group (session 54 gap 2)", async () => {
+    const csvFile = path.join(tmp, "t.csv");
+    const base = ["estimate", "--run", "g", "--labels-dir", labels, "--human", human, "--committee", "--table"];
+    expect([0, 3]).toContain((await runCli([...base, "--csv", csvFile])).code);
+    const tab = JSON.parse((await runCli([...base, "--json"])).stdout);
+    const [head, ...rows] = parseCsv(fs.readFileSync(csvFile, "utf8")).map((r) => r.fields);
+    const at = (r: string[], k: string) => r[head.indexOf(k)];
+    const num = (x: number | undefined) => (x === undefined ? "" : String(x));
+    for (const row of tab.rows) {
+      const r = rows.find((x) => at(x, "condition") === row.condition && at(x, "pooled") === "false")!;
+      // a rate the table withholds (coverage_low) keeps its range, as the text's DISPUTED note gives it
+      const [g, b] = [row.judge_asr_goal.disputed, row.judge_asr_behaviour.disputed] as Array<{ count: number; goal_split?: number; lower: number; upper: number } | undefined>;
+      expect([at(r, "disputed"), at(r, "judge_asr_goal_split"), at(r, "judge_asr_goal_disputed_lower"), at(r, "judge_asr_goal_disputed_upper"), at(r, "judge_asr_behaviour_disputed_lower"), at(r, "judge_asr_behaviour_disputed_upper")]).toEqual(
+        [num(g?.count ?? b?.count), g ? num(g.goal_split ?? 0) : "", num(g?.lower), num(g?.upper), num(b?.lower), num(b?.upper)],
+      );
+    }
+    expect(rows.some((r) => at(r, "pooled") === "false" && at(r, "disputed") !== "")).toBe(true);
+    expect(tab.rows.some((r: { judge_asr_goal: { coverage_low: boolean; value: number | null; disputed?: unknown } }) => r.judge_asr_goal.coverage_low && r.judge_asr_goal.value !== null && r.judge_asr_goal.disputed)).toBe(true);
+    const all = rows.find((r) => at(r, "pooled") === "true")!;
+    const e = JSON.parse((await est(["--json"])).stdout);
+    const [ag, ab] = [e.asr_goal.groups[0].judge.disputed, e.groups[0].judge.disputed];
+    expect([at(all, "disputed"), at(all, "judge_asr_goal_split"), at(all, "judge_asr_goal_disputed_lower"), at(all, "judge_asr_behaviour_disputed_upper")]).toEqual([String(ag.count), String(ag.goal_split), String(ag.lower), String(ab.upper)]);
   });
 });
