@@ -84,7 +84,7 @@ describe("a committee full_compliance resting on a full/partial tie is disputed 
     // names the ties only, the CSV's `disputed` is 0 as the JSON's count
     expect(row("no_defense").disputed).toMatchObject({ count: 0, goal_split: 2, asr_goal: { lower: 0, upper: 1 } });
     expect(row("no_defense").disputed.asr_behaviour.lower).toBe(row("no_defense").disputed.asr_behaviour.upper);
-    expect(flat).not.toMatch(/DISPUTED 0\b/);
+    expect(flat).not.toMatch(/DISPUTED 0( \(| left out| \+ 0 runs)/);
     expect(row("tool_filter").disputed).toBeUndefined();
     const d = j.baseline_differences.find((x: { condition: string; rate: string }) => x.condition === "repeat_user_prompt" && x.rate === "asr_goal");
     // condition read low (0/2) against the baseline high (2/2): -100 pp; condition high (1/2) against baseline low (0/2): +50 pp
