@@ -13,7 +13,7 @@
  * usable after the run grows (an estimate over the sample's own frame) would give figures over an arbitrary slice (the
  * first files read, one filter's runs) that cannot stand for the corpus; not done.
  */
-import type { RunState } from "../store/run-state.js";
+import { runStateLine, runStateNotes, type RunState } from "../store/run-state.js";
 import { UsageError } from "../errors.js";
 
 /** What `--json` records of the run state when `--allow-partial` let an unfinished run be drawn from. */
@@ -50,4 +50,17 @@ export function sampleRunState(state: RunState, run: string, allowPartial: boole
     warning: `run incomplete: ${what}; drawn anyway (--allow-partial): ${consequence(run)}`,
     run_state: { status: state.status, complete: false, message: state.message ?? "" },
   };
+}
+
+/**
+ * What `sample` says of the run state besides an unfinished run (session 54 gap 4), as every figure command says it
+ * (../store/run-state.ts): `input_errors` (input items the last label run could not read: in no sample's population)
+ * as a warning, and the note that inputs moved with nothing lost (`runStateNotes`) as a `note:`, where sample printed
+ * no word of the first and the readers' statement of the second as a warning. `unsay`: no such note, so the readers'
+ * statement of removed trajectories (a warning: some were lost) is to be said (`unsayRemovedStatement`).
+ * @param state `readRunState(runDir)`; @param partial the run is drawn unfinished (its warning says the state).
+ */
+export function sampleRunStateSaid(state: RunState, partial: boolean): { warnings: string[]; notes: string[]; unsay: boolean } {
+  const notes = partial ? [] : runStateNotes(runStateLine(state));
+  return { warnings: state.input_errors ? [state.input_errors] : [], notes, unsay: !partial && notes.length === 0 };
 }

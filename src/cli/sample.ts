@@ -11,7 +11,7 @@ import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { showControls, shownStrings } from "../format/shown.js";
 import { poolWarnings } from "./sample-broken.js";
-import { sampleRunState } from "./sample-run-state.js";
+import { sampleRunState, sampleRunStateSaid } from "./sample-run-state.js";
 import { readRunState } from "../store/run-state.js";
 import { unsayRemovedStatement } from "../store/removed-ids.js";
 
@@ -76,8 +76,11 @@ export function registerSample(program: Command): void {
       const runDir = runDirOf(o.labelsDir, o.run);
       const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
       // an unfinished run: refused, or drawn with --allow-partial and a WARNING on stdout (./sample-run-state.ts)
-      const partial = sampleRunState(readRunState(runDir), o.run, !!o.allowPartial);
-      if (!partial) unsayRemovedStatement(runDir); // the state read, not printed: the readers' input_removed note stands
+      const state = readRunState(runDir);
+      const partial = sampleRunState(state, o.run, !!o.allowPartial);
+      // unread inputs (a warning) and inputs that moved with nothing lost (a note), as the figure commands say them
+      const said = sampleRunStateSaid(state, !!partial);
+      if (said.unsay) unsayRemovedStatement(runDir); // no moved note: the readers' input_removed statement stands
       let res;
       // the steps after the read, as --progress says (a status line on a terminal, lines in a log: ./read-progress.ts)
       let step = { done: () => {} };
@@ -112,6 +115,7 @@ export function registerSample(program: Command): void {
       for (const s of d.short) process.stderr.write(`note: ${showControls(s)} (--allow-short)\n`);
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
       if (partial) res.warnings.unshift(partial.warning);
+      res.warnings.push(...said.warnings);
       res.warnings.push(...poolWarnings(runDir, disagreement > 0 ? d.committee : undefined)); // a broken member behind the pool (./sample-broken.ts)
       for (const w of res.warnings) warnLine(w);
       if (o.json) {
@@ -125,6 +129,7 @@ export function registerSample(program: Command): void {
           phase2: d.phase2.n,
           ...(d.where ? { where: d.where } : {}),
           ...(partial ? { run_state: partial.run_state } : {}),
+          ...(said.notes.length ? { notes: said.notes } : {}),
           population: d.population.N,
           // the committee whose disagreements are phase 2's pool (null: the run has no committee verdicts)
           committee: d.committee ?? null,
@@ -151,6 +156,7 @@ export function registerSample(program: Command): void {
       d = shownStrings(d);
       const lines = [
         ...(partial ? [`WARNING: ${partial.warning}`] : []),
+        ...said.notes.map((n) => `note: ${n}`),
         ...(d.where ? [`${whereLine(d.where)}: the population sampled (recorded in design.json)`] : []),
         `sampled ${res.items.length} of ${d.population.N} trajectories of run ${o.run} (seed ${seed}, scale ${o.scale})`,
         `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} ${d.phase1.allocation.length === 1 ? "stratum" : "strata"}`,

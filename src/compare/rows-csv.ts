@@ -25,8 +25,10 @@
  *   `disputed` (the row's count), `asr_goal_split` (its committee full_compliance labels resting on a tie between
  *   full_compliance and partial_compliance votes, read each way in asr_goal's range: `goalSplit` of
  *   src/verdict/vote.ts), `<rate>_disputed_lower`/`_upper` (the rate with them read each way) and, per
- *   difference, `<rate>_vs_baseline_disputed_lower`/`_upper`; empty when none is disputed (break2_53 #9: the CSV's
- *   notes said every row carries the range, which only the text and JSON did).
+ *   difference, `<rate>_vs_baseline_disputed_lower`/`_upper`; empty when none is disputed or tied (break2_53 #9: the
+ *   CSV's notes said every row carries the range, which only the text and JSON did). A row with ties only has
+ *   `disputed` 0, as its JSON `disputed.count`: a true count (no run left out), the range being asr_goal's over the
+ *   ties; the text names the ties only (`DISPUTED 2 full_compliance on a full/partial tie: ...`), no "0 left out".
  * Undefined values are empty cells with the reason beside.
  */
 import { writeCsv } from "../io/csv.js";

@@ -71,6 +71,7 @@
  * `stratum_n_lt_2`), or no labelled item at all. A cell that holds no trajectory of the domain adds 0 to the
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
+import type { JudgeDisputed } from "./judge-disputed.js";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { studentTQuantile } from "../stats/distributions.js";
 import { differenceInterval, effectiveSize, shareInterval, smallCountText, smallCountUnion, SMALL_COUNT_BELOW } from "../stats/small-count.js";
@@ -190,8 +191,11 @@ export interface DomainAsr {
   n_sampled: number;
   /** Design-weighted estimate of the domain size, Σ w δ (compare with n_population). */
   n_population_estimated: number | null;
-  /** The judge's rate over the group: `count` of its `n_usable` usable verdicts label the event; `n_unusable` have none. */
-  judge: { asr: number | null; reason?: string; count: number; n_usable: number; n_unusable: number };
+  /**
+   * The judge's rate over the group: `count` of its `n_usable` usable verdicts label the event; `n_unusable` have none.
+   * `disputed` (a committee, set by `groupEstimate` of ./groups.ts): the rate's range over its split votes (./judge-disputed.ts).
+   */
+  judge: { asr: number | null; reason?: string; count: number; n_usable: number; n_unusable: number; disputed?: JudgeDisputed };
   human: DesignAsr;
   calibrated: DesignAsr & {
     judge_term: number | null;

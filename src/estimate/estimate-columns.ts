@@ -15,7 +15,7 @@ import type { ReadProgress } from "../store/lean-read.js";
 import { WHERE_FIELDS } from "../store/where.js";
 import { STRATUM_FIELDS } from "../sample/population.js";
 import { RUN_FOLDER_FIELD } from "../run/pooled-folders.js";
-import { unusableReason } from "../verdict/vote.js";
+import { unlabelledCommitteeItem, unusableReason } from "../verdict/vote.js";
 import { committeeColumns } from "../committee/report-columns.js";
 import { readCommitteeColumns, rep0ByJudge, checkCommitteeColumns } from "../committee/file-columns.js";
 import { storedCommittee, type StoredCommittee } from "../committee/members.js";
@@ -23,8 +23,8 @@ import { populationRows } from "../agree/human-columns.js";
 import { REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import { ColumnIndex } from "../store/column-index.js";
 import { sourceHealth } from "./caveats.js";
-import type { EstimateData, UnitLabel } from "./estimate-data.js";
-import type { EstimateSource } from "./source.js";
+import type { EstimateData, LabelLookup, UnitLabel } from "./estimate-data.js";
+import { committeeUnitLabel, type EstimateSource } from "./source.js";
 
 /** `model` is read as `agent_model` (`groupValue` of ./groups.ts). */
 const BY_ALIASES: Record<string, string> = { model: "agent_model" };
@@ -171,7 +171,7 @@ function slotRows(all: readonly TrajectoryIndexRow[], slots: ArrayLike<number>):
  * why it has none; the committee's verdict over its members' repeat-0 votes (`committeeColumns`). One label object
  * per distinct verdict record, shared.
  */
-function columnLabels(run: ColumnRun, source: EstimateSource, order: Uint32Array): (u: number) => UnitLabel {
+function columnLabels(run: ColumnRun, source: EstimateSource, order: Uint32Array): LabelLookup {
   if (source.kind === "judge") {
     const rep0 = new Uint32Array(run.ids.size);
     for (let i = 0; i < run.nVerdicts; i++) {
@@ -195,7 +195,10 @@ function columnLabels(run: ColumnRun, source: EstimateSource, order: Uint32Array
   const none = new Uint32Array(run.ids.size);
   const cc = committeeColumns(run, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);
   rep0.clear();
-  const labels: UnitLabel[] = cc.verdicts.map((c) => (c.status === "ok" && c.compromised !== null && c.label ? { label: c.label } : `committee_${c.status === "ok" ? "no_quorum" : c.status}`));
+  const labels: UnitLabel[] = cc.verdicts.map(committeeUnitLabel);
+  const votes = cc.verdicts.map((c) => (c.status === "disputed" ? unlabelledCommitteeItem(c).votes_for : undefined));
   const code = cc.code;
-  return (u) => labels[code[order[u]]];
+  const lookup: LabelLookup = (u) => labels[code[order[u]]];
+  lookup.votesFor = (u) => votes[code[order[u]]];
+  return lookup;
 }

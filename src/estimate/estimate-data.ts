@@ -12,10 +12,21 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Bucket, Verdict } from "../types.js";
 import { buildPopulation } from "../sample/population.js";
 import { sourceLabels, type EstimateSource } from "./source.js";
+import { buildCommittee, unlabelledCommitteeItem } from "../verdict/vote.js";
 import { sourceHealth } from "./caveats.js";
 
-/** A unit's label from the estimate's source (judge or committee), or why it has none (`sourceLabels` of ./source.ts). */
-export type UnitLabel = { label: Bucket } | string;
+/**
+ * A unit's label from the estimate's source (judge or committee), or why it has none (`sourceLabels` of ./source.ts).
+ * `goal_split`: a committee `full_compliance` resting on a full/partial tie (`goalSplit` of ../verdict/vote.ts).
+ */
+export type UnitLabel = { label: Bucket; goal_split?: true } | string;
+
+/**
+ * The source's label of a unit ({@link UnitLabel}); for a committee, `votesFor` gives which events a disputed unit's
+ * votes allow (`votes_for` of `unlabelledCommitteeItem`, ../verdict/vote.ts; undefined: not disputed, or its votes
+ * not known, which counts as possible). The judge's DISPUTED range (./judge-disputed.ts) reads both.
+ */
+export type LabelLookup = ((u: number) => UnitLabel) & { votesFor?: (u: number) => { goal: boolean; behaviour: boolean } | undefined };
 
 /** The run as the estimate reads it (module docstring). */
 export interface EstimateData {
@@ -37,7 +48,7 @@ export interface EstimateData {
   /** the verdicts' judges, as `resolveSource` reads them (only `judge_id`) */
   judges: Iterable<Pick<Verdict, "judge_id">>;
   /** the source's label of each of `units` (attacked units), read once; asked only for those units */
-  labels(source: EstimateSource, units: ArrayLike<number>): (u: number) => UnitLabel;
+  labels(source: EstimateSource, units: ArrayLike<number>): LabelLookup;
   /** `sourceHealth` of ./caveats.ts over the verdicts of the kept units (`kept[u]` 1; absent: every verdict of the run) */
   health(source: EstimateSource, kept: Uint8Array | null): ReturnType<typeof sourceHealth>;
 }
@@ -62,8 +73,19 @@ export function objectEstimateData(index: ReadonlyMap<string, TrajectoryIndexRow
     rowsWithIds: (us) => (us ? Array.from(us, row) : units.map((u) => index.get(u.id)!)),
     judges: verdicts,
     labels(source, us) {
-      const m = sourceLabels(verdicts, Array.from(us, (u) => units[u].id), source);
-      return (u) => m.get(units[u].id)!;
+      const ids = Array.from(us, (u) => units[u].id);
+      const committee = source.kind === "committee" ? buildCommittee(verdicts, ids, { judgeIds: source.members, quorum: source.quorum }) : undefined;
+      const m = sourceLabels(verdicts, ids, source, committee);
+      const lookup: LabelLookup = (u) => m.get(units[u].id)!;
+      if (committee) {
+        const votes = new Map<string, { goal: boolean; behaviour: boolean }>();
+        for (const c of committee) {
+          const vf = c.status === "disputed" ? unlabelledCommitteeItem(c).votes_for : undefined;
+          if (vf) votes.set(c.trajectory_id, vf);
+        }
+        lookup.votesFor = (u) => votes.get(units[u].id);
+      }
+      return lookup;
     },
     health(source, kept) {
       const vs = kept

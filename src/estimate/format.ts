@@ -3,6 +3,7 @@
  * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
  * through the one formatter of every text output (src/format/stat-text.ts).
  */
+import { judgeDisputedText } from "./judge-disputed.js";
 import { TIES_OUTSIDE_MARK } from "./tie-bound.js";
 import { drawnText } from "../agree/drawn-items.js";
 import { adjudicatedText } from "../agree/adjudication-facts.js";
@@ -168,6 +169,7 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
     // the judge's figure with its count, as every rate (check 16: "judge 100.0%" over 87 of 433)
     const counts = [`${g.judge.count}/${g.judge.n_usable}`, ...(g.judge.n_unusable ? [`${g.judge.n_unusable} without a usable verdict`] : [])].join("; ");
     L.push(`  judge      ${j} (${counts})${cov}${rateCaveatMarker(r.rate_caveats ?? [])}`); // a broken judge's figure is never bare
+    if (g.judge.disputed) L.push(`  ${judgeDisputedText(g.judge.disputed, r.rate)}`); // a committee's split votes (./judge-disputed.ts)
     // a printed figure no reading of the group's ties gives is marked on its line (./tie-bound.ts, break53 #3)
     const off = (o: boolean | undefined) => (o ? ` ${TIES_OUTSIDE_MARK}` : "");
     L.push(`  human      ${designAsrText(g.human)}${off(g.human_ties?.human_outside)}`);

@@ -11,6 +11,7 @@ import { stratumKey } from "../sample/population.js";
 import { cellFields } from "./design-cells.js";
 import { domainAsr, type DomainAsr, type DomainView, type LabelledItem } from "./calibrated.js";
 import { pooledConditions, pooledModels } from "./pooled.js";
+import { judgeDisputed } from "./judge-disputed.js";
 import { EstimateError } from "./source.js";
 import { tieReadings, tiesNote, tiesOutsideWarning, type HumanTies, type TieItem } from "./tie-bound.js";
 
@@ -211,6 +212,8 @@ export function groupEstimate(
     domainModels?: number;
     /** The sample's labelled trajectories with tied annotators (./tie-bound.ts), and N_c of every cell with theirs. */
     ties?: { items: TieItem[]; cellSizes: Map<string, number> };
+    /** A committee: whether a disputed unit's votes allow the event, and (asr_goal) whether a unit's label rests on a tie (./judge-disputed.ts). */
+    disputed?: { possible: (u: number) => boolean; split?: (u: number) => boolean };
   },
 ): Omit<GroupEstimate, "exposure"> {
   const { flagOf, labelled, cellSizes, design, by, minSampled, rowOf, inFrame, refusal } = c;
@@ -247,6 +250,8 @@ export function groupEstimate(
     refusal,
   };
   const est = domainAsr(domain, labelled, cellSizes, opts);
+  const jd = c.disputed && judgeDisputed(g.units, flagOf, c.disputed.possible, c.disputed.split);
+  if (jd) est.judge.disputed = jd;
   const printed = { calibrated: est.calibrated.asr, human: est.human.asr };
   // ties read both ways beside a figure that has them (./tie-bound.ts): none when the figure itself is undefined
   const ties = c.ties?.items.length && (est.calibrated.asr !== null || est.human.asr !== null) ? tieReadings(domain, labelled, c.ties.items, c.ties.cellSizes, opts, est.judge.asr, printed) : undefined;

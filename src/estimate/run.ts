@@ -488,10 +488,19 @@ export function estimateOver(data: EstimateData, labelFile: HumanLabelFile, o: O
   for (const [id, reason] of cons.excluded_ids) if (data.unitOf(id) >= 0) noConsensus.set(data.unitOf(id), reason);
   const ties = tieItems(cons, design, N, cellSizes, (id) => data.unitOf(id) >= 0);
   const groupUnits = groupDomains(domain, by, rowOf);
+  // a committee's split votes: the range of the judge figure, as estimate --table, committee and compare give it
+  const votesFor = labelOf.votesFor;
+  const disputed = votesFor && {
+    possible: (u: number) => {
+      const v = votesFor(u);
+      return v ? (rate === "asr_goal" ? v.goal : v.behaviour) : true;
+    },
+    ...(rate === "asr_goal" ? { split: (u: number) => (labelOf(u) as { goal_split?: true }).goal_split === true } : {}),
+  };
   // the paper table's like-for-like rows: each model's groups over its shared cells, a domain estimate (./group-cells.ts)
   const cuts = o.likeForLikeCells && byHasModel(by) ? cutToSharedCells(groupUnits, domain, by, rowOf) : undefined;
   for (const [group, g] of groupUnits) {
-    const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels, ties });
+    const ge = groupEstimate(group, g, { flagOf, unitOf: (id) => data.unitOf(id), labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels, ties, disputed });
     const left = groupHumanLeftOut(g.units, noConsensus);
     const cut = cuts?.get(group);
     withCutReason(ge, cut);

@@ -3,8 +3,8 @@
  * or the committee of the run as `../committee/members.ts` defines it (the stored committee's members, or
  * `--exclude-judge`'s, or every judge), named with its members in every output.
  */
-import type { Bucket, Verdict } from "../types.js";
-import { buildCommittee, unusableReason } from "../verdict/vote.js";
+import type { Bucket, CommitteeVerdict, Verdict } from "../types.js";
+import { buildCommittee, goalSplit, unusableReason } from "../verdict/vote.js";
 import { showControls } from "../format/shown.js";
 import { CommitteeChoiceError, committeeMembers, committeeName, type StoredCommittee } from "../committee/members.js";
 
@@ -34,8 +34,8 @@ export const sourceName = (s: EstimateSource): string => (s.kind === "judge" ? s
  * `judgeFlags` of ./run.ts): read once, then flagged for each event (`flagsOf`) without building a committee again.
  * @param committee the committee of `verdicts` over `ids` when the caller built it already (a committee source).
  */
-export function sourceLabels(verdicts: readonly Verdict[], ids: readonly string[], source: EstimateSource, committee?: ReturnType<typeof buildCommittee>): Map<string, { label: Bucket } | string> {
-  const out = new Map<string, { label: Bucket } | string>();
+export function sourceLabels(verdicts: readonly Verdict[], ids: readonly string[], source: EstimateSource, committee?: ReturnType<typeof buildCommittee>): Map<string, { label: Bucket; goal_split?: true } | string> {
+  const out = new Map<string, { label: Bucket; goal_split?: true } | string>();
   if (source.kind === "judge") {
     const rep0 = new Map<string, Verdict>();
     for (const v of verdicts) if (v.judge_id === source.judge_id && v.repeat === 0) rep0.set(v.trajectory_id, v);
@@ -45,10 +45,19 @@ export function sourceLabels(verdicts: readonly Verdict[], ids: readonly string[
     }
   } else {
     for (const c of committee ?? buildCommittee(verdicts, ids, { judgeIds: source.members, quorum: source.quorum })) {
-      out.set(c.trajectory_id, c.status === "ok" && c.compromised !== null && c.label ? { label: c.label } : `committee_${c.status === "ok" ? "no_quorum" : c.status}`);
+      out.set(c.trajectory_id, committeeUnitLabel(c));
     }
   }
   return out;
+}
+
+/**
+ * A committee verdict as a unit's label: `{ label }` (with `goal_split` when its `full_compliance` rests on a
+ * full/partial tie, `goalSplit` of ../verdict/vote.ts), or `committee_no_quorum` / `committee_<status>`.
+ */
+export function committeeUnitLabel(c: Pick<CommitteeVerdict, "status" | "compromised" | "label" | "votes">): { label: Bucket; goal_split?: true } | string {
+  if (c.status === "ok" && c.compromised !== null && c.label) return goalSplit(c) ? { label: c.label, goal_split: true } : { label: c.label };
+  return `committee_${c.status === "ok" ? "no_quorum" : c.status}`;
 }
 
 /**

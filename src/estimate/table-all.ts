@@ -9,6 +9,7 @@
  * as `estimate` prints `(all)` whenever it prints anything; an asr_goal that `estimate` cannot give reads as it reads
  * there (`undefined (<why>)`).
  */
+import { disputedCsvCell } from "./table-csv-disputed.js";
 import type { EstimateReport, GroupEstimate } from "./run.js";
 import { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
 import type { RateName } from "../stats/rates.js";
@@ -282,6 +283,9 @@ export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: s
     }
     const b = /^benchmark_asr_goal(?:_(lower|upper|n|reason))?$/.exec(h);
     if (b) return benchmarkCsv(a.benchmark_asr_goal, b[1] ?? "");
+    // the judge figure's DISPUTED range (a committee), as the rows' (./table-csv-disputed.ts)
+    const dis = disputedCsvCell({ asr_goal: "group" in a.asr_goal ? a.asr_goal.group.judge.disputed : undefined, asr_behaviour: a.asr_behaviour.group.judge.disputed }, h);
+    if (dis !== undefined) return dis;
     const m = /^(calibrated|judge)_(asr_goal|asr_behaviour)(?:_(lower|upper|n|coverage|reason))?$/.exec(h);
     if (!m) return "";
     const r = m[2] === "asr_goal" ? a.asr_goal : a.asr_behaviour;

@@ -42,6 +42,7 @@ import { exposedCounts, HEURISTIC_KEYS } from "./table-exposure.js";
 import { caveatMarks } from "./table-caveat-text.js";
 import { csvCaveatColumns } from "./table-csv-notes.js";
 import { unstableCsvCells, unstableCsvHeader } from "./table-csv-unstable.js";
+import { DISPUTED_CSV_COLUMNS, disputedCsvCells } from "./table-csv-disputed.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { codeBasisOf, CodeSetTally } from "./table-code-set.js";
@@ -509,7 +510,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
     header.push(`${c.key}_reason`, ...(c.key.startsWith("calibrated") ? unstableCsvHeader(c.key) : []));
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
-  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, ...RUN_ERROR_CSV_COLUMNS, "pooled");
+  header.push(...DISPUTED_CSV_COLUMNS, "blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []), ...LIKE_FOR_LIKE_CSV_COLUMNS, ...POPULATION_CSV_COLUMNS, ...RUN_ERROR_CSV_COLUMNS, "pooled");
   const rows = t.rows.map((r) => {
     // no condition recorded: empty; unattacked runs all outside the population: empty, not 0 (utility_reason says why)
     const out: Array<string | number> = [r.agent_model, r.condition ?? "", r.n_attacked, unattackedOutside(r) ? "" : r.n_unattacked];
@@ -525,6 +526,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
       if (c.key.startsWith("calibrated")) out.push(...unstableCsvCells(p, hide)); // UNSTABLE and its weight check (./table-csv-unstable.ts)
     }
+    // a committee's DISPUTED range, as the text's note (./table-csv-disputed.ts)
+    out.push(...disputedCsvCells({ asr_goal: r.judge_asr_goal.disputed, asr_behaviour: r.judge_asr_behaviour.disputed }));
     out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r), attacksCsv(r.attacks ?? {}), marksText(r), ...runErrorCsvCells(r), "false");
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);

@@ -97,7 +97,9 @@ export interface AttackRates {
    * Committee rates only, when some attacked trajectories are `disputed` (an exact binary tie, no majority: left out
    * of the rates, and they are exactly the runs some judges call compromised): how many, and each rate's bounds over
    * the attacked runs decided or disputed if every disputed run were not the event (`lower`) or every one with a vote
-   * for the event were (`upper`). Absent when none is disputed.
+   * for the event were (`upper`). Also set when none is disputed but some asr_goal labels rest on a full/partial tie
+   * (`DisputedBounds.goal_split`): `count` is then 0, a true count (no run is left out; the range is asr_goal's with
+   * the ties read each way, asr_behaviour's a point). Absent when none is disputed and none rests on a tie.
    */
   disputed?: DisputedBounds;
   /**

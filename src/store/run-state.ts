@@ -234,9 +234,10 @@ export function runStateLine(s: RunState): string | null {
 }
 
 /**
- * {@link runStateLine}'s `WARNING: ` lines as entries of a report's `warnings` (which its text prints each as
- * `WARNING: ...`), the prefix taken off (new user 30, M4: no `WARNING: note: ...`). Its `note: ` lines are information,
- * the figures right (a `--limit` pass, inputs that moved): {@link runStateNotes}. [] for null.
+ * {@link runStateLine}'s lines as entries of a report's `warnings` (which its text prints each as `WARNING: ...`), the
+ * prefix taken off (new user 30, M4: no `WARNING: note: ...`): its `WARNING: ` lines and every `note: ` line but the
+ * one that inputs moved with nothing lost, which {@link runStateNotes} gives (a `--limit` pass is a slice of the run:
+ * a warning, rev2a #1). [] for null.
  */
 export function runStateWarnings(line: string | null): string[] {
   return line ? line.split("\n").filter((l) => !isMovedNote(l)).map((l) => l.replace(/^(WARNING|note): /, "")) : [];

@@ -52,3 +52,33 @@ describe("sample on a partial run", () => {
     expect(sampleRunState(st("interrupted", false), "r", true)?.run_state).toEqual({ status: "interrupted", complete: false, message: "m" });
   });
 });
+
+describe("sample says unread inputs and moved inputs as the figure commands do (session 54 gap 4)", () => {
+  it("input_errors a warning (stderr and --json); inputs that moved a note: on stdout and --json notes, not a warning", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-ssaid-"));
+    const labels = path.join(dir, "labels");
+    const inp = path.join(dir, "in");
+    fs.cpSync(SAMPLES, inp, { recursive: true });
+    fs.writeFileSync(path.join(inp, "banking", "trunc.json"), '{"suite_name": "banking", "messages": [');
+    expect((await runCli(["label", inp, "--judge", "signature", "--run", "m", "--labels-dir", labels])).code).toBe(0);
+    const args = ["sample", "--run", "m", "--labels-dir", labels, "--random", "5", "--seed", "1", "--force"];
+    const a = await runCli([...args, "--out", path.join(dir, "s1")]);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/warning: input_errors: 1 input item could not be read in the last label run \(invalid_json 1\)/);
+    const aj = JSON.parse((await runCli([...args, "--out", path.join(dir, "s1"), "--json"])).stdout);
+    expect(aj.warnings.some((w: string) => w.startsWith("input_errors: 1 input item"))).toBe(true);
+    expect(aj.notes).toBeUndefined();
+    // the inputs moved: label again from the new folder
+    fs.renameSync(inp, path.join(dir, "in2"));
+    fs.rmSync(path.join(dir, "in2", "banking", "trunc.json"));
+    expect((await runCli(["label", path.join(dir, "in2"), "--judge", "signature", "--run", "m", "--labels-dir", labels])).code).toBe(0);
+    const b = await runCli([...args, "--out", path.join(dir, "s2")]);
+    expect(b.code, b.stderr).toBe(0);
+    expect(b.stdout.split("\n")[0]).toMatch(/^note: input_removed: the \d+ old ids of trajectories whose input moved .*no trajectory was lost$/);
+    expect(b.stderr).not.toContain("input_removed");
+    const bj = JSON.parse((await runCli([...args, "--out", path.join(dir, "s2"), "--json"])).stdout);
+    expect(bj.notes).toEqual([expect.stringMatching(/^input_removed: .*no trajectory was lost$/)]);
+    expect(bj.warnings.some((w: string) => w.includes("input_removed"))).toBe(false);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 120_000);
+});

@@ -170,7 +170,8 @@ describe("paper table", () => {
     expect(text).not.toMatch(/signature asr_goal/);
     const head = parseCsv(tableCsv(same))[0].fields;
     expect(head.filter((h) => h.startsWith("heuristic"))).toEqual([]);
-    expect(head.filter((h) => h.startsWith("judge_asr_goal"))).toHaveLength(7); // value, lower, upper, n, coverage, coverage_low, reason
+    // value, lower, upper, n, coverage, coverage_low, reason (and the committee's DISPUTED columns, empty for a judge)
+    expect(head.filter((h) => h.startsWith("judge_asr_goal") && !/_split$|_disputed_/.test(h))).toHaveLength(7);
     const tex = tableLatex(same);
     expect(tex).not.toContain("Heuristic ASR");
     expect(tex).toContain("ASR (goal) & ASR (behaviour) & Refusal");
