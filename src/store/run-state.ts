@@ -49,8 +49,9 @@ export interface RunState {
    */
   removed_moved_only?: true;
   /**
-   * Input items the last label run could not read (`summary.json` `errors`: truncated or invalid files, rows that are
-   * no trajectory), said as a warning by every command that prints figures: they are in no figure, and a truncated log is
+   * Input items of the run that could not be read, as `errors.jsonl` stood when the last label run wrote `summary.json`
+   * `errors` (truncated or invalid files, rows that are no trajectory; an earlier pass's error stays until its file is
+   * read again without one), said as a warning by every command that prints figures: they are in no figure, and a truncated log is
    * often a long or crashed run, so the loss need not be at random (break54 #1). Absent when none, or when the summary
    * is not the last label run's (the mixed-configuration warning then says so).
    */
@@ -113,7 +114,7 @@ export function inputErrorsText(errors: unknown): string | undefined {
   if (!(n > 0)) return undefined;
   const kinds = entries ? entries.map(([k, v]) => `${k} ${v}`).join(", ") : "";
   return (
-    `input_errors: ${n} input item${n === 1 ? "" : "s"} could not be read in the last label run${kinds ? ` (${kinds})` : ""} and ${n === 1 ? "is" : "are"} in no figure: ` +
+    `input_errors: ${n} input item${n === 1 ? "" : "s"} of this run could not be read${kinds ? ` (${kinds})` : ""}, as errors.jsonl stood at the last label run (an error of an earlier pass stays until its file is read again without one), and ${n === 1 ? "is" : "are"} in no figure: ` +
     `every rate is over the trajectories that were read, and an unreadable log (truncated, a crashed or killed agent run) need not be missing at random; ` +
     `errors.jsonl in the run folder names each file and line: fix them and run the same label command again`
   );

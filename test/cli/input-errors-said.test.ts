@@ -13,7 +13,7 @@ import { SAMPLES } from "../helpers/paths.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-input-errors-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-const SAID = /input_errors: 2 input items could not be read in the last label run \(invalid_json 2\) and are in no figure/;
+const SAID = /input_errors: 2 input items of this run could not be read \(invalid_json 2\), as errors.jsonl stood at the last label run .*?, and are in no figure/;
 
 /** The AgentDojo attacked-run files under `dir`, in path order. */
 function injectionFiles(dir: string): string[] {
@@ -91,7 +91,7 @@ describe("a fixed file's error goes from every command (rev2a #3)", () => {
     fs.writeFileSync(f, Buffer.concat([good.subarray(0, nl + 1), Buffer.from([0xff, 0xfe]), good.subarray(nl + 1)]));
     expect((await runCli(["label", "utf", "--run", "utf"], { cwd: tmp })).code).toBe(0);
     const bad = await runCli(["estimate", "--run", "utf", "--table"], { cwd: tmp });
-    expect(unwrapText(bad.stdout + bad.stderr)).toMatch(/input_errors: 1 input item could not be read/);
+    expect(unwrapText(bad.stdout + bad.stderr)).toMatch(/input_errors: 1 input item of this run could not be read/);
     fs.writeFileSync(f, good);
     const again = await runCli(["label", "utf", "--run", "utf"], { cwd: tmp });
     expect(again.code, again.stderr).toBe(0);

@@ -64,7 +64,7 @@ describe("sample says unread inputs and moved inputs as the figure commands do (
     const args = ["sample", "--run", "m", "--labels-dir", labels, "--random", "5", "--seed", "1", "--force"];
     const a = await runCli([...args, "--out", path.join(dir, "s1")]);
     expect(a.code, a.stderr).toBe(0);
-    expect(a.stderr).toMatch(/warning: input_errors: 1 input item could not be read in the last label run \(invalid_json 1\)/);
+    expect(a.stderr).toMatch(/warning: input_errors: 1 input item of this run could not be read \(invalid_json 1\), as errors.jsonl stood/);
     const aj = JSON.parse((await runCli([...args, "--out", path.join(dir, "s1"), "--json"])).stdout);
     expect(aj.warnings.some((w: string) => w.startsWith("input_errors: 1 input item"))).toBe(true);
     expect(aj.notes).toBeUndefined();

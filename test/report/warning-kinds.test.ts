@@ -15,7 +15,7 @@ const EXAMPLES: Record<string, string> = {
   pooled_run_folders:
     'agent model "qwen3-max", condition "no_defense": the run pools runs from several run folders (runs per folder, attacked or not: "runs_base" 351, "debug_run" 55): their model and condition are the same (only the folder differs), so every figure of this model and condition pools them',
   input_errors:
-    "input_errors: 6 input items could not be read in the last label run (invalid_json 6) and are in no figure: every rate is over the trajectories that were read",
+    "input_errors: 6 input items of this run could not be read (invalid_json 6), as errors.jsonl stood at the last label run (an error of an earlier pass stays until its file is read again without one), and are in no figure: every rate is over the trajectories that were read",
   mixed_configurations:
     'judge "stubB": its verdicts in use were made under 2 different configurations (164 under configuration 8191d15906d5, 82 under configuration 59a04e94c952): its figures mix old- and new-configuration verdicts',
   pooled_conditions:
