@@ -280,8 +280,10 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       ((res.progress.duplicate_inputs ?? 0) > 0 ? `, ${res.progress.duplicate_inputs} inputs given twice read once (not errors)` : "") +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
       (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}, res.thisRun.left_by_stopped_judge) : "") +
-      // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
+      // recorded in errors.jsonl (kind content_changed) but not an input error: said apart; judged again, or given the
+      // verdicts of their new content from the id it was labelled under (a row moved: runs55 #1)
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+      (res.progress.changed_carried ? `, ${res.progress.changed_carried} trajectories changed since they were labelled to content labelled under another id (a row moved: verdicts carried over, not judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
       (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
       (res.metadataChanged > 0 ? `, ${res.metadataChanged} trajectories with changed metadata (index rows re-written, not judged again)` : "") +
