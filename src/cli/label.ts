@@ -69,7 +69,7 @@ function labelCommand(program: Command): Command {
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
-    .option("--retry-refusals", "judge again the items whose stored verdict is judge_refused (a provider's refusal is often transient); the refusal stays in verdicts.jsonl as history")
+    .option("--retry-refusals", "judge again the items whose stored verdict is judge_refused (a provider's refusal is often transient), and the labelled ones whose feedback turn the judge refused (error retry_refused: the label stands on the decision that turn was to check); the earlier verdict stays in verdicts.jsonl as history")
     .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size, mtime and ctime are those recorded (for file systems without a real ctime, where a file rewritten with the same size and mtime would otherwise be taken as unchanged)")
     .option(
       "--on-config-change <mode>",

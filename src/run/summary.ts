@@ -1,3 +1,4 @@
+import { RETRY_REFUSED } from "../store/ledger.js";
 import { quoted } from "../format/quote-name.js";
 import { STORE_CORRUPT_LINES, STORE_LINES_TEXT } from "./corrupt-lines.js";
 import type { BatchUnfinished } from "./batch-types.js";
@@ -73,6 +74,12 @@ export interface JudgeSummary {
   changed_by_rule?: Record<string, number>;
   /** Why verdicts are not labels: error kind -> count (judge errors, refusals, unjudgeable). */
   errors_by_kind: Record<string, number>;
+  /**
+   * `ok` verdicts whose feedback turn the judge refused (error kind `retry_refused`): labelled, but with the decision that
+   * turn was to check (often downgraded: its quotes did not verify); `--retry-refusals` judges them again (runs55 #4).
+   * Absent when none.
+   */
+  feedback_refused?: number;
   /** The trajectory ids behind `errors_by_kind`, per reason, bounded (`./not-labelled.ts`); absent when none. */
   not_labelled_items?: Record<string, NotLabelledItems>;
   /**
@@ -300,6 +307,7 @@ export function summarizeRun(
       (j.changed_by_rule ??= {})[basis] = (j.changed_by_rule[basis] ?? 0) + 1;
     }
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
+    if (v.status === "ok" && v.error?.kind === RETRY_REFUSED) j.feedback_refused = (j.feedback_refused ?? 0) + 1;
     if (v.status !== "ok") {
       const kind = errorKindOf(v.error) ?? v.status; // a repeated-key reply stored as unparseable is named as one
       j.errors_by_kind[kind] = (j.errors_by_kind[kind] ?? 0) + 1;
