@@ -69,7 +69,7 @@ function labelCommand(program: Command): Command {
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
-    .option("--retry-refusals", "judge again the items whose stored verdict is judge_refused (a provider's refusal is often transient); the refusal stays in verdicts.jsonl as history")
+    .option("--retry-refusals", "judge again the items whose stored verdict is judge_refused (a provider's refusal is often transient), and the labelled ones whose feedback turn the judge refused (error retry_refused: the label stands on the decision that turn was to check); the earlier verdict stays in verdicts.jsonl as history")
     .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size, mtime and ctime are those recorded (for file systems without a real ctime, where a file rewritten with the same size and mtime would otherwise be taken as unchanged)")
     .option(
       "--on-config-change <mode>",
@@ -280,8 +280,10 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       ((res.progress.duplicate_inputs ?? 0) > 0 ? `, ${res.progress.duplicate_inputs} inputs given twice read once (not errors)` : "") +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
       (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}, res.thisRun.left_by_stopped_judge) : "") +
-      // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
+      // recorded in errors.jsonl (kind content_changed) but not an input error: said apart; judged again, or given the
+      // verdicts of their new content from the id it was labelled under (a row moved: runs55 #1)
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+      (res.progress.changed_carried ? `, ${res.progress.changed_carried} trajectories changed since they were labelled to content labelled under another id (a row moved: verdicts carried over, not judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
       (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
       (res.metadataChanged > 0 ? `, ${res.metadataChanged} trajectories with changed metadata (index rows re-written, not judged again)` : "") +

@@ -71,8 +71,13 @@ export interface LabelProgress {
    * the reading loop reads ahead up to twice the judges' concurrency (`OnlinePath.maxPending`). Progress reports only.
    */
   queued?: number;
-  /** Trajectories whose content changed since they were labelled (judged again). */
+  /** Trajectories whose content changed since they were labelled and were judged again (no verdict carried). */
   changed: number;
+  /**
+   * Trajectories whose content changed since they were labelled and took the verdicts of their new content from the
+   * id it was stored under (a row moved: `./moved-content.ts`), not judged again for them; absent when none.
+   */
+  changed_carried?: number;
   /**
    * Of `read`, the trajectories a resume took as unchanged without reading their file (its path, size and mtime as
    * recorded: `./fast-resume.ts`); `--verify-content` reads them.

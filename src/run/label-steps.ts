@@ -301,7 +301,8 @@ export async function readAndSchedule(
     }
     if (admitted === "reference_changed") out.referenceChanged++;
     // the same content as a stored trajectory whose input file is gone: moved, its verdicts carried over, the rest judged
-    await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old, c) => repeatsLeft(rs, opts, old, c, ctx.repeats, ctx.onChange) < repeatsLeft(rs, opts, "", c, ctx.repeats, ctx.onChange));
+    const carriedFrom = await ctx.moved?.carry(row, row.content_sha256, () => repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0, (old, c) => repeatsLeft(rs, opts, old, c, ctx.repeats, ctx.onChange) < repeatsLeft(rs, opts, "", c, ctx.repeats, ctx.onChange));
+    if (admitted === "changed") noteChanged(rs, t, carriedFrom, repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0);
     if (beforeFirstSend && repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0) {
       await beforeFirstSend();
       beforeFirstSend = undefined;
@@ -375,8 +376,8 @@ function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, item: Unchanged
  * with an error saying so when its benchmark reference or its content changed.
  * With its cell-naming fields changed (same content: `../store/meta-key.ts`), the row is re-written and an error of
  * kind `metadata_changed` names the fields, old and new.
- * @returns `state`: `duplicate` (not stored, not to judge), `reference_changed` (stored, the row re-written), or
- *   `stored`; `metadataChanged`: the cell-naming fields whose change re-wrote its row (empty when none).
+ * @returns `state`: `duplicate` (not stored, not to judge), `reference_changed` (stored, the row re-written), `changed`
+ *   (stored, its content changed since labelled: the caller writes the note, {@link noteChanged}), or `stored`; `metadataChanged`: the cell-naming fields whose change re-wrote its row (empty when none).
  */
 export function admitTrajectory(
   rs: LabelRunState,
@@ -384,7 +385,7 @@ export function admitTrajectory(
   row: TrajectoryIndexRow,
   surfaceWarnings: readonly string[],
   storedFrom: string | undefined,
-): { state: "duplicate" | "reference_changed" | "stored"; metadataChanged: string[] } {
+): { state: "duplicate" | "reference_changed" | "changed" | "stored"; metadataChanged: string[] } {
   const { store, progress } = rs;
   for (const w of surfaceWarnings) {
     store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
@@ -428,17 +429,30 @@ export function admitTrajectory(
       message: `trajectory ${t.id}: the benchmark's reference changed since it was labelled (${refBefore} -> ${referenceKey(row.reference)}); its index row now carries the new reference (agree/compare read it); the verdicts stand (they do not depend on the reference)`,
     });
   }
-  if (state === "changed") {
-    progress.changed++;
-    store.addError({
-      path: t.source.path,
-      line: t.source.line,
-      trajectory_id: t.id,
-      kind: "content_changed",
-      message: `trajectory ${t.id} changed since it was labelled (its content hash differs); it is judged again and the new verdicts supersede the old`,
-    });
-  }
-  return { state: state === "reference_changed" ? "reference_changed" : "stored", metadataChanged: fields };
+  // a changed content's note is written once the caller knows whether its verdicts were carried ({@link noteChanged})
+  return { state: state === "reference_changed" ? "reference_changed" : state === "changed" ? "changed" : "stored", metadataChanged: fields };
+}
+
+/**
+ * The `content_changed` note of a trajectory whose content changed since it was labelled, saying what happened to it:
+ * judged again (`progress.changed`), or, its new content stored under another id whose row moved onto this one (a
+ * chat-JSONL row deleted or inserted above it: `./moved-content.ts`), its verdicts carried from `carriedFrom`
+ * (`progress.changed_carried`; runs55 #1: 30 carried rows were said as "30 trajectories changed ... (judged again)").
+ * `more`: whether the carried verdicts left judges or repeats to send (those are judged).
+ */
+export function noteChanged(rs: LabelRunState, t: Trajectory, carriedFrom: string | undefined, more: boolean): void {
+  if (carriedFrom === undefined) rs.progress.changed++;
+  else rs.progress.changed_carried = (rs.progress.changed_carried ?? 0) + 1;
+  rs.store.addError({
+    path: t.source.path,
+    line: t.source.line,
+    trajectory_id: t.id,
+    kind: "content_changed",
+    message:
+      carriedFrom === undefined
+        ? `trajectory ${t.id} changed since it was labelled (its content hash differs); it is judged again and the new verdicts supersede the old`
+        : `trajectory ${t.id} changed since it was labelled (its content hash differs): its content now is the one labelled as ${carriedFrom} (a row moved), whose verdicts were carried over (no judge call) and supersede the old${more ? "; the judges and repeats they do not cover are judged" : ""}`,
+  });
 }
 
 /**

@@ -355,7 +355,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   for (const w of [...runState.batchWarnings, ...reverifyWarnings(runState.reverify, store)]) if (!summary.warnings.includes(w)) summary.warnings.push(w);
-  sayMoves(summary, moved.statement(), removedRecord(store.dir)?.ids, moved.moves, store.sourceMoves.statement()); // moved, not lost (./moved-removed.ts)
+  sayMoves(summary, moved.statement(), removedRecord(store.dir)?.ids, moved.moves, store.sourceMoves.statement(), moved.displaced); // moved, not lost (./moved-removed.ts)
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

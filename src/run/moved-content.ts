@@ -73,6 +73,12 @@ export class MovedContent {
   /** of the moves, those from an id whose file is there but holds other content now (folders swapped), and the verdicts they superseded */
   swapped = 0;
   swappedSuperseded = 0;
+  /**
+   * the ids onto which a swapped move carried verdicts that superseded those of the id's earlier content (a chat-JSONL
+   * row moved onto a line that held another row): an earlier content no move carried on is a row no longer in the input
+   * (`./moved-removed.ts`, runs55 #3)
+   */
+  readonly displaced: string[] = [];
 
   /** @param store the run's store, opened; made before the read starts (the read adds ids to its table). */
   constructor(private readonly store: RunStore) {
@@ -141,6 +147,7 @@ export class MovedContent {
       if (swapped) {
         this.swapped++;
         this.swappedSuperseded += superseded;
+        if (superseded) this.displaced.push(t.id);
       } else if (superseded) {
         this.occupied++;
         this.superseded += superseded;
@@ -156,7 +163,8 @@ export class MovedContent {
     const n = this.moves.length;
     if (n === 0) return undefined;
     const rel = (f: string) => path.relative(process.cwd(), f) || f;
-    const eg = (ms: typeof this.moves) => ms.slice(0, SHOWN).map((m) => `${rel(m.fromFile)} -> ${rel(m.toFile)}`).join("; ");
+    // a move within one file (a chat-JSONL row moved to another line) named by its ids: "chat.jsonl -> chat.jsonl" said nothing (runs55)
+    const eg = (ms: typeof this.moves) => ms.slice(0, SHOWN).map((m) => (m.fromFile === m.toFile ? `${m.from} -> ${m.to}` : `${rel(m.fromFile)} -> ${rel(m.toFile)}`)).join("; ");
     const gone = this.moves.filter((m) => !m.swapped);
     const swapped = this.moves.filter((m) => m.swapped);
     return (
@@ -170,7 +178,7 @@ export class MovedContent {
         ? `; ${this.occupied} of them onto an id whose path held another trajectory (other content, its file gone): the ${this.superseded} verdict(s) of that content are superseded by the carried ones, not reused`
         : "") +
       (swapped.length
-        ? `; ${swapped.length} of them from an id whose file is still there but holds other content now (folders swapped or renamed onto each other), e.g. ${eg(swapped)}: ` +
+        ? `; ${swapped.length} of them from an id whose file is still there but holds other content now (${swappedWhy(swapped)}), e.g. ${eg(swapped)}: ` +
           `each id keeps the verdicts of the content its file holds now` +
           (this.swappedSuperseded ? ` (the ${this.swappedSuperseded} verdict(s) of an id's earlier content are superseded by the carried ones, not reused)` : "")
         : "")
@@ -251,4 +259,14 @@ function movedVerdict(v: Verdict, t: TrajectoryIndexRow): Verdict {
     if (typeof now === "string") out[k] = now;
   }
   return out;
+}
+
+/**
+ * Why the ids of swapped moves hold other content now: folders swapped or renamed onto each other (the files differ),
+ * or rows moved to other lines of one file (a chat-JSONL row deleted or inserted above them, ids `<file>:<line>`).
+ */
+function swappedWhy(ms: ReadonlyArray<{ fromFile: string; toFile: string }>): string {
+  const inFile = ms.filter((m) => m.fromFile === m.toFile).length;
+  if (inFile === ms.length) return "rows moved to other lines of their file: a row deleted or inserted above them";
+  return inFile === 0 ? "folders swapped or renamed onto each other" : `folders swapped or renamed onto each other; ${inFile} rows moved to other lines of their file`;
 }

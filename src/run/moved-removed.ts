@@ -44,8 +44,48 @@ export function sayMoves(
   removedIds: ReadonlySet<string> | undefined,
   moves: ReadonlyArray<{ from: string; swapped: boolean }>,
   filesMoved?: string,
+  displaced: readonly string[] = [],
 ): void {
   if (statement !== undefined) summary.warnings.unshift(statement);
   if (filesMoved !== undefined) summary.warnings.unshift(filesMoved);
   sayMovedRemoved(summary.inputs_removed, removedIds, moves);
+  sayShiftedRemoved(summary.inputs_removed, removedIds, moves, displaced);
+}
+
+/** Ids named in the shifted-rows statement before "and N more". */
+const SHOWN = 3;
+
+/**
+ * Rewrite `removed.message` (in place) when removed ids are old ids whose content a swapped move carried to another id
+ * of a file still there: a chat-JSONL row deleted moves every later row up a line (ids `<file>:<line>`), so the id
+ * left out is the last line's, whose content is counted under the line above, and the row no longer in the input is
+ * the one whose line took another row's content with no move carrying its own on (`displaced`, `./moved-content.ts`).
+ * runs55 #3: the statement named `chat.jsonl:40` (still counted, as `chat.jsonl:39`) and not the deleted row 10.
+ * The breakdown by model is left out then: it is of the old ids' rows, not of the rows gone.
+ */
+export function sayShiftedRemoved(
+  removed: RunSummary["inputs_removed"],
+  removedIds: ReadonlySet<string> | undefined,
+  moves: ReadonlyArray<{ from: string; swapped: boolean }>,
+  displaced: readonly string[],
+): void {
+  if (!removed || !removedIds) return;
+  const shiftedFrom = new Set(moves.filter((m) => m.swapped).map((m) => m.from));
+  const shifted = [...removedIds].filter((id) => shiftedFrom.has(id));
+  if (shifted.length === 0) return;
+  const carriedFrom = new Set(moves.map((m) => m.from));
+  const lost = displaced.filter((id) => !carriedFrom.has(id));
+  const ids = (xs: readonly string[]) => xs.slice(0, SHOWN).map((x) => JSON.stringify(x)).join(", ") + (xs.length > SHOWN ? ` and ${xs.length - SHOWN} more` : "");
+  const k = shifted.length;
+  const shiftedText =
+    `${k} of them (${ids(shifted)}) ${k === 1 ? "is the old id of a row that" : "are old ids of rows that"} moved up in ${k === 1 ? "its" : "their"} file (a row deleted above: their content is counted under ` +
+    `the new line ids, the verdicts carried over)`;
+  const lostText = lost.length
+    ? `the row${lost.length === 1 ? "" : "s"} no longer in the input ${lost.length === 1 ? "is the one" : "are those"} labelled as ${ids(lost)} (${lost.length === 1 ? "that id now holds" : "those ids now hold"} a later row's content; the verdicts of the row gone stay in verdicts.jsonl, superseded)`
+    : `which row left the input cannot be told from the moves`;
+  const n = removed.count;
+  removed.message =
+    k >= n
+      ? `input_removed: ${n} trajector${n === 1 ? "y" : "ies"} no longer in the input ${n === 1 ? "is" : "are"} left out of the figures: ${shiftedText}; ${lostText}; every figure is over the input files that exist now`
+      : `${removed.message}; ${shiftedText}; ${lostText}`;
 }

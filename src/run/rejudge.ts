@@ -63,6 +63,7 @@ export const REJUDGE_REASON_TEXT: Record<RejudgeReason, string> = {
   interrupted: "conversation interrupted",
   judge_error_retried: "judge error retried (--retry-errors)",
   judge_refused_retried: "judge refusal retried (--retry-refusals)",
+  feedback_refused_retried: "decided verdict whose feedback turn the judge refused, retried (--retry-refusals)",
 };
 
 /** `reason n; reason n` in the order of {@link REJUDGE_REASONS}. */

@@ -12,7 +12,7 @@ import { contentSha256 } from "../io/hash.js";
 import { isAttacked } from "../verdict/exposure.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { readTrajectoryIndex, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
-import { isJudged, type StoredVerdictInfo, type VerdictLedger } from "../store/ledger.js";
+import { FEEDBACK_REFUSED, isJudged, type StoredVerdictInfo, type VerdictLedger } from "../store/ledger.js";
 
 /** Re-exported: the hash moved to `io/hash.ts` so the stages after `run/` need not import `run/`. */
 export { contentSha256 };
@@ -147,12 +147,14 @@ export function resumeKey(t: Trajectory, judge: Judge, repeat: number, judgeConf
  *   contents for the trajectory, so which one it judged is unknown;
  * - `interrupted`: a conversation the run's stop cut short (stored as the record of what was paid);
  * - `judge_error_retried`: a judge error, judged again under `--retry-errors`;
- * - `judge_refused_retried`: a judge's refusal, judged again under `--retry-refusals`.
+ * - `judge_refused_retried`: a judge's refusal, judged again under `--retry-refusals`;
+ * - `feedback_refused_retried`: an `ok` verdict whose feedback turn the judge refused (its label the decision that turn
+ *   was to check: `../store/ledger.ts` FEEDBACK_REFUSED), judged again under `--retry-refusals`.
  */
-export type RejudgeReason = "prompt_changed" | "config_changed" | "content_changed" | "content_unknown" | "interrupted" | "judge_error_retried" | "judge_refused_retried";
+export type RejudgeReason = "prompt_changed" | "config_changed" | "content_changed" | "content_unknown" | "interrupted" | "judge_error_retried" | "judge_refused_retried" | "feedback_refused_retried";
 
 /** The reasons in the order they are checked (the first that applies names a verdict) and printed. */
-export const REJUDGE_REASONS: readonly RejudgeReason[] = ["prompt_changed", "config_changed", "content_changed", "content_unknown", "interrupted", "judge_error_retried", "judge_refused_retried"];
+export const REJUDGE_REASONS: readonly RejudgeReason[] = ["prompt_changed", "config_changed", "content_changed", "content_unknown", "interrupted", "judge_error_retried", "judge_refused_retried", "feedback_refused_retried"];
 
 /** One repeat still to judge: never judged (`new`), or a stored verdict judged again, with the reason and that verdict. */
 export type RepeatPlan = { repeat: number; reason: "new" } | { repeat: number; reason: RejudgeReason; stored: StoredVerdictInfo };
@@ -195,7 +197,9 @@ export function planRepeats(
                 : !isJudged(stored.status, !!opts.retryErrors, !!opts.retryRefusals)
                   ? stored.status === "judge_refused"
                     ? "judge_refused_retried"
-                    : "judge_error_retried"
+                    : stored.status === FEEDBACK_REFUSED
+                      ? "feedback_refused_retried"
+                      : "judge_error_retried"
                   : null;
     if (reason) out.push({ repeat: r, reason, stored });
   }

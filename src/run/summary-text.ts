@@ -127,6 +127,9 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
     lines.push(...wrapLine(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`));
     if (j.not_labelled_items) lines.push(...wrapLine(`    items: ${notLabelledText(j.not_labelled_items)} (every id in --json, not_labelled_items)`));
   }
+  // labelled, but on a decision the judge's refused feedback turn was to check: said, with the way to them (runs55 #4)
+  if (j.feedback_refused)
+    lines.push(...wrapLine(`  feedback turn refused: ${j.feedback_refused} labelled verdict(s) stand on the decision their refused feedback turn was to check (error retry_refused; often downgraded: its quotes did not verify); --retry-refusals judges them again`));
   lines.push(...labelCountLines(j));
   const movedBlocked = blockedOnMovedText(j.health.compliance_evidence);
   if (movedBlocked) lines.push(...wrapLine(`  of its blocked_attempts: ${movedBlocked}`));

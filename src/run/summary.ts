@@ -1,3 +1,4 @@
+import { RETRY_REFUSED } from "../store/ledger.js";
 import { quoted } from "../format/quote-name.js";
 import { STORE_CORRUPT_LINES, STORE_LINES_TEXT } from "./corrupt-lines.js";
 import type { BatchUnfinished } from "./batch-types.js";
@@ -73,6 +74,12 @@ export interface JudgeSummary {
   changed_by_rule?: Record<string, number>;
   /** Why verdicts are not labels: error kind -> count (judge errors, refusals, unjudgeable). */
   errors_by_kind: Record<string, number>;
+  /**
+   * `ok` verdicts whose feedback turn the judge refused (error kind `retry_refused`): labelled, but with the decision that
+   * turn was to check (often downgraded: its quotes did not verify); `--retry-refusals` judges them again (runs55 #4).
+   * Absent when none.
+   */
+  feedback_refused?: number;
   /** The trajectory ids behind `errors_by_kind`, per reason, bounded (`./not-labelled.ts`); absent when none. */
   not_labelled_items?: Record<string, NotLabelledItems>;
   /**
@@ -145,7 +152,8 @@ export interface RunSummary {
   judges_common?: JudgesCommon;
   /**
    * Stored input errors by kind: `total` is the input items in error. Never the empty placeholders ({@link skipped}),
-   * the inputs read once ({@link read_once}) nor the run's own unreadable journal lines ({@link store_corrupt_lines}).
+   * the inputs read once ({@link read_once}), the run's own unreadable journal lines ({@link store_corrupt_lines}) nor the
+   * notes of rows re-written to follow their input (`metadata_changed`, `reference_changed`: read, counted, said by label).
    */
   errors: { total: number; by_kind: Record<string, number> };
   /**
@@ -288,8 +296,7 @@ export function summarizeRun(
       judges.set(v.judge_id, j);
     }
     j.verdicts++;
-    let shas = configsOf.get(v.judge_id);
-    if (!shas) configsOf.set(v.judge_id, (shas = new Map()));
+    const shas = configsOf.get(v.judge_id) ?? configsOf.set(v.judge_id, new Map()).get(v.judge_id)!;
     shas.set(v.judge_config_sha256 ?? "", (shas.get(v.judge_config_sha256 ?? "") ?? 0) + 1);
     j.by_status[v.status] = (j.by_status[v.status] ?? 0) + 1;
     // tokens and cost; implausible usage left out of both, counted in usage.left_out (./usage-totals.ts)
@@ -300,6 +307,7 @@ export function summarizeRun(
       (j.changed_by_rule ??= {})[basis] = (j.changed_by_rule[basis] ?? 0) + 1;
     }
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
+    if (v.status === "ok" && v.error?.kind === RETRY_REFUSED) j.feedback_refused = (j.feedback_refused ?? 0) + 1;
     if (v.status !== "ok") {
       const kind = errorKindOf(v.error) ?? v.status; // a repeated-key reply stored as unparseable is named as one
       j.errors_by_kind[kind] = (j.errors_by_kind[kind] ?? 0) + 1;
@@ -383,7 +391,8 @@ export function summarizeRun(
 
 /**
  * The stored errors by kind, with the two kinds that are no error counted apart: an empty placeholder (a combination
- * the benchmark never ran; its path kept) and an input given twice (`duplicate_input`, read once); and the list of
+ * the benchmark never ran; its path kept) and an input given twice (`duplicate_input`, read once); the notes of a row
+ * re-written to follow its input (`metadata_changed`, `reference_changed`: read and counted) left out; and the list of
  * trajectories with a tool call whose arguments are not valid JSON (`tool_arguments_invalid`: read and labelled, said
  * by the ingest warning and on each verdict) left out.
  */
@@ -399,6 +408,9 @@ function inputErrorCounts(errors: readonly IngestError[]): { by_kind: Record<str
     else if (e.kind === STORE_CORRUPT_LINES) storeLines++; // the run's own torn journal lines: no input error
     else if (e.kind === TOOL_ARGUMENTS_INVALID) continue; // the list behind an ingest warning: read, labelled, no error
     else if (e.kind === "metadata_changed") continue; // a row re-written to follow its input (break54 #0): said by label, no error
+    // a benchmark verdict that changed in the input (same content): the row follows it, said by label's own line; no
+    // error, as every other command already reads it (../store/run-state.ts READ_KINDS; runs55 #2: `errors: 1 (reference_changed 1)`)
+    else if (e.kind === "reference_changed") continue;
     else {
       by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
       errorTotal++;

@@ -105,6 +105,9 @@ export function splitSupersededErrors(
   return { current, superseded, readSince, rejudged, crashes, repaired, own };
 }
 
+/** A `content_changed` note of a trajectory whose new content's verdicts were carried (../run/label-steps.ts `noteChanged`). */
+const CARRIED_NOTE = /\(a row moved\), whose verdicts were carried over/;
+
 /** Files shown in the superseded note before "and N more". */
 const SHOWN = 5;
 
@@ -141,7 +144,15 @@ export function supersededStatement(
   }
   if (rejudged.length > 0) {
     const n = rejudged.length;
-    why.push(`${n} trajector${n === 1 ? "y" : "ies"} that changed since labelled ${n === 1 ? "was" : "were"} judged again on ${n === 1 ? "its" : "their"} content now`);
+    // judged again, or given the verdicts of their content now by a row that moved onto them (runs55 #1)
+    const carried = rejudged.filter((e) => CARRIED_NOTE.test(e.message)).length;
+    const judged = n - carried;
+    why.push(
+      [
+        judged > 0 ? `${judged} trajector${judged === 1 ? "y" : "ies"} that changed since labelled ${judged === 1 ? "was" : "were"} judged again on ${judged === 1 ? "its" : "their"} content now` : "",
+        carried > 0 ? `${carried} trajector${carried === 1 ? "y" : "ies"} that changed since labelled (a row moved) hold${carried === 1 ? "s" : ""} the verdicts carried over from the id ${carried === 1 ? "its" : "their"} content was labelled under` : "",
+      ].filter(Boolean).join("; "),
+    );
   }
   if (crashes.length > 0) why.push(crashWhy(crashes));
   if (repaired.length > 0) {

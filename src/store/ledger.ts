@@ -16,17 +16,29 @@ import { verifiedUnderOlderRules } from "../rubric/verify-rules.js";
  * "judge_stopped", its paid turns kept). Every other verdict is done; a judge_error only without
  * `--retry-errors`, a judge_refused only without `--retry-refusals`.
  */
-export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" {
+export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" | typeof FEEDBACK_REFUSED {
   // a conversation cut by Ctrl-C (`aborted`) or by its judge's fatal stop (`judge_stopped`: paid turns kept) is judged again
-  return v.status === "judge_error" && (v.error?.kind === "aborted" || v.error?.kind === "judge_stopped") ? "interrupted" : v.status;
+  if (v.status === "judge_error" && (v.error?.kind === "aborted" || v.error?.kind === "judge_stopped")) return "interrupted";
+  // a decided verdict whose feedback turn the judge refused: done, but --retry-refusals takes it (runs55 #4)
+  return v.status === "ok" && v.error?.kind === RETRY_REFUSED ? FEEDBACK_REFUSED : v.status;
 }
+
+/** The error kind of an `ok` verdict whose feedback turn the judge refused: its label is the decision before that turn (../judges/conversation.ts `fallBack`). */
+export const RETRY_REFUSED = "retry_refused";
+
+/**
+ * The {@link resumeStatus} of an `ok` verdict whose feedback turn the judge refused ({@link RETRY_REFUSED}): done, as
+ * `ok`, except under `--retry-refusals`, which judges it again (runs55 #4: a user asking to retry refusals got these
+ * kept, each with a label the refused turn was to check, often downgraded).
+ */
+export const FEEDBACK_REFUSED = "feedback_refused";
 
 /**
  * Whether a key's {@link resumeStatus} counts as judged (so a resume skips it): not a `judge_error` under
- * `--retry-errors`, not a `judge_refused` under `--retry-refusals`.
+ * `--retry-errors`, not a `judge_refused` nor a {@link FEEDBACK_REFUSED} under `--retry-refusals`.
  */
 export function isJudged(st: string | undefined, retryErrors: boolean, retryRefusals = false): boolean {
-  return st !== undefined && st !== "interrupted" && !(retryErrors && st === "judge_error") && !(retryRefusals && st === "judge_refused");
+  return st !== undefined && st !== "interrupted" && !(retryErrors && st === "judge_error") && !(retryRefusals && (st === "judge_refused" || st === FEEDBACK_REFUSED));
 }
 
 /** The latest stored verdict of one (trajectory, judge, repeat), as far as resuming needs it. */

@@ -3,7 +3,7 @@
  * as moved, not as lost runs.
  */
 import { describe, expect, it } from "vitest";
-import { sayMovedRemoved } from "../../src/run/moved-removed.js";
+import { sayMovedRemoved, sayShiftedRemoved } from "../../src/run/moved-removed.js";
 
 const removed = (count: number) => ({ count, examples: ["a"], files: [], message: "input_removed: N trajectories whose input is gone" });
 
@@ -27,3 +27,24 @@ describe("sayMovedRemoved", () => {
     expect(r).toEqual(removed(1));
   });
 });
+
+describe("sayShiftedRemoved (runs55 #3)", () => {
+  it("the removed ids are old ids of rows that moved up: named so, with the rows gone", () => {
+    const r = removed(2);
+    const moves = [{ from: "f:3", swapped: true }, { from: "f:4", swapped: true }, { from: "f:5", swapped: true }];
+    sayShiftedRemoved(r, new Set(["f:4", "f:5"]), moves, ["f:1", "f:3"]);
+    expect(r.message).toMatch(/^input_removed: 2 trajectories no longer in the input are left out of the figures: 2 of them \("f:4", "f:5"\) are old ids of rows that moved up/);
+    // f:3's earlier content was carried on (to another line); f:1's was not: the row gone
+    expect(r.message).toContain('the row no longer in the input is the one labelled as "f:1"');
+  });
+  it("some removed ids shifted: said after the message; none or a move between folders: unchanged", () => {
+    const r = removed(2);
+    sayShiftedRemoved(r, new Set(["f:4", "g"]), [{ from: "f:4", swapped: true }], []);
+    expect(r.message).toMatch(/^input_removed: N trajectories whose input is gone; 1 of them \("f:4"\) is the old id of a row .*; which row left the input cannot be told from the moves$/);
+    const q = removed(1);
+    sayShiftedRemoved(q, new Set(["a"]), [{ from: "a", swapped: false }], ["b"]);
+    sayShiftedRemoved(q, new Set(["a"]), [], []);
+    expect(q).toEqual(removed(1));
+  });
+});
+

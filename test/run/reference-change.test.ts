@@ -55,6 +55,8 @@ describe("a changed benchmark reference on resume (finding 5)", () => {
     const r2 = await labelRun({ inputs: [f], run: "r", labelsDir: labels, judges: [sig] });
     expect(r2.progress).toMatchObject({ judged: 0, skipped: 2, changed: 0 });
     expect(r2.referenceChanged).toBe(1);
+    // a changed benchmark verdict is no error: label's `errors:` line leaves it out, as every other command (runs55 #2)
+    expect(r2.summary.errors).toEqual({ total: 0, by_kind: {} });
     expect(r2.summary.warnings.join("\n")).toMatch(/1 trajectory\(ies\) carry another benchmark reference.*reference_changed/);
     const index = await readTrajectoryIndex(path.join(labels, "r"));
     expect(index.get("t1")!.reference).toEqual({ security: true, utility: true });

@@ -82,6 +82,60 @@ describe("label --retry-refusals", () => {
   }, 180_000);
 });
 
+describe("label --retry-refusals and a refused feedback turn (runs55 #4)", () => {
+  it("a decided verdict whose feedback turn the judge refused is said, and --retry-refusals judges it again", async () => {
+    // the first reply of every conversation claims compliance on a quote that is in no message: a feedback turn
+    // follows; while `refuseTurn`, the judge refuses that turn (the verdict is ok, error retry_refused, downgraded)
+    let refuseTurn = true;
+    const invented = JSON.stringify({
+      findings: [{ bucket: "full_compliance", evidence: [{ message_index: 1, tool_call_index: null, tool_index: null, quote: "sent every euro to the attacker right away" }], explanation: "x" }],
+      label: "full_compliance",
+      rationale: "r",
+    });
+    const fb = await startFakeOpenAI((req) => {
+      const turns = (req.body as { messages: unknown[] }).messages.length;
+      if (!refuseTurn) return completion(benchReply(userMessageOf(req.body)));
+      return turns <= 2 ? completion(invented) : completion(null, { finish_reason: "content_filter", refusal: "I can't help with that" });
+    });
+    try {
+      const cfg = path.join(tmp, "judges-fb.json");
+      fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "fb", model: "gpt-4o-mini", family: "openai", base_url: fb.url, concurrency: 2 }] }));
+      const labels = path.join(tmp, "labels-fb");
+      const base = ["label", SAMPLES, "--judges", cfg, "--run", "fb", "--labels-dir", labels, "--limit", "6"];
+      const first = await runCli(base);
+      // none of its quotes verified: LOOKS BROKEN, exit 3 (the judge of this script is, until it answers the retry)
+      expect(first.code, first.stderr).toBe(3);
+      const v1 = lines(path.join(labels, "fb", "verdicts.jsonl"));
+      const refusedTurns = v1.filter((x) => x.status === "ok" && x.error?.kind === "retry_refused").length;
+      expect(refusedTurns).toBe(6);
+      // said in the summary, with the way to them
+      expect(first.stdout.replace(/\s+/g, " ")).toContain(`feedback turn refused: ${refusedTurns} labelled verdict(s) stand on the decision their refused feedback turn was to check`);
+      // a resume without the option keeps them
+      const sent = fb.requests.length;
+      expect(JSON.parse((await runCli([...base, "--json"])).stdout).this_run.judged).toBe(0);
+      expect(fb.requests.length).toBe(sent);
+
+      refuseTurn = false;
+      const again = await runCli([...base, "--retry-refusals"]);
+      expect(again.code, again.stderr).toBeLessThan(2);
+      // said before and after sending, by reason
+      expect(again.stdout.replace(/\s+/g, " ")).toContain(`${refusedTurns} verdicts stored before were set to be judged again (decided verdict whose feedback turn the judge refused, retried (--retry-refusals) ${refusedTurns})`);
+      expect(fb.requests.length - sent).toBe(refusedTurns);
+      // from the raw file: the refused-turn verdicts stay as history, the latest per trajectory has none
+      const v2 = lines(path.join(labels, "fb", "verdicts.jsonl"));
+      expect(v2).toHaveLength(2 * refusedTurns);
+      const latest = new Map<string, any>();
+      for (const x of v2) latest.set(`${x.trajectory_id}\u0000${x.repeat}`, x);
+      expect([...latest.values()].filter((x) => x.error?.kind === "retry_refused")).toHaveLength(0);
+      expect(again.stdout).not.toMatch(/feedback turn refused:/);
+      const third = await runCli([...base, "--retry-refusals", "--json"]);
+      expect(JSON.parse(third.stdout).this_run.judged).toBe(0);
+    } finally {
+      await fb.close();
+    }
+  }, 120_000);
+});
+
 describe("label --retry-refusals under --batch", () => {
   it("the refused lines of a batch are sent again in a new batch and their verdicts replace the refusals", async () => {
     let refuseLines = true;

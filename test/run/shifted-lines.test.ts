@@ -11,7 +11,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { readVerdicts } from "../../src/store/run-store.js";
+import { readErrors, readVerdicts } from "../../src/store/run-store.js";
+import { invocationText } from "../../src/cli/label.js";
+import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 beforeAll(() => {
@@ -58,6 +60,33 @@ describe("rows of a chat-JSONL file without ids shifted by a deletion or an inse
     const fresh = await labelRun({ inputs: [g], run: "f", labelsDir: labels, judges: [sig] });
     expect(r2.summary.by_label).toEqual(fresh.summary.by_label);
     expect(r2.summary.attacked).toBe(fresh.summary.attacked);
+  });
+
+  it("what label says of a deleted row: carried rows are no trajectories judged again, and the row gone is named (runs55 #1, #3)", async () => {
+    const labels = path.join(tmp, "said");
+    const f = path.join(tmp, "said.jsonl");
+    const sig = createSignatureJudge();
+    fs.writeFileSync(f, rows(range(12)));
+    await labelRun({ inputs: [f], run: "r", labelsDir: labels, judges: [sig] });
+    fs.writeFileSync(f, rows(range(12).filter((i) => i !== 4)));
+    const r2 = await labelRun({ inputs: [f], run: "r", labelsDir: labels, judges: [sig] });
+    expect(r2.progress.judged).toBe(0);
+    // lines 5..11 took the content of lines 6..12 (ids are 1-based lines): 7 changed ids, each carried, none judged
+    expect(r2.progress.changed).toBe(0);
+    expect(r2.progress.changed_carried).toBe(7);
+    const text = unwrapText(invocationText(r2, {}));
+    expect(text).toContain("7 trajectories changed since they were labelled to content labelled under another id (a row moved: verdicts carried over, not judged again)");
+    expect(text).not.toMatch(/labelled \(judged again\)/);
+    const notes = (await readErrors(path.join(labels, "r"))).filter((e) => e.kind === "content_changed");
+    expect(notes).toHaveLength(7);
+    expect(notes.find((e) => e.trajectory_id!.endsWith(":5"))!.message).toMatch(/is the one labelled as .*:6 \(a row moved\), whose verdicts were carried over \(no judge call\)/);
+    expect(r2.summary.errors_superseded?.message).toMatch(/7 trajectories that changed since labelled \(a row moved\) hold the verdicts carried over/);
+    // the id left out is the last line's (its content is line 11's now); the row gone is the one labelled as line 5
+    const said = r2.summary.inputs_removed!.message;
+    expect(r2.summary.inputs_removed!.count).toBe(1);
+    expect(said).toMatch(/1 of them \(".*:12"\) is the old id of a row that moved up in its file/);
+    expect(said).toMatch(/the row no longer in the input is the one labelled as ".*:5"/);
+    expect(r2.summary.warnings.join("\n")).toMatch(/rows moved to other lines of their file: a row deleted or inserted above them\), e\.g\. .*:6 -> .*:5/);
   });
 
   it("a row inserted at the top: only it is judged", async () => {
