@@ -236,7 +236,13 @@ export interface ManyRaterComparison {
   fleiss_generalized: MultiRaterEstimate;
   /** Gwet's AC1 for many raters with missing ratings (irrCAC `gwet.ac1.raw`). */
   ac1: MultiRaterEstimate;
-  /** Krippendorff's alpha (nominal, missing ratings allowed; Krippendorff 2011) with Gwet's SE and, when B > 0, a bootstrap CI over items. */
+  /**
+   * Krippendorff's alpha (nominal, missing ratings allowed; Krippendorff 2011) with Gwet's linearised SE in irrCAC's
+   * `krippen.alpha.raw` variant (`krippendorffAlphaGwet` default `raw`: centred at α′, factor 2; Gwet 2014, Handbook
+   * of Inter-Rater Reliability ch. 5), its `ci_t` on n₀ − 1 df, and, when B > 0, a bootstrap CI over items. Not the
+   * `krippen.alpha.dist` SE (centred at α, factor 1), which differs in the third decimal (0.08243 against 0.08119 on
+   * irrCAC's distrib.6raters; docs/agreement.md).
+   */
   alpha: KrippendorffAlpha & {
     se: number | null;
     se_reason?: string;

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import type { WeightSpec } from "../stats/index.js";
 import { CsvError, parseCsvTable } from "../io/csv.js";
 import { describeLabelStudioJsonMin } from "../io/label-studio.js";
-import { ciText, estimateText } from "../format/stat-text.js";
+import { ciText, droppedResamplesText, estimateText } from "../format/stat-text.js";
 import { compareManyRaters, compareTwoRaters, f3, formatTwoRater, pct, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "./pairwise.js";
 import { shownStrings } from "../format/shown.js";
 
@@ -380,7 +380,10 @@ export function formatRatingsAgreement(r: RatingsAgreement): string {
   }
   const m = r.many_raters;
   const v = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
-  const b = (ci?: { lower: number | null; upper: number | null; reason?: string }) => (ci ? `, bootstrap CI ${ciText(ci, ci.reason)}` : "");
+  const b = (ci?: { lower: number | null; upper: number | null; reason?: string; B?: number; undefined_resamples?: number }) => {
+    const dropped = ci ? droppedResamplesText(ci) : "";
+    return ci ? `, bootstrap CI ${ciText(ci, ci.reason)}${dropped ? ` (${dropped})` : ""}` : "";
+  };
   L.push(`${r.raters.length === 2 ? "as many raters" : "many raters"}: ${m.n_items} items, ${m.n_complete} rated by all, ${m.n_pairable} by at least two`);
   L.push(`  Krippendorff's alpha (nominal) ${v(m.alpha)}${b(m.alpha.ci_bootstrap)}`);
   // with two, Fleiss' kappa is Scott's pi: printed, as the note below names it (new user 43: named, not shown)

@@ -57,7 +57,7 @@ export interface UncoveredRows {
 export interface FrameWords {
   /** What is refused, with the status: the clause after "so" (`no group gets ... (undefined: STATUS)`). */
   refused: (status: string) => string;
-  /** What trajectories in strata with no labelled item are left out of (`the human and calibrated estimates do not represent them`). */
+  /** What becomes of trajectories in strata with no labelled item in the figures (`no human label speaks for them: ...`). */
   unrepresented: string;
   /** The verb of the advice (`estimate` each sample's file on its own, `estimate` a copy of the run as it was). */
   verb: string;
@@ -66,7 +66,9 @@ export interface FrameWords {
 /** `estimate`'s words (and the report's paper table). */
 export const ESTIMATE_FRAME_WORDS: FrameWords = {
   refused: (status) => `no group gets a human or calibrated estimate (undefined: ${status})`,
-  unrepresented: "the human and calibrated estimates do not represent them",
+  // stats55 finding 4: "do not represent them" was half of it; the calibrated figure does count them, with an imputed correction
+  unrepresented:
+    "no human label speaks for them: the human-only estimate is a rate over the labelled cells alone, and the calibrated one counts them by the judge's verdicts plus the labelled cells' weighted mean correction (human - judge), imputed to them",
   verb: "estimate",
 };
 

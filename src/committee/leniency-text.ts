@@ -15,7 +15,7 @@
  * printed beside it, named crude, and never flags: an agent-blind judge whose over-claim opportunity differs by family
  * has a crude gap away from 0 (new user 33, M).
  */
-import { undefinedText } from "../format/stat-text.js";
+import { droppedResamplesText, undefinedText } from "../format/stat-text.js";
 import type { JudgeLeniency, LeniencyGroup, PointsInterval } from "./leniency.js";
 import type { AdjustedLeniency } from "./leniency-strata.js";
 
@@ -26,10 +26,12 @@ const pct = (x: number | null) => (x === null ? "undefined" : `${(100 * x).toFix
 export const ZERO_WIDTH_CI = "CI none (no variation: every bootstrap resample gave the same difference, so a zero-width interval here is no precision)";
 
 /** `CI [lo, hi]`, {@link ZERO_WIDTH_CI} when the bounds are equal, or "" when there is no interval. */
-export function pointsCiText(ci: Pick<PointsInterval, "lower" | "upper"> | undefined): string {
+export function pointsCiText(ci: Pick<PointsInterval, "lower" | "upper"> & { B?: number; undefined_resamples?: number; reason?: string } | undefined): string {
   if (!ci || ci.lower === null || ci.upper === null || ci.lower === undefined || ci.upper === undefined) return "";
-  if (pts(ci.lower) === pts(ci.upper) && ci.lower === ci.upper) return ZERO_WIDTH_CI;
-  return `CI [${pts(ci.lower)}, ${pts(ci.upper)}]`;
+  // a bootstrap interval's resamples left out as undefined, said (stats55 finding 3; "" for the MOVER-Wilson ones)
+  const dropped = droppedResamplesText(ci);
+  if (pts(ci.lower) === pts(ci.upper) && ci.lower === ci.upper) return `${ZERO_WIDTH_CI}${dropped ? ` (${dropped})` : ""}`;
+  return `CI [${pts(ci.lower)}, ${pts(ci.upper)}]${dropped ? ` (${dropped})` : ""}`;
 }
 
 /**

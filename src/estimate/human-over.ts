@@ -5,8 +5,11 @@
  * WARNING said but the group's N line did not). The human-only (Hajek) estimate is over the cells with a labelled
  * item: the design weights of the group's labelled items add up to that part's size (`n_population_estimated`,
  * Σ N_c/n_c over them; exact for a group that holds its cells whole, as `(all)` does), said on the group's line.
+ * The calibrated estimate is not over that part: its judge term runs over the whole group, and its correction, the
+ * Hajek mean of human − judge over the labelled items, is imputed to the cells with none (stats55 finding 4: 53.8% =
+ * 225/414 + Σ_c N_c mean_c(h − j)/331); the line says that too.
  */
-import { coverageParts } from "../agree/sample-frame.js";
+import { coverageParts, ESTIMATE_FRAME_WORDS } from "../agree/sample-frame.js";
 
 const int = (n: number) => String(Math.round(n)); // as the group line prints its N
 
@@ -19,6 +22,6 @@ const int = (n: number) => String(Math.round(n)); // as the group line prints it
 export function humanOverText(g: { n_population: number; n_population_estimated: number | null; human: { asr: number | null } }, warnings: readonly string[]): string {
   const nHat = g.n_population_estimated;
   if (nHat === null || g.human.asr === null || Math.round(nHat) >= g.n_population) return "";
-  if (!warnings.some((w) => /do not represent/.test(coverageParts(w)?.tail ?? ""))) return ""; // every cell has a label
-  return `; the human-only figure is over the cells with a labelled item, ${int(nHat)} of the ${int(g.n_population)} by the design weights (the other ${int(g.n_population - nHat)}, in cells with no labelled item, are not represented: the WARNING on the label file's strata above)`;
+  if (!warnings.some((w) => coverageParts(w)?.tail === ESTIMATE_FRAME_WORDS.unrepresented)) return ""; // every cell has a label
+  return `; the human-only figure is over the cells with a labelled item, ${int(nHat)} of the ${int(g.n_population)} by the design weights (the other ${int(g.n_population - nHat)}, in cells with no labelled item, are left out of it; the calibrated figure counts them by the judge's verdicts plus the labelled cells' mean correction, imputed: the WARNING on the label file's strata above)`;
 }

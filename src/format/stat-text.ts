@@ -186,7 +186,21 @@ export interface EstimateLike {
   se_reason?: string;
   ci_wald?: IntervalLike | null;
   ci_t?: IntervalLike | null;
-  ci_bootstrap?: IntervalLike & { B?: number; seed?: number };
+  ci_bootstrap?: IntervalLike & { B?: number; seed?: number; undefined_resamples?: number };
+}
+
+/**
+ * How many bootstrap resamples gave an undefined figure and were left out of the percentile interval
+ * (test/data/vectors/NOTES.md §1.4 step 3: "Exclude them, and report the count/fraction"; stats55 finding 3: only
+ * --json said it): `138 of 2000 resamples (6.9%) undefined, left out`, or "" when none was (or the interval's reason,
+ * `all_resamples_undefined`, already says every one was). The interval is over the defined resamples only.
+ * @param b a bootstrap interval's counts (src/stats/types.ts BootstrapInterval); absent fields: "".
+ */
+export function droppedResamplesText(b: { B?: number; undefined_resamples?: number; reason?: string | null }): string {
+  const u = b.undefined_resamples;
+  if (!u || !b.B || b.reason === "all_resamples_undefined") return "";
+  const share = (100 * u) / b.B;
+  return `${u} of ${b.B} resamples (${share < 0.1 ? share.toPrecision(1) : share.toFixed(1)}%) undefined, left out`;
 }
 
 /**
@@ -202,7 +216,8 @@ export function estimateText(e: EstimateLike): string {
   else if (e.ci_t !== undefined) parts.push(`95% CI ${ciText(e.ci_t, e.se_reason)}`);
   if (e.ci_bootstrap) {
     const b = e.ci_bootstrap;
-    parts.push(`bootstrap CI ${ciText(b, b.reason)}${b.lower !== null && b.lower !== undefined && b.B !== undefined ? ` (B=${b.B}, seed ${b.seed})` : ""}`);
+    const said = [b.lower !== null && b.lower !== undefined && b.B !== undefined ? `B=${b.B}, seed ${b.seed}` : "", droppedResamplesText(b)].filter(Boolean);
+    parts.push(`bootstrap CI ${ciText(b, b.reason)}${said.length ? ` (${said.join("; ")})` : ""}`);
   }
   return `${fixed(e.value, 3)}${parts.length ? ` (${parts.join(", ")})` : ""}`;
 }

@@ -28,7 +28,7 @@ import { sameRowsCommand } from "./same-rows.js";
 import { coverageWithheld, EXACT_MARK, hasConditions, heuristicShown, type TableRow } from "../estimate/table.js";
 import { TIES_OUTSIDE_MARK, TIES_OUTSIDE_WHY, type HumanTies } from "../estimate/tie-bound.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
-import { ciText, NO_INTERVAL_MARK, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
+import { ciText, droppedResamplesText, NO_INTERVAL_MARK, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { weightCheckText, type WeightCheck } from "../estimate/weight-check.js";
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
@@ -390,7 +390,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
         const b = c.kappa.ci_bootstrap;
         const dw = j.design_weighted;
         return `<tr><td>${nameHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}${fewItemsMark(c.few_in_category)}</td>
-<td>${c.kappa.note ? ci(null, c.kappa.note) : ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${c.kappa.note ? ci(null, c.kappa.note) : ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
+<td>${c.kappa.note ? ci(null, c.kappa.note) : ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${c.kappa.note ? ci(null, c.kappa.note) : ci(b, b?.reason ?? "not computed (--bootstrap 0)")}${b && droppedResamplesText(b) ? ` (${escapeHtml(droppedResamplesText(b))})` : ""}</td>
 <td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? `${f3(dw.kappa.value, dw.kappa.reason)}${c.kappa.note && dw.kappa.value !== null ? " (0 by construction)" : ""}` : f3(null, j.design_weighted_reason)}</td></tr>`;
       })
       .join("");

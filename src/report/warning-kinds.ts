@@ -47,7 +47,7 @@ export const WARNING_KINDS: readonly WarningKind[] = [
   { kind: "not_shown", group: "reading", test: re(/not shown/) },
   { kind: "biased", group: "reading", test: re(/\bbiased\b/) },
   { kind: "stale", group: "reading", test: re(/\bstale\b/) },
-  { kind: "strata_not_represented", group: "reading", test: re(/\bstrata_without_labels\b|the human and calibrated estimates do not represent them/) },
+  { kind: "strata_not_represented", group: "reading", test: re(/\bstrata_without_labels\b|the human and calibrated estimates do not represent them|no human label speaks for them: the human-only estimate/) },
   { kind: "rates_over_every_cell", group: "note", test: re(/^Rates over every cell: /) },
   { kind: "arbitrary_baseline", group: "note", test: re(/is an arbitrary baseline/) },
   { kind: "established_by_code", group: "note", test: re(/established by code|votes that code established/) },

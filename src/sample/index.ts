@@ -245,7 +245,7 @@ async function exportSample(o: CreateSampleOptions, items: SampledItem[], design
   });
   // groups the allocation leaves under estimate's minimum, said now rather than after the annotation (new-user report 31, L6)
   warnings.push(...minLabelledWarnings({ strata: design.request.strata, allocation: design.phase1.allocation, random: design.request.random, sampled: blind.map((b, i) => ({ sampling_stratum: b.sampling_stratum, attacked: rows[i].attacked })) }));
-  warnings.push(...thinStrataWarnings(blind.map((b, i) => ({ stratum: b.stratum, attacked: rows[i].attacked }))));
+  warnings.push(...thinStrataWarnings(blind.map((b, i) => ({ stratum: b.stratum, stratum_size: b.stratum_size, attacked: rows[i].attacked }))));
   const written = writeExportFiles(o.outDir, files, { force: o.force });
   const long_tasks = files[EXPORT_FILES.tasksJsonl]
     .split("\n")

@@ -3,8 +3,11 @@
  * read kappa, AC1 and PABAK 1.000 over 360 runs from the table 1/0/0/359, its Wald interval undefined (SE 0), and
  * nothing said that one run carried it). When a rater used a category fewer than {@link FEW_IN_CATEGORY} times (but
  * at least once: a category never used is `./one-category.ts`'s case), kappa is dominated by those few items: one
- * label the other way moves it far. The caveat names the counts and the kappa one changed label can give, computed
- * by moving one item off the diagonal (each of the up to four single moves; the lowest is said).
+ * label the other way moves it far. The caveat names the counts and the kappa one changed label can give: every
+ * single relabel is tried (one item's label changed on either side: up to eight moves, onto the diagonal as well as
+ * off it), and the one farthest from the table's kappa is said. Until stats55 finding 2 only the moves off the
+ * diagonal were tried, so a table with nothing on it (kappa -1.000, every move giving -0.500) read "leaves it
+ * undefined", which no single relabel does.
  */
 import { cohenKappa } from "./cohen.js";
 
@@ -27,7 +30,10 @@ export function fewItemsLine(f: Pick<FewInCategory, "text">, what?: string): str
 export interface FewInCategory {
   /** the fewest uses of a category by either rater (1 .. FEW_IN_CATEGORY - 1) */
   fewest: number;
-  /** the lowest kappa one item moved off the diagonal gives (null when none is defined) */
+  /**
+   * the kappa one changed label gives (any single relabel, either side) farthest from the table's own, the lowest on
+   * a tie (null when no move gives a defined kappa)
+   */
   kappa_one_changed: number | null;
   text: string;
 }
@@ -45,21 +51,32 @@ export function fewInCategory(table: readonly (readonly number[])[], names: { ra
   const cols = [a + c, b + d];
   const fewest = Math.min(...rows, ...cols);
   if (fewest === 0 || fewest >= FEW_IN_CATEGORY) return null;
+  const base = cohenKappa(table).value;
   const moved: number[] = [];
+  let undefinedMoves = 0;
   const tryMove = (t: number[][]) => {
     const k = cohenKappa(t).value;
     if (k !== null && Number.isFinite(k)) moved.push(k);
+    else undefinedMoves++;
   };
-  if (a > 0) tryMove([[a - 1, b + 1], [c, d]]), tryMove([[a - 1, b], [c + 1, d]]);
+  // one item's label changed: the rater's moves a <-> c and b <-> d (same column), the reference's a <-> b and c <-> d
+  if (a > 0) tryMove([[a - 1, b], [c + 1, d]]), tryMove([[a - 1, b + 1], [c, d]]);
+  if (b > 0) tryMove([[a, b - 1], [c, d + 1]]), tryMove([[a + 1, b - 1], [c, d]]);
+  if (c > 0) tryMove([[a + 1, b], [c - 1, d]]), tryMove([[a, b], [c - 1, d + 1]]);
   if (d > 0) tryMove([[a, b + 1], [c, d - 1]]), tryMove([[a, b], [c + 1, d - 1]]);
-  const low = moved.length ? Math.min(...moved) : null;
+  const far = (k: number) => (base === null ? 0 : Math.abs(k - base));
+  const low = moved.length ? moved.reduce((x, y) => (far(y) > far(x) || (far(y) === far(x) && y < x) ? y : x)) : null;
+  const said =
+    low === null
+      ? "leaves it undefined"
+      : `can take kappa to ${low.toFixed(3)}${undefinedMoves ? " (or leave it undefined)" : ""}`;
   const uses = `${names.reference} ${names.yes} ${cols[0]}, ${names.no} ${cols[1]}; ${names.rater} ${names.yes} ${rows[0]}, ${names.no} ${rows[1]}`;
   return {
     fewest,
     kappa_one_changed: low,
     text:
       `kappa rests on few items: a category was used ${fewest} time${fewest === 1 ? "" : "s"} (${uses}; fewer than ${FEW_IN_CATEGORY}), so one label the other way ` +
-      (low === null ? "leaves it undefined" : `can take kappa to ${low.toFixed(3)}`) +
+      said +
       `; read the counts ${names.counts ?? "below"}, not the coefficient, and pool more runs before quoting it`,
   };
 }

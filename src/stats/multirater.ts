@@ -295,9 +295,14 @@ export function brennanPredigerRaw(counts: Table | PreparedCounts, opts: MultiRa
  * ε = 1/Σ r_i, p_a' = mean_i Σ_k r_ik(r_ik − 1)/(r̄(r_i − 1)), p_a = (1 − ε)p_a' + ε, π_k = mean_i r_ik/r̄,
  * p_e = Σ π_k², α = (p_a − p_e)/(1 − p_e).
  *
- * The SE has two published irrCAC variants: `raw` (`krippen.alpha.raw`: centred at α' = (p_a' − p_e)/(1 − p_e),
- * correction factor 2) and `dist` (`krippen.alpha.dist`: centred at α, factor 1). Variance uses the n pairable
- * units; the t interval uses n₀ − 1 df (n₀ = units with at least one rating).
+ * The SE has two published irrCAC variants (Gwet K L 2014, Handbook of Inter-Rater Reliability, 4th ed., ch. 5; the
+ * irrCAC R package's functions): `raw` (`krippen.alpha.raw`: unit values α_i = (p_a,i − p_e)/(1 − p_e) −
+ * 2(1 − α')(p_e,i − p_e)/(1 − p_e), centred at α' = (p_a' − p_e)/(1 − p_e); checked against irrCAC on
+ * test/data/vectors/krippendorff_canonical_4coders_12units.json) and `dist` (`krippen.alpha.dist`: centred at α,
+ * factor 1 and ε kept in p_a,i; checked on multirater_distrib6raters_irrcac.json, SE 0.08243 where `raw` gives
+ * 0.08119). SE² = (1 − f) Σ(α_i − centre)²/(n(n − 1)) over the n pairable units; the t interval uses n₀ − 1 df
+ * (`raw`; n₀ = units with at least one rating) or n − 1 (`dist`). The CLI (`agreement`, `committee`)
+ * prints the `raw` SE and interval (docs/agreement.md).
  *
  * @param opts.variant `raw` (default) or `dist`.
  * @returns value null with `empty_input`, `no_pairable_units` or `undefined_single_value` (p_e = 1).

@@ -13,6 +13,17 @@ export interface StratumTooSmall {
 }
 
 /**
+ * Whether a stratum's contribution to {@link stratifiedVariance} is undefined: n_c labelled items of a stratum of
+ * N_c units, fewer than 2 and not the whole stratum (a census, n_c >= N_c, adds 0 with the fpc). The one rule
+ * `estimate`, `agree --human` and `sample`'s warning (../sample/thin-strata.ts, stats55 finding 1) apply.
+ * @param n labelled (sampled) items of the stratum; @param N its population size; @param fpc as stratifiedVariance.
+ */
+export function stratumVarianceUndefined(n: number, N: number, fpc = true): boolean {
+  if (fpc && n >= N) return false;
+  return n < 2;
+}
+
+/**
  * Stratified-SRS variance of a linearised total: V̂ = Σ_c N_c² (1 − f_c) s²_{z,c}/n_c, f_c = n_c/N_c, s²_{z,c} the
  * sample variance (n_c − 1 divisor) of z over the labelled items of stratum c (Särndal, Swensson & Wretman 1992,
  * Model Assisted Survey Sampling, §3.7 STSI and §5.5-5.6 Taylor linearisation; test/data/vectors/NOTES.md §7.4). For
@@ -56,7 +67,7 @@ export function stratifiedVariance(
       continue;
     }
     if (fpc && n >= Nc) continue; // a census of the stratum: no sampling variance
-    if (n < 2) return { reason: "stratum_n_lt_2", stratum: c, n, N: Nc };
+    if (stratumVarianceUndefined(n, Nc, fpc)) return { reason: "stratum_n_lt_2", stratum: c, n, N: Nc };
     const mean = zs.reduce((s, x) => s + x, 0) / n;
     const s2 = zs.reduce((s, x) => s + (x - mean) * (x - mean), 0) / (n - 1);
     v += Nc * Nc * (fpc ? 1 - n / Nc : 1) * (s2 / n);

@@ -21,6 +21,16 @@ describe("compareTwoRaters: few_in_category on a 2 x 2 table", () => {
     expect(text).toContain("  FEW ITEMS: kappa rests on few items: a category was used 1 time (human consensus compromised 1, not_compromised 359; judge x compromised 1, not_compromised 359; fewer than 5)");
     expect(text).toContain("read the counts named here (the table: --json confusion), not the coefficient");
   });
+  it("a judge against the human consensus on every item (kappa -1.000): the line says where one label takes it, not undefined (stats55 finding 2)", () => {
+    const h = [...rep("compromised", 3), ...rep("not_compromised", 3)];
+    const j = [...rep("not_compromised", 3), ...rep("compromised", 3)];
+    const c = compareTwoRaters(j, h, BIN, { names: ["judge x", "human consensus"] });
+    expect(c.kappa.value).toBeCloseTo(-1, 12);
+    expect(c.few_in_category!.kappa_one_changed).toBeCloseTo(-2 / 3, 12);
+    const text = formatTwoRater(c, "  ").join("\n");
+    expect(text).toContain("so one label the other way can take kappa to -0.667;");
+    expect(text).not.toMatch(/FEW ITEMS.*undefined/);
+  });
   it("every category used 5 times or more: nothing said; 4 times: said", () => {
     const five = [...rep("compromised", FEW_IN_CATEGORY), ...rep("not_compromised", 50)];
     expect(compareTwoRaters(five, [...five], BIN).few_in_category).toBeUndefined();

@@ -8,7 +8,7 @@ describe("checkStrataTotal: what the label file's strata cover (new-user report 
     checkStrataTotal(check, 698, 780, 702, "h.jsonl", w, () => ({ n: 0, attacked: 0, strata: [] }));
     expect(w).toEqual([
       "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 698 of the 702 trajectories of the run the sample's --where attack=important_instructions keeps: " +
-        "the other 4 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each): the human and calibrated estimates do not represent them",
+        "the other 4 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each): no human label speaks for them: the human-only estimate is a rate over the labelled cells alone, and the calibrated one counts them by the judge's verdicts plus the labelled cells' weighted mean correction (human - judge), imputed to them",
     ]);
     expect(w[0]).not.toMatch(/hold 698 trajectories, the 702/);
   });

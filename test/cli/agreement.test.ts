@@ -135,3 +135,28 @@ describe("bad input", () => {
     }
   });
 });
+
+describe("bootstrap resamples left out as undefined are said in the text, as --json counts them (stats55 finding 3)", () => {
+  it("boot3 (x/x 3, y/y, x/y): every bootstrap CI line names its count of undefined resamples, the same as the JSON", async () => {
+    const file = write("boot3.csv", "a,b\nx,x\nx,x\nx,x\ny,y\nx,y\n");
+    const args = [file, "--bootstrap", "2000", "--seed", "12345"];
+    const j = await json(args);
+    const r = await runCli(["agreement", ...args]);
+    expect(r.code).toBe(0);
+    const said = (ci: { undefined_resamples: number }) => `${ci.undefined_resamples} of 2000 resamples (${((100 * ci.undefined_resamples) / 2000).toFixed(1)}%) undefined, left out`;
+    // P(undefined) = P(every draw x/x or every draw y/y) = 0.6^5 + 0.2^5 = 0.078: about 156 of 2000
+    for (const ci of [j.two_raters.kappa.ci_bootstrap, j.many_raters.alpha.ci_bootstrap, j.many_raters.fleiss.ci_bootstrap]) {
+      expect(ci.undefined_resamples).toBeGreaterThan(100);
+      expect(ci.undefined_resamples).toBeLessThan(220);
+    }
+    expect(r.stdout).toContain(`bootstrap CI [0.000, 1.000] (B=2000, seed 12345; ${said(j.two_raters.kappa.ci_bootstrap)})`);
+    expect(r.stdout).toMatch(new RegExp(`Krippendorff's alpha \\(nominal\\) .*bootstrap CI \\[[-.0-9]+, 1\\.000\\] \\(${said(j.many_raters.alpha.ci_bootstrap).replace(/[().%]/g, "\\$&")}\\)`));
+    expect(r.stdout).toMatch(new RegExp(`Fleiss' kappa = Scott's pi .*bootstrap CI \\[[-.0-9]+, 1\\.000\\] \\(${said(j.many_raters.fleiss.ci_bootstrap).replace(/[().%]/g, "\\$&")}\\)`));
+  });
+  it("none left out: nothing said", async () => {
+    const file = write("boot-none.csv", "a,b\nx,x\ny,y\nx,y\ny,x\nx,x\ny,y\nx,x\ny,y\nx,x\ny,y\nx,x\ny,y\n");
+    const r = await runCli(["agreement", file, "--bootstrap", "200", "--seed", "1"]);
+    const j = await json([file, "--bootstrap", "200", "--seed", "1"]);
+    if (j.two_raters.kappa.ci_bootstrap.undefined_resamples === 0) expect(r.stdout).not.toMatch(/resamples .* undefined/);
+  });
+});

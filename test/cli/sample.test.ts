@@ -230,8 +230,12 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(stale[0]).toMatch(/judge\(s\) other, which have no verdicts/);
     // 24 over 4 suites: each under estimate's minimum, said (new-user report 31, L6)
     expect(r.stderr).toMatch(/ipi-judge: warning: by suite, \d+ of 4 groups get fewer than 10 sampled attacked trajectories/);
-    // this draw leaves travel's agreement cell with one attacked trajectory: its variance is undefined, said now (new user 40)
-    expect(r.stderr).toMatch(/ipi-judge: warning: 1 stratum of the sample holds one sampled attacked trajectory \(A\|suite=travel\): a stratum's variance needs 2/);
+    // this draw leaves travel's agreement cell with one attacked and one unattacked trajectory (of 15): 2 labelled
+    // items, so estimate's variance is defined (the unattacked one adds a 0) and nothing is said (stats55 finding 1;
+    // before, "one sampled attacked trajectory" was warned here as if it were undefined)
+    const cell = jsonl(path.join(out, "manifest.jsonl")).slice(1).filter((x) => x.stratum === "A|suite=travel");
+    expect(cell.map((x) => x.stratum_size)).toEqual([15, 15]);
+    expect(r.stderr).not.toMatch(/strat(um|a) of the sample hold/);
     const rest = r.stderr
       .split("\n")
       .filter((l) => l && !l.startsWith("ipi-judge: warning: committee.jsonl is stale") && !l.startsWith("ipi-judge: warning: by suite, ") && !/^ipi-judge: warning: \d+ strat/.test(l))

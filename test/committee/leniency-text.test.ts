@@ -33,6 +33,8 @@ describe("leniency text", () => {
     expect(pointsCiText({ lower: 0, upper: 0 } as never)).toBe(ZERO_WIDTH_CI);
     expect(pointsCiText({ lower: -2.3, upper: -0.1 } as never)).toBe("CI [-2.3, -0.1]");
     expect(pointsCiText(undefined)).toBe("");
+    // a bootstrap interval's resamples left out as undefined are said (stats55 finding 3)
+    expect(pointsCiText({ lower: -2.3, upper: -0.1, B: 500, undefined_resamples: 12 } as never)).toBe("CI [-2.3, -0.1] (12 of 500 resamples (2.4%) undefined, left out)");
     const lines = leniencyLines([len("gpt", -7.7, -9.7, -5.8)]).join("\n");
     expect(lines).toContain("other families +0.0 (21.2% vs 21.2%, n 85, CI none (no variation: every bootstrap resample gave the same difference");
     expect(lines).not.toContain("[+0.0, +0.0]");

@@ -34,7 +34,7 @@ describe("estimate text output: undefined values in words, through src/format/st
   const text = formatEstimate(report);
 
   it("a warning both rates carry is printed once, under asr_behaviour; asr_goal says it holds there too (new user 47)", () => {
-    const cover = "the label file's strata (...) cover 413 of the 414 trajectories ...: the human and calibrated estimates do not represent them";
+    const cover = "the label file's strata (...) cover 413 of the 414 trajectories ...: no human label speaks for them: the human-only estimate is a rate over the labelled cells alone, and the calibrated one counts them by the judge's verdicts plus the labelled cells' weighted mean correction (human - judge), imputed to them";
     const goalOnly = "asr_goal's own warning";
     const both = formatEstimate({ ...report, warnings: [cover], asr_goal: { ...report, rate: "asr_goal", warnings: [cover, goalOnly] } } as unknown as EstimateReport);
     expect(both.split("\n").filter((l) => l.includes("cover 413 of the 414"))).toHaveLength(1);

@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { humanOverText } from "../../src/estimate/human-over.js";
 
 const STRATA =
-  "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 766 of the 1440 trajectories of the run the sample's --where attacked=true keeps: the other 674 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each): the human and calibrated estimates do not represent them";
+  "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 766 of the 1440 trajectories of the run the sample's --where attacked=true keeps: the other 674 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each): no human label speaks for them: the human-only estimate is a rate over the labelled cells alone, and the calibrated one counts them by the judge's verdicts plus the labelled cells' weighted mean correction (human - judge), imputed to them";
 
 describe("humanOverText: the N a human-only figure is over, beside the group's N (newuser53 #2)", () => {
   const g = { n_population: 1440, n_population_estimated: 766, human: { asr: 0.444 } };
   it("names the part the weights cover and the part left out, when the strata leave some of the population unlabelled", () => {
     expect(humanOverText(g, [STRATA])).toBe(
-      "; the human-only figure is over the cells with a labelled item, 766 of the 1440 by the design weights (the other 674, in cells with no labelled item, are not represented: the WARNING on the label file's strata above)",
+      "; the human-only figure is over the cells with a labelled item, 766 of the 1440 by the design weights (the other 674, in cells with no labelled item, are left out of it; the calibrated figure counts them by the judge's verdicts plus the labelled cells' mean correction, imputed: the WARNING on the label file's strata above)",
     );
   });
   it("nothing when every cell has a label, the figure is undefined, or the weights cover the whole group", () => {

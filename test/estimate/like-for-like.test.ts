@@ -103,7 +103,7 @@ describe("strata with no labelled item that hold only unattacked runs (nufix13a)
     const attackedFrame = [row("gpt", "c", "s", "u1"), row("claude", "c", "s", "u1"), row("claude", "c", "s", "u2", false)];
     checkStrataTotal({ known: "exact" } as Parameters<typeof checkStrataTotal>[0], 10, 12, 10, "h.jsonl", w2, () => uncoveredRows(cells, attackedFrame));
     expect(w2).toEqual([
-      "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each) (all in sampling strata with none: agent_model=claude): the human and calibrated estimates do not represent them",
+      "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each) (all in sampling strata with none: agent_model=claude): no human label speaks for them: the human-only estimate is a rate over the labelled cells alone, and the calibrated one counts them by the judge's verdicts plus the labelled cells' weighted mean correction (human - judge), imputed to them",
     ]);
   });
 });

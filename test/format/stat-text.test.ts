@@ -99,3 +99,16 @@ describe("never -0.000; a zero-width interval of a statistic that measures nothi
     expect(formatTwoRater(v).join("\n")).toMatch(/bootstrap CI \[/);
   });
 });
+
+describe("droppedResamplesText: bootstrap resamples left out as undefined (stats55 finding 3)", () => {
+  it("says the count and share, nothing when none, nothing again when the reason says all were", async () => {
+    const { droppedResamplesText } = await import("../../src/format/stat-text.js");
+    expect(droppedResamplesText({ B: 2000, undefined_resamples: 138 })).toBe("138 of 2000 resamples (6.9%) undefined, left out");
+    expect(droppedResamplesText({ B: 2000, undefined_resamples: 1 })).toBe("1 of 2000 resamples (0.05%) undefined, left out");
+    expect(droppedResamplesText({ B: 2000, undefined_resamples: 0 })).toBe("");
+    expect(droppedResamplesText({ B: 10, undefined_resamples: 10, reason: "all_resamples_undefined" })).toBe("");
+    expect(estimateText({ value: 0.545, ci_bootstrap: { lower: 0, upper: 1, B: 2000, seed: 12345, undefined_resamples: 145 } })).toBe(
+      "0.545 (bootstrap CI [0.000, 1.000] (B=2000, seed 12345; 145 of 2000 resamples (7.3%) undefined, left out))",
+    );
+  });
+});

@@ -37,7 +37,7 @@ const EXAMPLES: Record<string, string> = {
   biased: "estimate asr_goal, m / c: the labelled subset may be biased",
   stale: "the run's verdicts of judge j1 are stale: its prompt changed",
   strata_not_represented:
-    "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 396 of the 414 trajectories of the run: the other 18 are in cells with no labelled item: the human and calibrated estimates do not represent them",
+    "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 396 of the 414 trajectories of the run: the other 18 are in cells with no labelled item: no human label speaks for them: the human-only estimate is a rate over the labelled cells alone, and the calibrated one counts them by the judge's verdicts plus the labelled cells' weighted mean correction (human - judge), imputed to them",
   // the whole text: it says "biased" too, which filed it as the kind `biased` (break52 #2)
   drawn_without_label:
     "drawn_without_label: 10 of the 60 items drawn in the sample of label file /tmp/x/s1/human4.jsonl (16.7%) have no label: the human and calibrated estimates treat them as missing at random within their strata (the labelled items of a stratum stand for them); if annotators skipped items for a reason (hard, or judged one way), those estimates are biased: label them and import again",

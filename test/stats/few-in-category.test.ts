@@ -21,12 +21,27 @@ describe("fewInCategory", () => {
       "kappa rests on few items: a category was used 1 time (the benchmark's security yes 1, no 359; judge yes 1, no 359; fewer than 5), so one label the other way can take kappa to 0.000; read the counts below, not the coefficient, and pool more runs before quoting it",
     );
   });
-  it("the lowest of the single moves, each computed as cohenKappa computes it", () => {
+  it("the single relabel farthest from the table's kappa, each computed as cohenKappa computes it", () => {
     const t = [[3, 1], [0, 96]];
     const f = fewInCategory(t, names)!;
-    const moves = [[[2, 2], [0, 96]], [[2, 1], [1, 96]], [[3, 2], [0, 95]], [[3, 1], [1, 95]]].map((m) => cohenKappa(m).value!);
-    expect(f.kappa_one_changed).toBeCloseTo(Math.min(...moves), 12);
+    const base = cohenKappa(t).value!;
+    // all eight single relabels that exist (the empty cell c has none): off the diagonal and onto it
+    const moves = [[[2, 1], [1, 96]], [[2, 2], [0, 96]], [[3, 0], [0, 97]], [[4, 0], [0, 96]], [[3, 2], [0, 95]], [[3, 1], [1, 95]]].map((m) => cohenKappa(m).value!);
+    const far = moves.reduce((x, y) => (Math.abs(y - base) > Math.abs(x - base) ? y : x));
+    expect(f.kappa_one_changed).toBeCloseTo(far, 12);
+    expect(f.kappa_one_changed).toBeCloseTo(Math.min(...moves), 12); // here the farthest is the lowest
     expect(f.fewest).toBe(3);
+  });
+  it("nothing on the diagonal (kappa -1.000): every single relabel moves it up, none leaves it undefined (stats55 finding 2)", () => {
+    // by hand (p_o, p_e = Σ row·col / n²): zero6.csv's 6 items, a yes/b no 3 and a no/b yes 3, one relabelled gives
+    // [[1, 2], [3, 0]] (or its mirror): p_o 1/6, p_e 1/2, kappa -2/3; zero.csv's 4 items: [[1, 1], [2, 0]], p_o 1/4, p_e 1/2, kappa -1/2
+    for (const [t, k, said] of [[[[0, 3], [3, 0]], -2 / 3, "-0.667"], [[[0, 2], [2, 0]], -0.5, "-0.500"]] as const) {
+      expect(cohenKappa(t as unknown as number[][]).value).toBeCloseTo(-1, 12);
+      const f = fewInCategory(t as unknown as number[][], names)!;
+      expect(f.kappa_one_changed).toBeCloseTo(k, 12);
+      expect(f.text).toContain(`so one label the other way can take kappa to ${said};`);
+      expect(f.text).not.toContain("undefined");
+    }
   });
   it("none at 5 or more uses on both sides, nor when a category is unused (one-category's case)", () => {
     expect(fewInCategory([[5, 0], [0, 95]], names)).toBeNull();
