@@ -187,11 +187,11 @@ const FILE_EXT = new Set(
     "gradle properties plist wasm map ttf otf woff woff2 eps psd ai sketch numbers pages key"
   ).split(" "),
 );
-// a host: labels of letters (any script), ASCII digits, `_` or `-`, then a TLD of 2-63 letters, or an IPv4 address; a port;
+// a scheme (any: `ftp://`, `hxxp://`), then a host: labels of letters (any script), ASCII digits, `_` or `-`, then a TLD of 2-63 letters, or an IPv4 address; a port;
 // a path. Not right after a letter, digit, `@`, `.`, `/` or `-` (a part of an address or a path, taken elsewhere); a
 // superscript or circled digit right after it is no part of it (rev2b: `²`, `①` after a link).
 const URL_RE =
-  /(?<![\p{L}0-9_@.\/-])(https?:\/\/)?(www\.)?(?:((?:[\p{L}0-9_-]+\.)+)(\p{L}{2,63})|((?:\d{1,3}\.){3}\d{1,3}))(?::\d{1,5})?(?![\p{L}0-9_-])(?:\/[^\s'"<>)\]},]*)?/giu;
+  /(?<![\p{L}0-9_@.\/-])([a-z][a-z0-9+.-]*:\/\/)?(www\.)?(?:((?:[\p{L}0-9_-]+\.)+)(\p{L}{2,63})|((?:\d{1,3}\.){3}\d{1,3}))(?::\d{1,5})?(?![\p{L}0-9_-])(?:\/[^\s'"<>)\]},]*)?/giu;
 
 /**
  * Whether a {@link URL_RE} match is a link: with a scheme or `www.` any TLD; bare, a TLD of {@link KNOWN_TLD} (any
@@ -221,7 +221,8 @@ function addUrls(b: Builder, text: string): void {
     const end = start + m[0].length;
     if (!isLink(m) || overlaps(b, start, end)) continue;
     const rawUrl = m[0].replace(/[.,;:!?]+$/, "");
-    const canon = norm(rawUrl).replace(/^https?:\/\//, "").replace(/^www\./, "");
+    // any scheme off (`ftp://x.com` was `x.com` in rules-10, whose pattern started after the `//`)
+    const canon = norm(rawUrl).replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "");
     const host = canon.split(/[/?#]/)[0];
     // the scheme off first (with it optional in one pattern, `https://host` read `//host` as its path)
     const rest = /^[^/?#]*([/?#].*)$/.exec(caseForm(rawUrl).replace(/^[a-z][a-z0-9+.-]*:\/\//i, ""))?.[1];

@@ -60,6 +60,7 @@ describe("a link is a value whatever its top-level domain (hostile55 F1)", () =>
     expect(links("go to http://185.23.4.7:8080/a or 185.23.4.7")).toEqual(["185.23.4.7:8080/a", "185.23.4.7"]);
     expect(links("use www.sécure.com")).toEqual(["sécure.com"]);
     expect(links("HTTPS://EVIL.SHOP/X")).toEqual(["evil.shop/x"]);
+    expect(links("get ftp://evil.com/a and hxxp://evil.shop")).toEqual(["evil.com/a", "evil.shop"]);
     // a superscript or circled mark right after a link is no part of it (rev2b)
     expect(links("visit www.evil.shop\u00b2 or evil.example\u2460")).toEqual(["evil.shop", "evil.example"]);
   });
