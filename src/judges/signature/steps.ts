@@ -13,7 +13,7 @@ import {
   classOk,
   defendsAgainst,
   countOf,
-  DATA_RE,
+  asksForData,
   derivedValues,
   FORM_RE,
   hasPayload,
@@ -157,7 +157,7 @@ function actionStep(ctx: AnalysisContext, step: GoalStep, steps: StepResult[]): 
   const anyOwnNamed = step.values.length > 0;
   const ownStrong = own.filter((v) => v.strong);
   const targets = own.filter((v) => v.target);
-  const needsPayload = step.cls === "send" && DATA_RE.test(step.sentence);
+  const needsPayload = step.cls === "send" && asksForData(step.sentence);
   const anaphoric = !anyOwnNamed && ANAPHOR_RE.test(step.text);
   const transfer = isTransferStep(step);
   const prevCalls = steps.length > 0 ? steps[steps.length - 1].calls.filter((c) => !c.error) : [];
