@@ -20,6 +20,7 @@ import { corruptLinesRepaired } from "./corrupt-lines.js";
 import type { ReadSince } from "./read-since.js";
 import { withoutRemoved } from "./removed-record.js";
 import { recordSameContent, sameContentFinding } from "./same-content.js";
+import { limitWarning } from "./limit-warning.js";
 import type { ReadOutcome } from "./label-steps.js";
 
 /**
@@ -80,6 +81,9 @@ if (allVerdicts) {
   else delete summary.mixed_configurations;
 }
 if (current0.statement) summary.inputs_removed = current0.statement;
+// --limit stopped this invocation's reading (recorded at finish): label's own rates are a slice of the inputs (./limit-warning.ts)
+const partial = limitWarning(store.dir, store.snapshot.label_state?.limit !== undefined);
+if (partial) summary.warnings.unshift(partial);
 // the verdicts left out as made on an older text: among the summary's warnings (stderr, --json, summary.json), once
 const staleNote = takeStaleNote(store.dir);
 if (staleNote) summary.warnings.push(staleNote);
