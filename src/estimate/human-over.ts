@@ -22,3 +22,20 @@ export function humanOverText(g: { n_population: number; n_population_estimated:
   if (!warnings.some((w) => /do not represent/.test(coverageParts(w)?.tail ?? ""))) return ""; // every cell has a label
   return `; the human-only figure is over the cells with a labelled item, ${int(nHat)} of the ${int(g.n_population)} by the design weights (the other ${int(g.n_population - nHat)}, in cells with no labelled item, are not represented: the WARNING on the label file's strata above)`;
 }
+
+/**
+ * The caveat on a group's calibrated figure when the label file's strata leave cells with no labelled item (break55
+ * #2): the calibrated estimate is the judge's rate over all N plus the design-weighted mean human-minus-judge
+ * difference of the labelled items, so the correction measured in the labelled cells (N̂ of N) is applied to the other
+ * N - N̂ as if their judge error were the same, which nothing measured; `sample --disagreement` draws the cells where
+ * the judges disagree, their worst. "" when {@link humanOverText} is "" (every cell has a label, or the weights add up
+ * to N) or the calibrated figure is undefined. The figure is not changed.
+ */
+export function calibratedOverText(
+  g: { n_population: number; n_population_estimated: number | null; human: { asr: number | null }; calibrated: { asr: number | null } },
+  warnings: readonly string[],
+): string {
+  if (g.calibrated.asr === null || !humanOverText(g, warnings)) return "";
+  const nHat = g.n_population_estimated!;
+  return ` (CORRECTION EXTRAPOLATED: measured in the cells with a labelled item, ${int(nHat)} of the ${int(g.n_population)} by the design weights, and applied to the other ${int(g.n_population - nHat)} as if the judge erred there as in the labelled cells: not measured there)`;
+}
