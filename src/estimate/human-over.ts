@@ -36,6 +36,20 @@ export function calibratedOverText(
   warnings: readonly string[],
 ): string {
   if (g.calibrated.asr === null || !humanOverText(g, warnings)) return "";
-  const nHat = g.n_population_estimated!;
-  return ` (CORRECTION EXTRAPOLATED: measured in the cells with a labelled item, ${int(nHat)} of the ${int(g.n_population)} by the design weights, and applied to the other ${int(g.n_population - nHat)} as if the judge erred there as in the labelled cells: not measured there)`;
+  return extrapolatedText(g.n_population_estimated!, g.n_population);
+}
+
+/**
+ * {@link calibratedOverText} for the `(all)` group, which holds its design cells whole: there the design weights of the
+ * labelled items add up to N exactly when every cell has a labelled item, so N̂ below N is the uncovered cells, no
+ * warning needed to tell (the table's `(all)` line and report's stdout have none at hand). "" otherwise.
+ */
+export function calibratedAllOverText(g: { n_population: number; n_population_estimated: number | null; calibrated: { asr: number | null } }): string {
+  const nHat = g.n_population_estimated;
+  if (g.calibrated.asr === null || nHat === null || Math.round(nHat) >= g.n_population) return "";
+  return extrapolatedText(nHat, g.n_population);
+}
+
+function extrapolatedText(nHat: number, n: number): string {
+  return ` (CORRECTION EXTRAPOLATED: measured in the cells with a labelled item, ${int(nHat)} of the ${int(n)} by the design weights, and applied to the other ${int(n - nHat)} as if the judge erred there as in the labelled cells: not measured there)`;
 }

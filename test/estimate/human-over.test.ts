@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { calibratedOverText, humanOverText } from "../../src/estimate/human-over.js";
+import { calibratedAllOverText, calibratedOverText, humanOverText } from "../../src/estimate/human-over.js";
 
 const STRATA =
   "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 766 of the 1440 trajectories of the run the sample's --where attacked=true keeps: the other 674 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from; none labelled; or no labelled item with a consensus, e.g. annotators tied on each): the human and calibrated estimates do not represent them";
@@ -30,5 +30,14 @@ describe("calibratedOverText: the calibrated figure's correction carried to cell
     expect(calibratedOverText(g, ["another warning"])).toBe("");
     expect(calibratedOverText({ ...g, calibrated: { asr: null } }, [STRATA])).toBe("");
     expect(calibratedOverText({ ...g, n_population_estimated: 66 }, [STRATA])).toBe("");
+  });
+});
+
+describe("calibratedAllOverText: the (all) group, whose cells are whole, needs no warning to tell", () => {
+  it("said when the weights cover less than N; nothing when they cover it or the figure is undefined", () => {
+    const g = { n_population: 66, n_population_estimated: 17, calibrated: { asr: 0.539 } };
+    expect(calibratedAllOverText(g)).toContain("CORRECTION EXTRAPOLATED: measured in the cells with a labelled item, 17 of the 66");
+    expect(calibratedAllOverText({ ...g, n_population_estimated: 65.9999 })).toBe("");
+    expect(calibratedAllOverText({ ...g, calibrated: { asr: null } })).toBe("");
   });
 });
