@@ -19,10 +19,11 @@ export function limitWarning(runDir: string, limitStopped: boolean): string | un
 }
 
 /**
- * The `PARTIAL RUN: ...` line of label's text output when the summary's warnings hold {@link limitWarning}'s, else "".
+ * The `PARTIAL RUN: ...` line of label's text output when the summary's warnings hold {@link limitWarning}'s, else ""
+ * (none without a `--limit`; label leaves it out of an interrupted run's text, whose INTERRUPTED line says more).
  * @param limit the `--limit` given
  */
 export function partialRunLine(warnings: readonly string[], limit: string | number | undefined): string {
-  if (!warnings.some((w) => w.startsWith("run incomplete: partial run: "))) return "";
+  if (limit === undefined || !warnings.some((w) => w.startsWith("run incomplete: partial run: "))) return "";
   return `PARTIAL RUN: --limit ${limit} stopped the reading before the inputs ended: the figures above are over the trajectories read first (walk order), not the inputs; run label again without --limit to label the rest\n`;
 }

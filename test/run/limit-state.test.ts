@@ -34,6 +34,7 @@ describe("label --limit / --where and the run's state", () => {
     expect(res.summary.warnings[0]).toBe(`run incomplete: ${cut.message}`);
     expect(JSON.parse(fs.readFileSync(path.join(tmp, "cut", "summary.json"), "utf8")).warnings[0]).toBe(`run incomplete: ${cut.message}`);
     expect(partialRunLine(res.summary.warnings, 5)).toMatch(/^PARTIAL RUN: --limit 5 stopped the reading before the inputs ended/);
+    expect(partialRunLine(res.summary.warnings, undefined)).toBe("");
     expect(cut).toMatchObject({ status: "partial", complete: false });
     expect(cut.message).toContain(`--limit 5 of ${SAMPLES} (started `);
     expect(cut.message).toMatch(/the 5 trajectories the runs stored/);
