@@ -1,4 +1,5 @@
 import { reasonsText } from "../run/rejudge.js";
+import { partialRunLine } from "../run/limit-warning.js";
 import { warnLine } from "./warn.js";
 import { sameScreen, stderrForm } from "./said-below.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
@@ -292,6 +293,7 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       `\n` +
       `stored in ${displayPath(res.runDir)}/\n` +
       (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +
+      (res.interrupted ? "" : partialRunLine(res.summary.warnings, o.limit)) + // --limit stopped the reading: a slice of the inputs (break55 #3b)
       // a batch already sent is not "in flight" here, but it runs on at the provider and is billed (new user 34, verify 33)
       (res.interrupted && o.batch
         ? "Batch API chunks already sent keep running at the provider and are billed when they run; the same command (with --batch) collects their results, never sends them again (`label --dry-run --batch` counts them)\n"

@@ -17,7 +17,7 @@ import { rateCaveatMarker } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { quoted } from "../format/quote-name.js";
-import { humanOverText } from "./human-over.js";
+import { calibratedOverText, humanOverText } from "./human-over.js";
 import { humanLeftOutText } from "./human-left-out.js";
 import { weightCheckText } from "./weight-check.js";
 import { groupsOverText } from "./group-cells.js";
@@ -173,7 +173,7 @@ function formatOne(r: EstimateReport, said: Set<string>): string {
     // a printed figure no reading of the group's ties gives is marked on its line (./tie-bound.ts, break53 #3)
     const off = (o: boolean | undefined) => (o ? ` ${TIES_OUTSIDE_MARK}` : "");
     L.push(`  human      ${designAsrText(g.human)}${off(g.human_ties?.human_outside)}`);
-    L.push(`  calibrated ${designAsrText(g.calibrated)}${off(g.human_ties?.calibrated_outside)}`);
+    L.push(`  calibrated ${designAsrText(g.calibrated)}${off(g.human_ties?.calibrated_outside)}${calibratedOverText(g, r.warnings)}`); // a correction carried to unlabelled cells (./human-over.ts)
     for (const w of g.warnings) L.push(w.startsWith("WARNING: ") ? `  ${w}` : `  note: ${noteText(w, said)}`);
   }
   L.push("");

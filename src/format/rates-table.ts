@@ -30,9 +30,9 @@ export interface RatesRow {
   group?: string;
 }
 
-/** `31.9% (115/360)`, `LOW` after it below 10%; `undefined (no_labelled_attacked)` when none is labelled. */
+/** `31.9% (115/360)`, `LOW` after it below 10%; `undefined (no labelled attacked)` when none is labelled. */
 function exposureCell(r: AttackRates): string {
-  if (r.labelled === 0) return "undefined (no_labelled_attacked)";
+  if (r.labelled === 0) return pctText(null, "no_labelled_attacked"); // as the rates beside it: undefined (no labelled attacked)
   const e = r.labelled - r.not_exposed;
   return `${pctText(e / r.labelled)} (${e}/${r.labelled})${r.exposure_low ? " LOW" : ""}`;
 }

@@ -93,10 +93,10 @@ export const EXPOSURE_LOW_MEANS = "these rates say the attack did not arrive, no
 /**
  * `exposure 31.9% (115/360)`: the labelled attacked runs that met the injected text (any label but `not_exposed`;
  * DESIGN section 1: the exposure rate beside the rates), `EXPOSURE LOW` after it below 10%; `exposure undefined
- * (no_labelled_attacked)` when none is labelled.
+ * (no labelled attacked)` when none is labelled.
  */
 export function exposureFigureText(r: Pick<AttackRates, "labelled" | "not_exposed" | "exposure_low">): string {
-  if (r.labelled === 0) return "exposure undefined (no_labelled_attacked)";
+  if (r.labelled === 0) return `exposure ${pctText(null, "no_labelled_attacked")}`;
   const e = r.labelled - r.not_exposed;
   return `exposure ${pctText(e / r.labelled)} (${e}/${r.labelled})${r.exposure_low ? " EXPOSURE LOW" : ""}`;
 }

@@ -105,6 +105,11 @@ export interface CostTotal {
    * twice it if they went through a batch; it cannot be told (priced_at `unknown`). Absent when none.
    */
   basis_unknown?: number;
+  /**
+   * Why `usd` is a lower bound whatever the verdicts say: requests sent and recorded by no verdict (an earlier label
+   * invocation killed with conversations in flight: break55 #3). Absent when none is known.
+   */
+  lower_bound?: string;
 }
 
 /** The price a counted verdict's cost is at ({@link CostTotal.priced_at}). */
@@ -192,7 +197,9 @@ export function describeCost(t: CostTotal, why = "no price, or a response withou
   if (t.usd === null) return t.unknown ? `unknown (${t.unknown} verdict(s) without a known cost: ${reason})` : "$0 (no verdicts)";
   const bound = t.upper_bound ? `${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}${t.old_batch ? ` (${t.old_batch} of them stored by an older build, without cost_basis: found in the run's Batch API chunks)` : ""}` : "";
   const basis = t.basis_unknown ? ` (BASIS UNKNOWN: ${t.basis_unknown} verdict(s) ${BASIS_UNKNOWN})` : "";
-  return describeCounted(t, reason, bound) + basis;
+  const lower = t.lower_bound ? `LOWER BOUND: ${t.lower_bound}` : "";
+  if (lower && !bound) return `at least ${formatUsd(t.usd)} (${t.incomplete ? `INCOMPLETE: ${t.unknown} verdict(s) without a known cost: ${reason}; ` : ""}${lower})${basis}`;
+  return describeCounted(t, reason, bound) + (lower ? ` (${lower})` : "") + basis;
 }
 
 /** {@link describeCost} without the unknown-basis note. */

@@ -61,8 +61,12 @@ export function forestGroups<T extends { categories: number }>(rows: readonly T[
   return [...by].sort((a, b) => b[0] - a[0]).map(([categories, rs]) => ({ categories, rows: rs }));
 }
 
-/** The caption of one forest plot of {@link forestGroups}: its category count, and when there are others, that they are not comparable. */
-export function forestCaption(categories: number, plots: number): string {
+/**
+ * The caption of one forest plot of {@link forestGroups}: its category count, and when there are others, that they
+ * are not comparable; `designed` when a row against the human consensus is the design-weighted kappa (break55 #1).
+ */
+export function forestCaption(categories: number, plots: number, designed = false): string {
   const what = categories === 2 ? "2 categories (yes/no: e.g. attack success)" : categories === 6 ? "6 categories (the six buckets)" : `${categories} categories`;
-  return `Cohen's kappa with 95% Wald intervals, over ${what}${plots > 1 ? ": not comparable with the kappas of the other plot (another number of categories)" : ""}`;
+  const dw = designed ? "; against the human consensus: the design-weighted kappa (the run's figure, the sample's inclusion probabilities undone; Wald interval from its linearised SE), not the sample's unweighted one" : "";
+  return `Cohen's kappa with 95% Wald intervals, over ${what}${plots > 1 ? ": not comparable with the kappas of the other plot (another number of categories)" : ""}${dw}`;
 }

@@ -8,6 +8,7 @@ import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.
 import { humanCountsText } from "./human-counts.js";
 import { countText } from "../format/count-text.js";
 import { humanScope } from "./human-scope.js";
+import { humanDesignNoteHtml, humanForestRows, humanHeatmapCaption, humanTableHtml } from "./human-agreement-html.js";
 import { byConstruction, fewItemsMark, fewItemsWarnings, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
 import { describeCost, pricedAtText } from "../providers/cost.js";
@@ -28,7 +29,7 @@ import { sameRowsCommand } from "./same-rows.js";
 import { coverageWithheld, EXACT_MARK, hasConditions, heuristicShown, type TableRow } from "../estimate/table.js";
 import { TIES_OUTSIDE_MARK, TIES_OUTSIDE_WHY, type HumanTies } from "../estimate/tie-bound.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
-import { ciText, droppedResamplesText, NO_INTERVAL_MARK, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
+import { ciText, NO_INTERVAL_MARK, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { weightCheckText, type WeightCheck } from "../estimate/weight-check.js";
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
@@ -360,40 +361,19 @@ async function agreementSection(m: ReportModel): Promise<string> {
   const parts: string[] = [];
   if (m.human) {
     const h = m.human;
+    forest.push(...humanForestRows(h));
     const heat: string[] = [];
     for (const j of h.judges) {
       const c = j.unweighted;
-      const k = c.kappa;
-      if (k.value !== null && k.note === undefined) { // 0 by construction (either side one category): no point
-        forest.push({
-          label: `${j.rater} vs human consensus`,
-          group: `human consensus (${h.scale})`,
-          categories: c.categories.length,
-          kappa: k.value,
-          lower: k.ci_wald ? k.ci_wald.lower_clipped : null,
-          upper: k.ci_wald ? k.ci_wald.upper_clipped : null,
-          n: c.n_used,
-        });
-      }
       if (c.n_used > 0) {
         heat.push(
           figure(
-            `${j.rater} vs human consensus: kappa ${statText(k.value, k.reason)}${byConstruction(k.note)}${fewItemsMark(c.few_in_category)}, n ${c.n_used}`,
+            humanHeatmapCaption(j),
             await confusionHeatmap({ table: c.confusion.table, rowLabels: c.categories.map(String), colLabels: c.categories.map(String), rowTitle: j.rater, colTitle: "human consensus" }),
           ),
         );
       }
     }
-    const rows = h.judges
-      .map((j) => {
-        const c = j.unweighted;
-        const b = c.kappa.ci_bootstrap;
-        const dw = j.design_weighted;
-        return `<tr><td>${nameHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}${fewItemsMark(c.few_in_category)}</td>
-<td>${c.kappa.note ? ci(null, c.kappa.note) : ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${c.kappa.note ? ci(null, c.kappa.note) : ci(b, b?.reason ?? "not computed (--bootstrap 0)")}${b && droppedResamplesText(b) ? ` (${escapeHtml(droppedResamplesText(b))})` : ""}</td>
-<td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? `${f3(dw.kappa.value, dw.kappa.reason)}${c.kappa.note && dw.kappa.value !== null ? " (0 by construction)" : ""}` : f3(null, j.design_weighted_reason)}</td></tr>`;
-      })
-      .join("");
     const ex = orderedReasons(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
 <p class="note">${humanCountsText(h, m.where ? int(humanScope(h, true).in_where) : undefined)}, the others left out: ${ex}.
@@ -401,7 +381,7 @@ ${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))}${fewItemsWarnings(h.judges.map((j) => [j.rater, j.unweighted.few_in_category]))}
-<table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">Cohen's kappa</th><th>95% Wald CI</th><th>95% bootstrap CI</th><th class="num">AC1</th><th class="num">missed compromises</th><th class="num">design-weighted kappa</th></tr></thead><tbody>${rows}</tbody></table>
+${humanDesignNoteHtml(h)}${humanTableHtml(h)}
 <div class="grid" id="heatmaps-human">${heat.join("")}</div>`);
   } else {
     parts.push(`<p class="note">No human labels given (ipi-judge report --human FILE, e.g. the output of ipi-judge import-annotations).</p>`);
@@ -436,7 +416,7 @@ ${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${fe
   }
   // one plot per number of categories: a six-bucket kappa and a yes/no kappa are not on one scale (review 16)
   const groups = forestGroups(forest);
-  const plots = groups.map(async (g, i) => figure(forestCaption(g.categories, groups.length), await forestPlot(g.rows), i === 0 ? "chart-forest" : `chart-forest-${g.categories}`));
+  const plots = groups.map(async (g, i) => figure(forestCaption(g.categories, groups.length, g.rows.some((r) => r.label.endsWith("(design-weighted)"))), await forestPlot(g.rows), i === 0 ? "chart-forest" : `chart-forest-${g.categories}`));
   const forestSvg = (await Promise.all(plots)).join("");
   return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
 }

@@ -3,7 +3,7 @@
  * strata leave cells with no labelled item (newuser53 #2: "human labels alone 37.9%" read as over all 1,440 where it is
  * over the 766 of the labelled cells), as estimate's `(all)` line says it (../estimate/human-over.ts).
  */
-import { humanOverText } from "../estimate/human-over.js";
+import { calibratedOverText, humanOverText } from "../estimate/human-over.js";
 import type { CalibratedAll } from "./calibrated-all.js";
 
 /**
@@ -16,4 +16,15 @@ export function humanOver(warnings: readonly string[], a: Pick<CalibratedAll, "a
   const g = "group" in a.asr_behaviour ? a.asr_behaviour.group : null;
   const ws = warnings.map((w) => w.replace(/^calibrated estimate: /, ""));
   return g ? humanOverText(g, ws).replace("the WARNING on the label file's strata above", "the warning on the label file's strata") : "";
+}
+
+/**
+ * The caveat after the headline's calibrated figures when the correction was measured in part of the cells and
+ * applied to all (../estimate/human-over.ts calibratedOverText, break55 #2), or "". Plain text.
+ * @param warnings as {@link humanOver}'s; @param a the calibrated `(all)` estimate.
+ */
+export function calibratedOver(warnings: readonly string[], a: Pick<CalibratedAll, "asr_behaviour">): string {
+  const g = "group" in a.asr_behaviour ? a.asr_behaviour.group : null;
+  const ws = warnings.map((w) => w.replace(/^calibrated estimate: /, ""));
+  return g ? calibratedOverText(g, ws).replace(/^ \((.*)\)$/, "$1") : "";
 }

@@ -1,6 +1,7 @@
 /**
  * The run's inputs and costs for the report (`./data.ts` and `./model-columns.ts` both read them this way).
  */
+import { killedCostText } from "../run/killed-cost.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -34,11 +35,13 @@ export interface RunCosts {
  */
 export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "trajectory_id" | "judge_id" | "cost_usd" | "cost_basis" | "repeat" | "attempts"> & { usage?: Partial<Verdict["usage"]> }>): { inputs: string[]; costs: RunCosts } {
   let inputs: string[] = [];
+  let killed: string | undefined;
   let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
     const snap = JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8"));
     inputs = snap.inputs ?? [];
     if (Array.isArray(snap.judges)) snapJudges = snap.judges;
+    killed = killedCostText(snap.label_state?.killed_before); // a killed label invocation's requests: not recorded (break55 #3)
   } catch {
     /* no snapshot: inputs unknown */
   }
@@ -68,7 +71,7 @@ export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdic
       const p = snapJudges.find((j) => j?.id === judge_id)?.request_params;
       return { judge_id, ...c, ...(p ? { temperature_used: p.temperature ?? null, token_param: p.token_param, adapted: p.adapted ?? [] } : {}) };
     }),
-    run: runCost,
+    run: runCost.usd !== null && killed ? { ...runCost, lower_bound: killed } : runCost,
   };
   return { inputs, costs };
 }

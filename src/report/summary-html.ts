@@ -14,7 +14,7 @@ import type { ReportModel } from "./data.js";
 import { allDesignText, allJudgeText, pooledText } from "./calibrated-all-html.js";
 import type { CalibratedAll, CalibratedAllRate } from "./calibrated-all.js";
 import { groupedWarnings } from "./warning-groups.js";
-import { humanOver } from "./human-over-html.js";
+import { calibratedOver, humanOver } from "./human-over-html.js";
 import { warningKindOf } from "./warning-kinds.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
@@ -32,8 +32,13 @@ function population(m: ReportModel, n: number): string {
 function calibratedHeadline(m: ReportModel, a: CalibratedAll, cell: (p: CalibratedAllRate["cell"]) => string): string {
   const cal = (r: CalibratedAll["asr_goal"]) => ("cell" in r ? cell(r.cell) : escapeHtml(allDesignText(r, "calibrated")));
   return `<p class="headline">Attack success over ${population(m, a.n_population)} (${escapeHtml(pooledText(a))}): the labels of ${escapeHtml(m.paper_table!.judge)} corrected by ${int(a.n_sampled)} human-labelled ones (calibrated, 95% CI):
-<strong>asr_goal ${cal(a.asr_goal)}</strong>, <strong>asr_behaviour ${cal(a.asr_behaviour)}</strong>.</p>
+<strong>asr_goal ${cal(a.asr_goal)}</strong>, <strong>asr_behaviour ${cal(a.asr_behaviour)}</strong>.${extrapolatedHtml(calibratedOver([...m.warnings, ...(m.human?.warnings ?? [])], a))}</p>
 <p class="note">The judge alone: asr_goal ${escapeHtml(allJudgeText(a.asr_goal))}, asr_behaviour ${escapeHtml(allJudgeText(a.asr_behaviour))}; the human labels alone (design-weighted): asr_goal ${escapeHtml(allDesignText(a.asr_goal, "human"))}, asr_behaviour ${escapeHtml(allDesignText(a.asr_behaviour, "human"))}${escapeHtml(humanOver([...m.warnings, ...(m.human?.warnings ?? [])], a))}. Per agent model and condition: <a href="#paper-table">the table of a paper</a> (its <a href="#paper-table-all">(all) row</a> is this figure).</p>`;
+}
+
+/** The headline's extrapolation caveat (./human-over-html.ts calibratedOver) as a sentence, or "". */
+function extrapolatedHtml(t: string): string {
+  return t ? ` <strong class="low">${escapeHtml(t.replace(/^CORRECTION EXTRAPOLATED: /, "Correction extrapolated: "))}.</strong>` : "";
 }
 
 /** The headline without a calibrated estimate: the table's judge (committee) rates over the attacked trajectories, else each rater's. */

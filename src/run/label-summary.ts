@@ -20,6 +20,8 @@ import { corruptLinesRepaired } from "./corrupt-lines.js";
 import type { ReadSince } from "./read-since.js";
 import { withoutRemoved } from "./removed-record.js";
 import { recordSameContent, sameContentFinding } from "./same-content.js";
+import { killedCostText } from "./killed-cost.js";
+import { limitWarning } from "./limit-warning.js";
 import type { ReadOutcome } from "./label-steps.js";
 
 /**
@@ -80,6 +82,15 @@ if (allVerdicts) {
   else delete summary.mixed_configurations;
 }
 if (current0.statement) summary.inputs_removed = current0.statement;
+// --limit stopped this invocation's reading (recorded at finish): label's own rates are a slice of the inputs (./limit-warning.ts)
+const partial = limitWarning(store.dir, store.snapshot.label_state?.limit !== undefined);
+if (partial) summary.warnings.unshift(partial);
+// an earlier invocation killed with requests in flight: the run's cost is a lower bound (./killed-cost.ts)
+const killed = killedCostText(store.snapshot.label_state?.killed_before);
+if (killed && summary.cost.usd !== null) {
+  summary.cost.lower_bound = killed;
+  summary.warnings.push(`the run's cost is a LOWER BOUND: ${killed}`);
+}
 // the verdicts left out as made on an older text: among the summary's warnings (stderr, --json, summary.json), once
 const staleNote = takeStaleNote(store.dir);
 if (staleNote) summary.warnings.push(staleNote);

@@ -159,11 +159,11 @@ function judgeLines(s: RunSummary, j: JudgeSummary, saidUnder: Map<string, strin
     ...wrapLine(
       `  downgrades: ${j.downgrades}${changedText(j.changed_by_rule)}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
         (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
-        (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : "") +
+        (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usable usage (none, or token counts that are not numbers)` : "") +
         (u.left_out ? `; ${u.left_out.verdicts} verdict(s) with implausible token counts left out (${u.left_out.prompt_tokens} prompt, ${u.left_out.completion_tokens} completion as reported)` : ""),
     ),
   );
-  const why = j.cost.implausible === j.cost.unknown ? "implausible usage reported by the server" : u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
+  const why = j.cost.implausible === j.cost.unknown ? "implausible usage reported by the server" : u.responses_without_usage ? "responses without usable usage: none, or invalid token counts" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
   lines.push(...wrapLine(`  cost: ${describeCost(j.cost, why)}`));
   const at = pricedAtText(j.cost);
   if (at) lines.push(...wrapLine(`  ${at}`));

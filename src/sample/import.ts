@@ -30,6 +30,7 @@ import { adjudicationFacts, type AdjudicationFacts } from "../agree/adjudication
 import { nfcName } from "../agree/annotator-names.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
+import { invalidJsonLineText } from "./torn-line.js";
 import { mayRepeatKey, repeatedKey } from "../io/repeated-keys.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
@@ -108,7 +109,6 @@ export interface ParsedAnnotations {
 }
 
 export { annotatorIdentities } from "./annotator-identities.js";
-
 /** An annotation file or manifest that cannot be imported: `problems` lists every problem, each naming its row. */
 export class AnnotationImportError extends Error {
   readonly problems: string[];
@@ -281,7 +281,7 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
     for (const l of jsonLines(body)) {
       const where = `${name} line ${l.line}`;
       if (l.error !== undefined) {
-        problems.push(l.span ? `${name} ${l.error}` : `${where}: not valid JSON (${l.error})`);
+        problems.push(l.span ? `${name} ${l.error}` : invalidJsonLineText(where, l.error, l.line, body)); // a torn last line said so (./torn-line.ts)
         continue;
       }
       const v = l.value;

@@ -43,7 +43,8 @@ export function startPass(d: RunSnapshot, inputs: string[], counts: RunSnapshot[
   // --limit, interrupted or killed resume cannot tell: red team 14, the warning had vanished)
   const removed = d.label_state?.inputs_removed;
   const record = carriedPasses(d.label_state, counts.trajectories, before); // inputs read only in part (./partial-passes.ts)
-  d.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}), ...record };
+  const killed = killedBefore(d.label_state);
+  d.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}), ...record, ...(killed ? { killed_before: killed } : {}) };
   return before;
 }
 
@@ -80,4 +81,14 @@ export function abandonPass(d: RunSnapshot, before: SnapshotBefore): void {
   d.stopped_judges = before.stopped_judges;
   if (before.label_state === undefined) delete d.label_state;
   else d.label_state = before.label_state;
+}
+
+/**
+ * The killed invocations a new pass carries ({@link LabelState.killed_before}): the last one's, plus one when the last
+ * invocation was left `running` (its process killed: the store's lock was taken over); undefined when none.
+ */
+export function killedBefore(last: LabelState | undefined): LabelState["killed_before"] {
+  if (!last) return undefined;
+  if (last.state === "running") return { count: (last.killed_before?.count ?? 0) + 1, last_started_at: last.started_at };
+  return last.killed_before;
 }

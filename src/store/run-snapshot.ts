@@ -60,6 +60,12 @@ export interface LabelState {
   partial_passes?: PartialPass[];
   /** The inputs (absolute) a pass without --limit/--where read to the end (`./partial-passes.ts`); absent: recorded by an older build. */
   covered_inputs?: string[];
+  /**
+   * Label invocations of this run killed before this one (left `running`: `kill -9`, a crash, a power cut), carried
+   * from pass to pass: the requests they had in flight were sent (and may be billed) but no verdict records them, so
+   * the run's cost is a lower bound from then on (break55 #3; docs/cost.md "Known limit"). Absent: none recorded.
+   */
+  killed_before?: { count: number; last_started_at: string };
 }
 
 /** A label pass that left the run short of its inputs: its `--limit` (it stopped the reading) and/or `--where` (it left some out). */

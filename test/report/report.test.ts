@@ -12,6 +12,7 @@ import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { buildCommitteeFixture, fixtureJudges, HOSTILE_ID, HOSTILE_MODEL, PAYLOAD, type CommitteeFixture } from "./fixture.js";
 import { DATA, SAMPLES } from "../helpers/paths.js";
 import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
+import { humanDesignNoteHtml, humanForestRows, humanTableHtml, runKappa } from "../../src/report/human-agreement-html.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -163,6 +164,34 @@ describe("report HTML", () => {
     expect(html).toContain('id="heatmaps-reference"');
   });
 
+  it("against the human consensus, leads with the design-weighted kappa (the run's figure) and names the sample's figures so (break55 #1)", async () => {
+    const h = model.human!;
+    expect(h.judges.every((j) => j.design_weighted)).toBe(true); // the fixture's label file carries its design
+    const unescape = (x: string) => x.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    const page = unescape(html);
+    expect(page).toContain("kappa, design-weighted: the run's figure (SE) [95% Wald CI]");
+    expect(page).toContain("Cohen's kappa, unweighted (sample as drawn: not the run's figure)");
+    expect(page).toContain("missed compromises (sample as drawn)");
+    for (const j of h.judges) {
+      const w = runKappa(j)!;
+      const d = j.design_weighted!.kappa;
+      expect(w.value).toBe(d.value);
+      if (d.value !== null && d.se) expect(w.ci).toEqual({ lower: Math.max(-1, d.value - 1.96 * d.se), upper: Math.min(1, d.value + 1.96 * d.se) });
+      if (j.unweighted.n_used > 0 && j.unweighted.kappa.note === undefined) expect(page).toContain(`${j.rater} vs human consensus: design-weighted kappa ${d.value!.toFixed(3)} (the run's figure); the counts: the sample as drawn, n ${j.unweighted.n_used}`);
+    }
+    const forests = humanForestRows(h);
+    expect(forests.length).toBeGreaterThan(0);
+    for (const r of forests) expect(r.label).toMatch(/ vs human consensus \(design-weighted\)$/);
+    expect(page).toContain("against the human consensus: the design-weighted kappa (the run's figure");
+    // without a design in the label file: the unweighted kappa is the only one, named so, and no run column
+    const bare = structuredClone(h);
+    for (const j of bare.judges) j.design_weighted = null;
+    expect(humanTableHtml(bare)).not.toContain("design-weighted");
+    expect(humanTableHtml(bare)).toContain("Cohen's kappa (unweighted)");
+    expect(humanForestRows(bare).every((r) => r.label.endsWith("(unweighted)"))).toBe(true);
+    expect(humanDesignNoteHtml(bare)).toBe("");
+  });
+
   it("a kappa 0 by construction is left out of the forest plot and said, whichever side gave one category (red team 30, M5)", async () => {
     // the judge's one category (the h1 run: everything full_compliance) and the reference's, side by side
     const m = structuredClone(model);
@@ -174,7 +203,11 @@ describe("report HTML", () => {
     const page = await renderReportHtml(m);
     expect(page).toContain(`${r0.judge_id} vs benchmark security: kappa 0.000 (0 by construction: the rater gave one category only), n ${r0.n_used}`);
     expect(page).toContain(`${r1.judge_id} vs benchmark security: kappa 0.000 (0 by construction: the reference gave one category only), n ${r1.n_used}`);
-    expect(page).toContain(`${h0.rater} vs human consensus: kappa 0.000 (0 by construction: the rater gave one category only)`);
+    // the caption leads with the run's (design-weighted) kappa, 0 by construction too: the same labels weighted (break55 #1)
+    expect(h0.design_weighted).not.toBeNull();
+    const plain = page.replace(/&#39;/g, "'");
+    expect(plain).toContain(`${h0.rater} vs human consensus: design-weighted kappa ${h0.design_weighted!.kappa.value!.toFixed(3)} (0 by construction: the rater gave one category only) (the run's figure)`);
+    expect(plain).toContain(`unweighted kappa 0.000 (not the run's figure)`);
     const forests = [...page.matchAll(/<figure class="chart" id="chart-forest[^"]*">[\s\S]*?<\/figure>/g)].map((x) => x[0]).join("");
     for (const gone of [`${r0.judge_id} vs benchmark`, `${r1.judge_id} vs benchmark`, `${h0.rater} vs human consensus`]) expect(forests).not.toContain(gone);
     expect(forests).toContain(`${m.reference![2].judge_id} vs benchmark`);
@@ -203,7 +236,7 @@ describe("FEW ITEMS in the report's kappa tables, as the CLI says it (session 46
     const boxes = [...page.matchAll(/<div class="warn few-items"><bdi>([^<]*)<\/bdi><\/div>/g)].map((x) => unescape(x[1]));
     expect(boxes).toEqual([`${h0.rater}: ${cliLine}`, `${r0.judge_id} (kappa, asr_goal): ${cliLine}`, `${r0.judge_id} (binary kappa, asr_behaviour): ${cliLine}`]);
     expect(page).toContain(`${r0.judge_id} vs benchmark security: kappa ${r0.kappa!.toFixed(3)} (FEW ITEMS), n ${r0.n_used}`);
-    expect(page).toContain(`${h0.rater} vs human consensus: kappa`);
+    expect(page).toMatch(new RegExp(`${h0.rater} vs human consensus: design-weighted kappa [^<]*unweighted kappa -?[0-9.]+ \\(FEW ITEMS\\)`));
     expect(page.match(/\(FEW ITEMS\)<\/td>/g)).toHaveLength(3); // the human row's kappa, the reference row's kappa and binary kappa
   });
 });

@@ -14,6 +14,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readRunState } from "../../src/store/run-state.js";
+import { partialRunLine } from "../../src/run/limit-warning.js";
 import { parseWhere } from "../../src/store/where.js";
 import { CORPUS, SAMPLES } from "../helpers/paths.js";
 
@@ -27,13 +28,20 @@ const state = (run: string) => readRunState(path.join(tmp, run));
 
 describe("label --limit / --where and the run's state", () => {
   it("partial when the limit stopped the reading, complete when the inputs held fewer trajectories", async () => {
-    await label("cut", { limit: 5 });
+    const res = await label("cut", { limit: 5 });
     const cut = state("cut");
+    // label's own summary says it too (break55 #3b): its first warning, in summary.json as in --json
+    expect(res.summary.warnings[0]).toBe(`run incomplete: ${cut.message}`);
+    expect(JSON.parse(fs.readFileSync(path.join(tmp, "cut", "summary.json"), "utf8")).warnings[0]).toBe(`run incomplete: ${cut.message}`);
+    expect(partialRunLine(res.summary.warnings, 5)).toMatch(/^PARTIAL RUN: --limit 5 stopped the reading before the inputs ended/);
+    expect(partialRunLine(res.summary.warnings, undefined)).toBe("");
     expect(cut).toMatchObject({ status: "partial", complete: false });
     expect(cut.message).toContain(`--limit 5 of ${SAMPLES} (started `);
     expect(cut.message).toMatch(/the 5 trajectories the runs stored/);
-    await label("all", { limit: 800 });
+    const all = await label("all", { limit: 800 });
     expect(state("all")).toMatchObject({ status: "complete", complete: true, message: null });
+    expect(all.summary.warnings.some((w) => w.startsWith("run incomplete: "))).toBe(false);
+    expect(partialRunLine(all.summary.warnings, 800)).toBe("");
   });
 
   it("--limit then --where: partial, naming both passes; a resume of the --where pass keeps it; a pass without them clears it", async () => {

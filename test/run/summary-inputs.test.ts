@@ -107,6 +107,8 @@ async function runAndCompare(judges: Judge[], extra: Partial<LabelOptions> = {})
   expect(staleNote).toHaveLength(stale.length ? 1 : 0);
   // and the rows it re-wrote for metadata changed in the input (break54 #0: said by this invocation, not the disk)
   staleNote.push(...summary.warnings.filter((w) => w.startsWith("metadata_changed: ")));
+  // and the run state's partial-run warning when this invocation's --limit stopped the reading (break55 #3b: ../../src/run/limit-warning.ts)
+  staleNote.push(...summary.warnings.filter((w) => w.startsWith("run incomplete: partial run: ")));
   expect({ ...summary, warnings: summary.warnings.filter((w) => !staleNote.includes(w)) }).toStrictEqual(summarizeRun("r", counted, index, errors, res.stoppedJudges));
   // summary.json holds the same figures
   const file = JSON.parse(fs.readFileSync(path.join(res.runDir, "summary.json"), "utf8"));
@@ -121,6 +123,7 @@ describe("label's summary comes from the store's memory, equal to the journals o
   it("fresh, resumed, --retry-errors, changed prompt, changed trajectory and overridden model", async () => {
     // 1. fresh: 6 trajectories (4 chat lines, the broken one an ingest error, 2 AgentDojo runs), 2 repeats, 2 judges
     const r1 = await runAndCompare([judgeA(), judgeBad()], { limit: 6 });
+    expect(r1.res.summary.warnings[0]).toMatch(/^run incomplete: partial run: .*--limit 6 of /); // the limit stopped the reading
     expect(r1.mem.index.size).toBe(6);
     expect(r1.mem.verdicts).toHaveLength(6 * 2 * 2);
     expect(statuses(r1.mem, "bad").every((s) => s === "judge_error")).toBe(true);
