@@ -21,7 +21,8 @@ export interface StratumNonresponse {
 
 /** The wording of the rule, in the text and as `weights.nonresponse_rule` in the JSON. */
 export const NONRESPONSE_RULE =
-  "n_h = the stratum's attacked items with a human consensus on the compared scale; an item without one (consensus_tie, " +
+  "n_h = the stratum's attacked items with a human consensus on the compared scale (N_h the stratum's attacked part, stratum_size x its labelled items' attacked share: " +
+  "so an item weighs stratum_size over the stratum's labelled items, attacked or not, as estimate's N_c/n_c); an item without one (consensus_tie, " +
   "consensus_coarser_than_scale) is nonresponse: left out, its weight spread over its stratum's compared items (N_h unchanged)";
 
 /**

@@ -492,7 +492,10 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
       design = { records: j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, outOfDomain };
       est = designAgreement(design.records, N, cats, { outOfDomain });
       zeroSe = { n: stratumCounts(st, outOfDomain), N };
-      estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size, n_h = the stratum's items with a consensus on the scale) with stratified linearised SEs";
+      // worded as estimate's N_c/n_c reads (newuser55 #5: "n_h = attacked items" beside estimate's "all consensus items" read as two weightings)
+      estimator =
+        "post-stratified hajek (w = N_h/n_h over the attacked domain, N_h = stratum_size x the attacked share of the stratum's labelled items, n_h = the stratum's attacked items with a consensus on the scale: " +
+        "per item stratum_size over the stratum's labelled items, attacked or not, as estimate's N_c/n_c, when every labelled item has a consensus) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
       // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
       const N: Record<string, number> = Object.create(null);
