@@ -171,11 +171,8 @@ Example:
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n` +
-            // the study's headline: the pooled calibrated estimate, as estimate prints its (all) group (new user 45 #7)
-            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : "") +
-            // its notes naming the two estimates inconsistent, as estimate and the page say them (newuser55 #3: the line
-            // people paste printed goal 61.4% above behaviour 59.6% with nothing said)
-            goalAboveLines(m.paper_table?.calibrated_all).map((l) => `${l}\n`).join("") +
+            // the study's headline: the pooled calibrated estimate, as estimate prints its (all) group (new user 45 #7), and its goal-above-behaviour note (newuser55 #3)
+            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : "") + goalAboveLines(m.paper_table?.calibrated_all).map((l) => `${l}\n`).join("") +
             // the table's rows that are not like for like, as estimate --table's footnotes (the page marks them)
             footnoteLines(m.paper_table?.mix_footnotes ?? []).map((l) => `paper table ${l}\n`).join(""),
         );
