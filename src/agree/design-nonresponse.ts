@@ -19,9 +19,19 @@ export interface StratumNonresponse {
   without_consensus: Record<string, number>;
 }
 
+/**
+ * The estimator's name when the label file gives `stratum_size` (`agree --human`'s `estimator`), worded as estimate's
+ * N_c/n_c reads (newuser55 #5: "n_h = the stratum's attacked items" beside estimate's "all consensus items of the cell"
+ * read as two weightings; the domain's N_h makes them one).
+ */
+export const STRATUM_SIZE_ESTIMATOR =
+  "post-stratified hajek (w = N_h/n_h over the attacked domain, N_h = stratum_size x the attacked share of the stratum's labelled items, n_h = the stratum's attacked items with a consensus on the scale: " +
+  "per item stratum_size over the stratum's labelled items, attacked or not, as estimate's N_c/n_c, when every labelled item has a consensus) with stratified linearised SEs";
+
 /** The wording of the rule, in the text and as `weights.nonresponse_rule` in the JSON. */
 export const NONRESPONSE_RULE =
-  "n_h = the stratum's attacked items with a human consensus on the compared scale; an item without one (consensus_tie, " +
+  "n_h = the stratum's attacked items with a human consensus on the compared scale (N_h the stratum's attacked part, stratum_size x its labelled items' attacked share: " +
+  "so an item weighs stratum_size over the stratum's labelled items, attacked or not, as estimate's N_c/n_c); an item without one (consensus_tie, " +
   "consensus_coarser_than_scale) is nonresponse: left out, its weight spread over its stratum's compared items (N_h unchanged)";
 
 /**

@@ -16,7 +16,7 @@ import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN,
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, repeatZeroByJudge, voteOf } from "../verdict/vote.js";
 import { consensusScale } from "./consensus.js";
 import { formConsensus, orderedReasons, runLookup } from "./human-items.js";
-import { nonresponseByStratum, nonresponseText, NONRESPONSE_RULE, type StratumNonresponse } from "./design-nonresponse.js";
+import { nonresponseByStratum, nonresponseText, NONRESPONSE_RULE, STRATUM_SIZE_ESTIMATOR, type StratumNonresponse } from "./design-nonresponse.js";
 import { AttackedOnly, attackedOnlyHeading, type UnattackedLeftOut } from "./attacked-only.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
@@ -492,7 +492,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
       design = { records: j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, outOfDomain };
       est = designAgreement(design.records, N, cats, { outOfDomain });
       zeroSe = { n: stratumCounts(st, outOfDomain), N };
-      estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size, n_h = the stratum's items with a consensus on the scale) with stratified linearised SEs";
+      estimator = STRATUM_SIZE_ESTIMATOR;
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
       // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
       const N: Record<string, number> = Object.create(null);

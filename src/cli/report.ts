@@ -22,6 +22,7 @@ import { itemsPopulationText } from "../report/items-text.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 import { labelDesignDriftWarning } from "../agree/label-design-drift.js";
 import { calibratedAllLine } from "../report/calibrated-all-html.js";
+import { goalAboveLines } from "../report/goal-above-line.js";
 import { applySampleWhere } from "./sample-where-default.js";
 import { footnoteLines } from "../estimate/table-marks.js";
 import { tableMarksJson } from "../report/table-marks-html.js";
@@ -170,8 +171,8 @@ Example:
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n` +
-            // the study's headline: the pooled calibrated estimate, as estimate prints its (all) group (new user 45 #7)
-            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : "") +
+            // the study's headline: the pooled calibrated estimate, as estimate prints its (all) group (new user 45 #7), and its goal-above-behaviour note (newuser55 #3)
+            (m.paper_table?.calibrated_all ? `${calibratedAllLine(m.paper_table.calibrated_all)}\n` : "") + goalAboveLines(m.paper_table?.calibrated_all).map((l) => `${l}\n`).join("") +
             // the table's rows that are not like for like, as estimate --table's footnotes (the page marks them)
             footnoteLines(m.paper_table?.mix_footnotes ?? []).map((l) => `paper table ${l}\n`).join(""),
         );
@@ -195,3 +196,4 @@ function sayCompleteState(s: RunState): void {
   if (stateWarns(s)) warnLine(s.message);
   else if (s.removed_moved_only) process.stderr.write(`ipi-judge: note: ${showControls(s.message)}\n`);
 }
+

@@ -36,4 +36,4 @@ export const countedKey = (key: string) => !key.startsWith("calibrated") && key 
 
 /** The legend of the counts, when some cell shows one (text; LaTeX as a `%` line). */
 export const COUNT_LEGEND =
-  "(x/n) after a rate: its count over the runs it is over, when fewer than the row's n (the attacked runs): the rest have no usable verdict of the judge (or, utility under attack, no benchmark utility verdict; benchmark asr_goal, not among the runs the judge's asr_goal is over, a committee's disputed runs included, or no usable benchmark attack verdict)";
+  "(x/n) after a rate: its count over the runs it is over, when fewer than the row's n (the attacked runs): the rest have no usable verdict of the judge (or, utility under attack, no benchmark utility verdict; benchmark asr_goal, not among the runs the judge's asr_goal is over, a committee's disputed runs included, or no usable benchmark attack verdict, or a denial-of-service attack, where security is not the injected goal)";

@@ -49,8 +49,7 @@ import { codeBasisOf, CodeSetTally } from "./table-code-set.js";
 import { COUNT_LEGEND, countedKey, countText, shownCount } from "./table-counts.js";
 import { buildCommittee, goalSplit, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
-import { referenceValueOf } from "../stats/reference-rates.js";
-import { BENCHMARK_COLUMN, benchmarkCell, benchmarkNote, hasBenchmark } from "./table-benchmark.js";
+import { BENCHMARK_COLUMN, benchmarkCell, benchmarkGoalOf, benchmarkNote, dosJudged, hasBenchmark, type BenchmarkCell } from "./table-benchmark.js";
 
 export type { Proportion, RateCell } from "./table-cells.js";
 export { calibratedCell, type CalibratedCell } from "./calibrated-cell.js";
@@ -86,7 +85,7 @@ export interface TableRow extends RowLikeForLike, RowOver {
   judge_asr_goal: RateCell;
   judge_asr_behaviour: RateCell;
   /** The benchmark's own asr_goal over the runs of `judge_asr_goal` that carry its verdict, or null with why (./table-benchmark.ts). */
-  benchmark_asr_goal: RateCell;
+  benchmark_asr_goal: BenchmarkCell;
   /** The judge's partial_compliance labels that are blocked attempts (DESIGN section 1); null when unknown. */
   judge_blocked_attempts: number | null;
   /**
@@ -334,7 +333,7 @@ export function paperTableFrom(
     const utilityLeftOut = lfl ? un.filter((i) => !lfl.keep(i)).length : 0; // cut with the rates (./table-population.ts)
     // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
     const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean, split?: (i: number) => boolean) =>
-      rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)), split);
+      rateCell(att, flags, name, judgeId, detail, possible, (i) => benchmarkGoalOf(input.row(i)), split);
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;
@@ -391,10 +390,10 @@ export function paperTableFrom(
       calibrated_asr_goal: opts.calibrated ? (goalReport ? rowCalibratedCell(goalCal.get(key), leftOut, att.length, goalReport) : leftOut ? LFL_CALIBRATED : { value: null, reason: goalReason, ci95: null }) : null,
       benchmark_asr_goal: heuristicIsJudgeCell(), // set below, from the row's judge asr_goal as withheld
     }, pop && !pop.applied ? noSharedCellsReason(model, pop) : null);
-    rows.push({ ...row, benchmark_asr_goal: benchmarkCell(row.judge_asr_goal) });
+    rows.push({ ...row, benchmark_asr_goal: benchmarkCell(row.judge_asr_goal, dosJudged(att, (i) => typeof judgeG(i) === "boolean", (i) => input.row(i))) });
   }
   // the judge's asr_goal over every attacked run (no like-for-like cut), with their benchmark verdicts: the `(all)` row's benchmark cell (./table-all.ts)
-  const pooledGoal = opts.calibrated ? rateCell(Array.from({ length: input.n }, (_, i) => i).filter((i) => input.row(i).attacked), judgeG, sourceName(source), source.kind === "judge" ? source.judge_id : undefined, detail, undefined, (i) => referenceValueOf(input.row(i))) : undefined;
+  const pooledGoal = opts.calibrated ? rateCell(Array.from({ length: input.n }, (_, i) => i).filter((i) => input.row(i).attacked), judgeG, sourceName(source), source.kind === "judge" ? source.judge_id : undefined, detail, undefined, (i) => benchmarkGoalOf(input.row(i))) : undefined;
   const allow = !!opts.allowLowCoverage;
   const notes = [
     `judge: ${sourceName(source)}; heuristic: ${heuristic}${sameRater ? " (the judge itself: its rates are the judge's columns, printed once)" : absent ? ` (the run has no ${heuristic} verdicts: its columns are left out; label --judge ${heuristic} adds them, or name another judge with --heuristic)` : ""}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +

@@ -16,6 +16,7 @@ import type { CalibratedAll, CalibratedAllRate } from "./calibrated-all.js";
 import { groupedWarnings } from "./warning-groups.js";
 import { calibratedOver, humanOver } from "./human-over-html.js";
 import { warningKindOf } from "./warning-kinds.js";
+import { headlinePoolText } from "./headline-pool.js";
 
 const int = (x: number) => x.toLocaleString("en-US");
 
@@ -52,7 +53,8 @@ function judgeHeadline(m: ReportModel): string {
   const own = t ? (t.committee ? m.committee?.summary.rates : m.per_judge.find((j) => j.judge_id === t.judge)?.rates) : undefined;
   // the rates are over the labelled ones: named when fewer than all (newuser51: "over all 433" above "(86/86)")
   const over = own && own.labelled !== own.attacked ? (m.run_state.complete === false ? `the ${int(own.labelled)} labelled of ${pop}` : `${ratePopulationText(own.labelled, own.attacked, "trajectories", true)}${m.where ? " kept by --where" : ""}`) : pop;
-  if (t && own) return `<p class="headline">Attack success over ${over}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
+  // what the figure pools, in the headline itself (newuser55 #4: a rate over 9 defenses, said only in a note below)
+  if (t && own) return `<p class="headline">Attack success over ${over}${escapeHtml(headlinePoolText(t.rows))}, labels of ${escapeHtml(t.judge)}${why}: <strong>${escapeHtml(rates(own))}</strong> (95% Wilson intervals; count / labelled).</p>`;
   const lines = [...m.per_judge.map((j) => [j.judge_id, j.rates] as const), ...(m.committee ? [["the committee", m.committee.summary.rates] as const] : [])];
   return `<p class="headline">Attack success over ${pop}${why}, per rater (no table judge chosen: see <a href="#paper-table">the table</a>):</p><ul>${lines.map(([n, r]) => `<li>${escapeHtml(n)}: ${escapeHtml(raterRates(r))}</li>`).join("")}</ul>`;
 }

@@ -23,7 +23,7 @@ import { checkCommitteeFile, COMMITTEE_FILE, readCommitteeFile } from "../commit
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
 import { readColumnIndex, readColumnRun } from "../store/columns.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
-import { labellessRefusal, labellessWarning, type GivenFileLabels } from "./labelless-files.js";
+import { labellessRefusal, labellessWarning, withoutLabelText, type GivenFileLabels } from "./labelless-files.js";
 import {
   AnnotationImportError,
   checkAnnotations,
@@ -364,7 +364,7 @@ export async function importAnnotations(
   // an untouched tasks.csv (or a crashed export) holds no label: writing it would empty a previous import (newuser54 #4)
   if (!rows.length)
     throw new AnnotationImportError(
-      `no row of ${o.files.join(", ")} carries a label (${summary.unlabelled} row${summary.unlabelled === 1 ? "" : "s"}/annotation${summary.unlabelled === 1 ? "" : "s"} without one): nothing was written${fs.existsSync(o.out) ? `; ${o.out} is unchanged` : ""} (fill in the label column of the sample's tasks file, or import the annotators' own files)`,
+      `no row of ${o.files.join(", ")} carries a label (${withoutLabelText(summary.unlabelled, o.files.length)}): nothing was written${fs.existsSync(o.out) ? `; ${o.out} is unchanged` : ""} (fill in the label column of the sample's tasks file, or import the annotators' own files)`,
       [],
     );
   const replaced = earlierRowCount(o.out);

@@ -26,6 +26,17 @@ function advice(files: readonly GivenFileLabels[]): string {
 }
 
 /**
+ * The parenthesis after "no row of FILES carries a label": how many rows/annotations are without one, or, when there is
+ * none at all, that the files hold no row (newuser55 #5: "(0 rows/annotations without one)" read as contradicting the
+ * refusal, for a header-only file).
+ * @param without the rows/annotations read without a label; @param files how many files were given.
+ */
+export function withoutLabelText(without: number, files: number): string {
+  if (without === 0) return `${files === 1 ? "the file holds" : "the files hold"} no data row or annotation at all: a header only, or empty`;
+  return `${without} row${without === 1 ? "" : "s"}/annotation${without === 1 ? "" : "s"} without one`;
+}
+
+/**
  * The refusal when no given file carries a label, or undefined when one does (or no file was given).
  * @param out the output path, and whether it exists (then it is said to be unchanged).
  * @param adjudications the adjudication rows the import read beside the files (the sample folder's adjudication.jsonl).
@@ -38,7 +49,7 @@ export function labellessRefusal(given: readonly GivenFileLabels[], out: string,
       ? `; the sample folder's ${plural(adjudications, "adjudication", "adjudications")} (adjudication.jsonl) ${adjudications === 1 ? "is" : "are"} not imported alone: an adjudication settles annotators' labels, it is none itself`
       : "";
   return (
-    `no row of ${given.map((f) => f.file).join(", ")} carries a label (${without} row${without === 1 ? "" : "s"}/annotation${without === 1 ? "" : "s"} without one)${adj}: ` +
+    `no row of ${given.map((f) => f.file).join(", ")} carries a label (${withoutLabelText(without, given.length)})${adj}: ` +
     `nothing was written${outExists ? `; ${out} is unchanged` : ""} (${advice(given)})`
   );
 }
@@ -47,7 +58,7 @@ export function labellessRefusal(given: readonly GivenFileLabels[], out: string,
 export function labellessWarning(given: readonly GivenFileLabels[]): string | undefined {
   const none = given.filter((f) => f.labelled === 0);
   if (none.length === 0 || none.length === given.length) return undefined;
-  const named = none.map((f) => `${f.file} (${plural(f.without, "row", "rows")} without one)`).join(", ");
+  const named = none.map((f) => `${f.file} (${f.without === 0 ? "no data row at all" : `${plural(f.without, "row", "rows")} without one`})`).join(", ");
   return (
     `${none.length === 1 ? "a file given carries" : `${none.length} files given carry`} no label: ${named}; nothing was imported from ${none.length === 1 ? "it" : "them"} ` +
     `(an annotator's file not yet filled in, or the sample's blank tasks file? ${advice(none)})`

@@ -109,7 +109,7 @@ describe("the report's (all) row: the pooled calibrated estimate as estimate pri
     // the rates are over the labelled ones, named when fewer than all (newuser51 finding 3)
     const j1 = m.per_judge.find((j) => j.judge_id === "j1")!.rates;
     expect(j1.labelled).toBeLessThan(j1.attacked);
-    expect(summary).toContain(`Attack success over the ${j1.labelled} labelled of all ${m.attacked} attacked trajectories, labels of j1`);
+    expect(summary).toContain(`Attack success over the ${j1.labelled} labelled of all ${m.attacked} attacked trajectories (pooled over 4 agent model x condition rows of the table: 2 agent models x 2 conditions (defenses)), labels of j1`); // what it pools, in the headline (newuser55 #4)
     expect(summary).toContain("report --human FILE adds");
     // the caveats that change how to read it, named briefly, counted over every warning that says so
     const g = groupedWarnings(m.warnings);

@@ -24,7 +24,7 @@ describe("report paper table: the benchmark column", () => {
     const cell = { ...proportion(3, 7), n_unusable: 0, coverage: 1, coverage_low: false };
     const withB = { ...t, rows: t.rows.map((r) => ({ ...r, judge_asr_goal: goal(r), benchmark_asr_goal: cell })) };
     const html = sec(await renderReportHtml({ ...m, paper_table: withB }));
-    expect(html).toContain("asr_goal</th><th title=\"the benchmark's own attack verdict over the same runs\">benchmark asr_goal</th><th>asr_behaviour</th>");
+    expect(html).toContain("asr_goal</th><th title=\"the benchmark's own attack verdict (injected goal achieved) over the same runs, denial-of-service runs left out (their security is the user task failed)\">benchmark asr_goal</th><th>asr_behaviour</th>");
     expect(html).toContain("42.9");
     // every body row has as many cells as the header
     const head = (html.match(/<thead><tr>(.*?)<\/tr><\/thead>/s)![1].match(/<th/g) ?? []).length;

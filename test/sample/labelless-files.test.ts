@@ -16,6 +16,13 @@ describe("labellessRefusal", () => {
     expect(labellessRefusal([f("a.csv", 1, 3), f("b.csv", 0, 2)], "h", true, 0)).toBeUndefined();
     expect(labellessRefusal([], "h", true, 1)).toBeUndefined();
   });
+  it("a header-only file: says it holds no row, not \"(0 rows/annotations without one)\" (newuser55 #5)", () => {
+    expect(labellessRefusal([f("a.csv", 0, 0)], "h.jsonl", false, 0)).toBe(
+      "no row of a.csv carries a label (the file holds no data row or annotation at all: a header only, or empty): nothing was written (fill in the label column of the sample's tasks file, or import the annotators' own files)",
+    );
+    expect(labellessRefusal([f("a.csv", 0, 0), f("b.csv", 0, 0)], "h.jsonl", false, 0)).toMatch(/^no row of a\.csv, b\.csv carries a label \(the files hold no data row/);
+    expect(labellessWarning([f("a.csv", 4, 0), f("b.csv", 0, 0)])).toMatch(/^1 file given carries no label: b\.csv \(no data row at all\)|carries no label: b\.csv \(no data row at all\)/);
+  });
 });
 
 describe("labellessWarning", () => {
