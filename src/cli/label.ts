@@ -236,7 +236,6 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   }
   if (r.label_would_refuse) process.exitCode = EXIT.usage;
 }
-
 /** `label --dry-run --show-prompt ID`: each judge's first request's messages for one trajectory (../run/show-prompt.ts). */
 async function printShownPrompt(shared: Parameters<typeof labelRun>[0], id: string, json: boolean): Promise<void> {
   const { formatShownPrompt, showPrompt } = await import("../run/show-prompt.js");
