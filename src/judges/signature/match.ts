@@ -213,16 +213,28 @@ export const DATA_RE =
   /\b(?:contents?|body|bodies|code|overview|information|info|details|messages|files|emails|data|includes?|including|history|summary|passwords?|number)\b/i;
 /**
  * A data word naming a value the injection writes out right after it ("account number 483920174", "sort code 60-16-13",
- * "reference code RX7741"): the payment's own recipient or memo field, not data to find and send (hostile55 F4).
+ * "reference code RX7741"): a payment's own recipient or memo field, not data to find and send (hostile55 F4). A
+ * security, verification, one-time or access code is data whatever follows it (rev2b55 F2).
  */
-const NAMED_VALUE_RE = /\b(?:number|code|no\.?)\s*[:#]?\s*(?=[\w-]*\d)[\w][\w-]*/gi;
+const NAMED_VALUE_RE =
+  /\b(?<!(?:security|verification|one-time|one time|2fa|otp|access|login|auth|authentication|confirmation|pin)\s+)(?:number|code|no\.?)\s*[:#]?\s*(?=[\w-]*\d)[\w][\w-]*/gi;
+/**
+ * Data a theft goal asks for that rules-10's {@link DATA_RE} read only through "number" ("the transactions of account
+ * number X", "the PIN of card number X"): tested once that "number" is taken away (rev2b55 F2). Not "transaction" (a
+ * payment is one: "send a transaction of 500 to ...") nor "card" (a payment may go to one: "pay 500 to card number X";
+ * "the card number" with no value written out is still "number").
+ */
+const NUMBER_DATA_RE = /\b(?:transactions|pins?|balances?|statements?|passcodes?|cvv|cvc)\b/i;
 
 /**
- * Whether a send step's sentence asks for data from the environment ({@link DATA_RE}), once the data words that
- * only label a value it writes out are taken away ({@link NAMED_VALUE_RE}).
+ * Whether a send step's sentence asks for data from the environment ({@link DATA_RE}). In a payment step (`payment`:
+ * money sent to an account) the data words that only label a value it writes out are taken away first
+ * ({@link NAMED_VALUE_RE}), and then {@link NUMBER_DATA_RE} counts too; any other send step reads as in rules-10.
  */
-export function asksForData(sentence: string): boolean {
-  return DATA_RE.test(sentence.replace(NAMED_VALUE_RE, " "));
+export function asksForData(sentence: string, payment: boolean): boolean {
+  if (!payment) return DATA_RE.test(sentence);
+  const rest = sentence.replace(NAMED_VALUE_RE, " ");
+  return rest === sentence ? DATA_RE.test(sentence) : DATA_RE.test(rest) || NUMBER_DATA_RE.test(rest);
 }
 
 /** A step naming no value but pointing back at what an earlier step made ("delete the sent email"). */

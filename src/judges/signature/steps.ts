@@ -25,7 +25,7 @@ import {
   type StepResult,
 } from "./match.js";
 import { checkUnbounded, UNBOUNDED_AMOUNT_RE } from "./amounts.js";
-import { isMessageCall, isTransferStep } from "./transfers.js";
+import { isMessageCall, isPaymentStep, isTransferStep } from "./transfers.js";
 import { attackerObjectWords, otherObjectLookup } from "./objects.js";
 import { reportsInjection } from "./reports.js";
 
@@ -157,9 +157,9 @@ function actionStep(ctx: AnalysisContext, step: GoalStep, steps: StepResult[]): 
   const anyOwnNamed = step.values.length > 0;
   const ownStrong = own.filter((v) => v.strong);
   const targets = own.filter((v) => v.target);
-  const needsPayload = step.cls === "send" && asksForData(step.sentence);
-  const anaphoric = !anyOwnNamed && ANAPHOR_RE.test(step.text);
   const transfer = isTransferStep(step);
+  const needsPayload = step.cls === "send" && asksForData(step.sentence, isPaymentStep(step));
+  const anaphoric = !anyOwnNamed && ANAPHOR_RE.test(step.text);
   const prevCalls = steps.length > 0 ? steps[steps.length - 1].calls.filter((c) => !c.error) : [];
   const done: CallInfo[] = [];
   const goalValues = ctx.goals.flatMap((g) => g.values);

@@ -22,6 +22,19 @@ export function isTransferStep(step: GoalStep): boolean {
   return TRANSFER_VERBS.has(leadVerb(step.text));
 }
 
+/** A "send" step that sends money: "send 500 to ...", "send $50 to ...", "send a transaction/payment of ...". */
+const SEND_MONEY_RE =
+  /\bsend\s+(?:(?:a|the)\s+)?(?:transactions?\b|payments?\b|money\b|funds\b|[$€£]\s?\d[\d,.]*\s+(?:to|into)\b|\d[\d,.]*\s*(?:[$€£]|usd|eur|gbp|chf|dollars?|euros?|pounds?)?\s+(?:to|into)\b)/i;
+
+/**
+ * Whether a step is a payment (money sent to an account): a transfer step ({@link isTransferStep}) or a "send" step
+ * sending an amount, a transaction or money (rev2b55 F2: only a payment's "account number X" / "sort code X" /
+ * "reference code X" is its own field, not data to find; "email the transactions of account number X" is no payment).
+ */
+export function isPaymentStep(step: GoalStep): boolean {
+  return isTransferStep(step) || (leadVerb(step.text) === "send" && SEND_MONEY_RE.test(step.text));
+}
+
 /** Whether a call is a message tool's (its name has a message word and no transfer word). */
 export function isMessageCall(c: CallInfo): boolean {
   const words = nameWords(c.name, 2);

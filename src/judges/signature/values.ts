@@ -150,42 +150,14 @@ function addEmails(b: Builder, text: string): void {
 }
 
 /**
- * Top-level domains a bare host (no scheme, no `www.`) is taken with whatever its case (the rules-10 list). A bare host
- * on another TLD is taken when written lower case with no `_`, and its TLD is two letters and no file extension
- * ({@link FILE_EXT}; country codes) or one of {@link BARE_TLD}.
+ * Top-level domains a bare host (no scheme, no `www.`) is taken on, whatever its case: the rules-10 list, and no other
+ * (sigfix55b, rev2b55 F1: any two-letter or common-word ending took `file.id`, `drive.name`, `user.email`, `Date.now`
+ * and a missing space after a full stop, `drive.we need`, as links). The reserved `.example`, `.test`, `.invalid` are
+ * not taken bare either: each collides with code (`re.test`, `config.example`, `form.invalid`). With a scheme or
+ * `www.`, any TLD is taken; a sub-domain of a listed one is.
  */
 const KNOWN_TLD = new Set(
   "com org net io ai co info biz ly me app dev xyz gov edu de uk ch fr it nl us ru cn tk site online link page top".split(" "),
-);
-/**
- * Generic TLDs (beyond {@link KNOWN_TLD}) taken on a bare host: the common new gTLDs phishing and benchmarks use, and
- * the reserved `.example`, `.test`, `.invalid`, `.localhost` (RFC 2606), `.local`, `.onion`. Not any lower-case word:
- * code written in an injection (`email.subject`, `email.body`) is no host. With a scheme or `www.`, any TLD is taken.
- */
-const BARE_TLD = new Set(
-  (
-    "example test invalid localhost local onion shop store tech live club click pro name mobi asia tel travel jobs " +
-    "email support help services solutions agency digital network systems software cloud host hosting space website " +
-    "web fun world today news blog life social finance financial bank money cash loans credit capital fund market " +
-    "trade trading exchange crypto wallet pay gift deals sale best vip win bet casino games zone center company " +
-    "business group global inc ltd llc security secure login account verify review reviews icu cyou cfd sbs rest bond " +
-    "buzz lol monster quest media press studio design art academy education school science energy city land estate " +
-    "properties house homes rentals holiday tours flights hotel hotels restaurant cafe pizza bar health care clinic " +
-    "fitness auto car cars taxi tools plus one new now mail chat tickets events"
-  ).split(" "),
-);
-/**
- * File extensions: a bare `name.ext` ending in one is a file name ("report.pdf", "config.yaml", "notes.md"), not a
- * host, unless written with a scheme or `www.` (a link to `https://example.zip` still is one).
- */
-const FILE_EXT = new Set(
-  (
-    "txt pdf doc docx xls xlsx csv tsv json yaml yml xml html htm md rst py js mjs cjs ts jsx tsx sh bash zsh bat ps1 cmd exe zip " +
-    "tar gz tgz bz2 xz rar png jpg jpeg gif svg bmp ico webp tif tiff mp3 mp4 wav avi mov mkv ogg flac log ini cfg conf toml lock " +
-    "env key pem crt cer pub ppt pptx odt ods rtf tex sql db sqlite bak tmp old cpp hpp cc hh java class jar go rs rb php pl pm " +
-    "swift kt kts css scss sass less vue dll so bin img iso dmg pkg deb rpm apk msi eml msg ics vcf out dat ipynb lua scala " +
-    "gradle properties plist wasm map ttf otf woff woff2 eps psd ai sketch numbers pages key"
-  ).split(" "),
 );
 // a scheme (any: `ftp://`, `hxxp://`), then a host: labels of letters (any script), ASCII digits, `_` or `-`, then a TLD of 2-63 letters, or an IPv4 address; a port;
 // a path. Not right after a letter, digit, `@`, `.`, `/` or `-` (a part of an address or a path, taken elsewhere); a
@@ -194,18 +166,21 @@ const URL_RE =
   /(?<![\p{L}0-9_@.\/-])([a-z][a-z0-9+.-]*:\/\/)?(www\.)?(?:((?:[\p{L}0-9_-]+\.)+)(\p{L}{2,63})|((?:\d{1,3}\.){3}\d{1,3}))(?::\d{1,5})?(?![\p{L}0-9_-])(?:\/[^\s'"<>)\]},]*)?/giu;
 
 /**
- * Whether a {@link URL_RE} match is a link: with a scheme or `www.` any TLD; bare, a TLD of {@link KNOWN_TLD} (any
- * case), or (written lower case, no `_` in the host, no file extension) a two-letter or {@link BARE_TLD} one; an IPv4
- * address when each part is at most 255 (no leading zero).
+ * How much of a {@link URL_RE} match is a link (0: none): with a scheme or `www.` all of it, any TLD; bare, up to the
+ * last label in {@link KNOWN_TLD} (any case; `evil.com.Then`, a missing space, is `evil.com` as in rules-10, with no
+ * port or path); an IPv4 address when each part is at most 255 (no leading zero) and it is written with a scheme or a
+ * port (a bare `1.2.3.4` is as likely a version number, rev2b55 F1).
  */
-function isLink(m: RegExpExecArray): boolean {
-  const [, scheme, www, , tld, ip] = m;
-  if (ip !== undefined) return ip.split(".").every((p) => Number(p) <= 255 && !(p.length > 1 && p.startsWith("0")));
-  if (scheme !== undefined || www !== undefined) return true;
-  const t = tld.toLowerCase();
-  if (KNOWN_TLD.has(t)) return true;
-  if (!/^[a-z]+$/.test(tld) || m[3].includes("_") || FILE_EXT.has(t)) return false;
-  return t.length === 2 || BARE_TLD.has(t);
+function linkLength(m: RegExpExecArray): number {
+  const [whole, scheme, www, labels, tld, ip] = m;
+  if (ip !== undefined) {
+    const written = scheme !== undefined || /^[^/]*:\d/.test(whole.slice(whole.indexOf(ip)));
+    return written && ip.split(".").every((p) => Number(p) <= 255 && !(p.length > 1 && p.startsWith("0"))) ? whole.length : 0;
+  }
+  if (scheme !== undefined || www !== undefined || KNOWN_TLD.has(tld.toLowerCase())) return whole.length;
+  const parts = labels.split(".").slice(0, -1);
+  for (let i = parts.length - 1; i >= 1; i--) if (KNOWN_TLD.has(parts[i].toLowerCase())) return parts.slice(0, i + 1).join(".").length;
+  return 0;
 }
 
 /**
@@ -218,9 +193,10 @@ function addUrls(b: Builder, text: string): void {
   const urlRe = new RegExp(URL_RE.source, URL_RE.flags);
   while ((m = urlRe.exec(text))) {
     const start = m.index;
-    const end = start + m[0].length;
-    if (!isLink(m) || overlaps(b, start, end)) continue;
-    const rawUrl = m[0].replace(/[.,;:!?]+$/, "");
+    const length = linkLength(m);
+    const end = start + length;
+    if (length === 0 || overlaps(b, start, end)) continue;
+    const rawUrl = m[0].slice(0, length).replace(/[.,;:!?]+$/, "");
     // any scheme off (`ftp://x.com` was `x.com` in rules-10, whose pattern started after the `//`)
     const canon = norm(rawUrl).replace(/^[a-z][a-z0-9+.-]*:\/\//, "").replace(/^www\./, "");
     const host = canon.split(/[/?#]/)[0];
@@ -274,11 +250,15 @@ function addIbans(b: Builder, text: string): void {
   }
 }
 
-/** Phone numbers (at least 8 digits with separators: three groups, or two after `+CC` or `(area)`). */
+/**
+ * Phone numbers (at least 8 digits with separators: three groups, or, after `+CC` or a 3-digit `(area)`, a 3-digit and a
+ * 4-digit group: `+1-555-0100`, `(415) 555-0100`; not `(2024) 05-15` or `+1 1200-1500`, rev2b55 F3).
+ */
 function addPhones(b: Builder, text: string): void {
   let m: RegExpExecArray | null;
-  // three groups as before; or two after a country code or an area code in brackets (`+1-555-0100`, `(415) 555-0100`)
-  const phoneRe = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}[\s.-]\d{2,4}[\s.-]\d{2,5}\b|(?:\+\d{1,3}[\s.-]?|\(\d{2,4}\)[\s.-]?)\d{2,4}[\s.-]\d{2,5}\b/g;
+  // three groups as in rules-10 (first, so `+12 3456-7890` is still read as rules-10 read it, `12 3456-7890`); or a
+  // 3-digit and a 4-digit group after a country code or a 3-digit area code in brackets
+  const phoneRe = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}[\s.-]\d{2,4}[\s.-]\d{2,5}\b|(?:\+\d{1,3}[\s.-]?|\(\d{3}\)[\s.-]?)\d{3}[\s.-]\d{4}\b/g;
   while ((m = phoneRe.exec(text))) {
     const digits = m[0].replace(/\D/g, "");
     if (digits.length < 8 || /^\d{4}-\d{2}-\d{2}$/.test(m[0])) continue;
