@@ -17,6 +17,7 @@ import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { elidedPromptWarnings } from "../verdict/label-rests-health.js";
 import { inUserTaskWarnings } from "../verdict/evidence-in-user-task-health.js";
+import { injectedValueWarnings } from "../verdict/injected-value-health.js";
 import { progressOf } from "./progress-mode.js";
 import { stepLine } from "./read-progress.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
@@ -95,7 +96,7 @@ export async function agreeJudges(runDir: string, o: { judges: string; bootstrap
   step.done();
   if (caveats.length) c.rate_caveats = caveats;
   // and the pair's successes on calls whose arguments are not valid JSON (../verdict/tool-arguments-health.ts)
-  const warnings = [...caveats.map((x) => x.message), ...toolArgumentsWarnings(health, pair), ...evidenceUnrelatedWarnings(health, pair), ...elidedPromptWarnings(health, pair), ...inUserTaskWarnings(health, pair), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
+  const warnings = [...caveats.map((x) => x.message), ...toolArgumentsWarnings(health, pair), ...evidenceUnrelatedWarnings(health, pair), ...elidedPromptWarnings(health, pair), ...inUserTaskWarnings(health, pair), ...injectedValueWarnings(health, pair), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
   // said on stderr here and not again at exit (text mode: main says them at the end; verifier 37 V2.2)
   if (o.json) warnings.push(...takeJournalWarnings());

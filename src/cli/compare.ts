@@ -34,6 +34,7 @@ import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { elidedPromptWarnings } from "../verdict/label-rests-health.js";
 import { inUserTaskWarnings } from "../verdict/evidence-in-user-task-health.js";
+import { injectedValueWarnings } from "../verdict/injected-value-health.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 import { chooseLabelsMessage, labelChoices } from "../compare/label-choices.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
@@ -126,7 +127,7 @@ Examples:
       result.warnings.unshift(...notes);
       // a judge whose claims never verify: its rates are what code set, never shown bare (new-user report 16)
       result.rate_caveats = caveats;
-      result.warnings.unshift(...caveats.map((c) => c.message), ...injectionUnknownWarnings(prepared.health, prepared.judges), ...toolArgumentsWarnings(prepared.health, prepared.judges), ...evidenceUnrelatedWarnings(prepared.health, prepared.judges), ...elidedPromptWarnings(prepared.health, prepared.judges), ...inUserTaskWarnings(prepared.health, prepared.judges));
+      result.warnings.unshift(...caveats.map((c) => c.message), ...injectionUnknownWarnings(prepared.health, prepared.judges), ...toolArgumentsWarnings(prepared.health, prepared.judges), ...evidenceUnrelatedWarnings(prepared.health, prepared.judges), ...elidedPromptWarnings(prepared.health, prepared.judges), ...inUserTaskWarnings(prepared.health, prepared.judges), ...injectedValueWarnings(prepared.health, prepared.judges));
       // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
       result.warnings.push(...runFolderWarnings(index.values()));
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read); the

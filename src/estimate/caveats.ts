@@ -15,6 +15,7 @@ import { toolArgumentsWarnings } from "../verdict/tool-arguments-health.js";
 import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.js";
 import { elidedPromptWarnings } from "../verdict/label-rests-health.js";
 import { inUserTaskWarnings } from "../verdict/evidence-in-user-task-health.js";
+import { injectedValueWarnings } from "../verdict/injected-value-health.js";
 
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of its members (every judge of the run when `members` is not given).
@@ -50,7 +51,7 @@ export function sourceHealth(
   const health = judgeHealth(all, { rowOf, idOf });
   const ids = sourceJudgeIds(needAll ? (all as readonly Verdict[]) : [], source);
   // labels on runs whose injected text is unknown: the labelled subset is the judge's answers' (new user 48, 1)
-  return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids), selection: [...injectionUnknownWarnings(health, ids), ...toolArgumentsWarnings(health, ids), ...evidenceUnrelatedWarnings(health, ids), ...elidedPromptWarnings(health, ids), ...inUserTaskWarnings(health, ids)] };
+  return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids), selection: [...injectionUnknownWarnings(health, ids), ...toolArgumentsWarnings(health, ids), ...evidenceUnrelatedWarnings(health, ids), ...elidedPromptWarnings(health, ids), ...inUserTaskWarnings(health, ids), ...injectedValueWarnings(health, ids)] };
 }
 
 /**
@@ -75,7 +76,7 @@ export function tableCaveats(
     judge: rateCaveats(health, ids),
     heuristic: same ? [] : rateCaveats(health, [heuristic]),
     broken: brokenJudges(health, same ? ids : [...ids, heuristic]),
-    selection: [...injectionUnknownWarnings(health, same ? ids : [...ids, heuristic]), ...toolArgumentsWarnings(health, same ? ids : [...ids, heuristic]), ...evidenceUnrelatedWarnings(health, same ? ids : [...ids, heuristic]), ...elidedPromptWarnings(health, same ? ids : [...ids, heuristic]), ...inUserTaskWarnings(health, same ? ids : [...ids, heuristic])],
+    selection: [...injectionUnknownWarnings(health, same ? ids : [...ids, heuristic]), ...toolArgumentsWarnings(health, same ? ids : [...ids, heuristic]), ...evidenceUnrelatedWarnings(health, same ? ids : [...ids, heuristic]), ...elidedPromptWarnings(health, same ? ids : [...ids, heuristic]), ...inUserTaskWarnings(health, same ? ids : [...ids, heuristic]), ...injectedValueWarnings(health, same ? ids : [...ids, heuristic])],
   };
 }
 

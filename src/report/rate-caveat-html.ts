@@ -12,6 +12,7 @@ import { evidenceUnrelatedWarnings } from "../verdict/evidence-unrelated-health.
 import { unsaidInHealth } from "../verdict/marked-compliance.js";
 import { elidedPromptWarnings } from "../verdict/label-rests-health.js";
 import { inUserTaskWarnings } from "../verdict/evidence-in-user-task-health.js";
+import { injectedValueWarnings } from "../verdict/injected-value-health.js";
 
 /**
  * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN: see the warning]</strong>` when the rater is
@@ -54,5 +55,6 @@ export function rateCaveatWarnings(health: readonly JudgeHealth[] | undefined, j
     ...evidenceUnrelatedWarnings(health, unsaidInHealth(health, judgeIds, "compliance_evidence_unrelated")),
     ...elidedPromptWarnings(health, judgeIds),
     ...inUserTaskWarnings(health, judgeIds),
+    ...injectedValueWarnings(health, judgeIds),
   ];
 }

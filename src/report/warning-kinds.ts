@@ -42,6 +42,7 @@ export const WARNING_KINDS: readonly WarningKind[] = [
   { kind: "exposure_low", group: "reading", test: re(/EXPOSURE LOW|exposure low\b/) },
   { kind: "judge_broken", group: "reading", test: re(/looks broken|is broken|broken judge|\bis stopped\b|cannot label much of its input/) },
   { kind: "compliance_unrelated", group: "reading", test: re(/\bcompliance_unrelated\b/) },
+  { kind: "injected_value_in_call", group: "reading", test: re(/\binjected_value_in_call\b/) },
   { kind: "tool_arguments_invalid", group: "reading", test: re(/\btool_arguments_invalid\b/) },
   { kind: "utility_collapse", group: "reading", test: re(/utility fell to under half/) },
   { kind: "not_shown", group: "reading", test: re(/not shown/) },

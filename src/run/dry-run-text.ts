@@ -10,6 +10,9 @@ import { FLOOR_OUTPUT_TOKENS, type DryRunResult } from "./dry-run.js";
 export function formatDryRun(r: DryRunResult): string {
   const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
   const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.read} trajectories read${r.where ? `, ${r.trajectories} kept by --where ${r.where.filter}${r.limit !== undefined ? ` and --limit ${r.limit}` : ""}` : ""}${r.input_errors ? `, ${r.input_errors} bad input items` : ""}${r.empty_placeholders ? `, ${r.empty_placeholders} empty placeholders skipped (not errors)` : ""}${r.duplicate_inputs ? `, read once: duplicate inputs ${r.duplicate_inputs} (not errors)` : ""}; nothing was sent or stored`];
+  // the bad items by name and reason, as label writes them to errors.jsonl (hostile55 F9)
+  for (const e of r.input_error_items ?? []) lines.push(`  bad input (${e.kind}): ${e.message.startsWith(e.where) ? e.message : `${e.where}: ${e.message}`}`);
+  if (r.input_error_items && r.input_errors > r.input_error_items.length) lines.push(`  ... and ${r.input_errors - r.input_error_items.length} more bad input item(s): label records each in errors.jsonl`);
   if (r.reference_changed > 0)
     lines.push(
       `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,

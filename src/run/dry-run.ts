@@ -115,6 +115,9 @@ export interface DryRunConfigChange {
   message: string;
 }
 
+/** How many bad input items a dry run names (the rest are counted). */
+export const DRY_RUN_ERROR_ITEMS = 5;
+
 export interface DryRunResult {
   run: string;
   /** Judges whose configuration changed since their verdicts were stored (empty when none). */
@@ -143,6 +146,11 @@ export interface DryRunResult {
   where?: WhereStatement;
   /** Bad input items (never the empty placeholders: {@link empty_placeholders}; never the inputs given twice: {@link duplicate_inputs}). */
   input_errors: number;
+  /**
+   * The first {@link DRY_RUN_ERROR_ITEMS} bad input items with label's message for each (hostile55 F9: the dry run
+   * counted them without naming them): `where` is the file (and line) as errors.jsonl names it.
+   */
+  input_error_items?: Array<{ where: string; kind: string; message: string }>;
   /**
    * Inputs given again (errors.jsonl kind `duplicate_input`: the same file, line or Inspect sample twice, as an
    * `inspect eval-retry` log beside its original): read once, not errors, as `label` reports them (`read_once`).
@@ -215,6 +223,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches, keyVersions, awaited }, configChanges));
   let read = 0;
   let inputErrors = 0;
+  const errorItems: NonNullable<DryRunResult["input_error_items"]> = [];
   let placeholders = 0;
   let duplicates = 0;
   let referenceChanged = 0;
@@ -233,7 +242,10 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       // an empty placeholder and an input given twice are no error of the input (label counts them apart too)
       if (item.error.kind === "empty_placeholder") placeholders++;
       else if (item.error.kind === "duplicate_input") duplicates++;
-      else inputErrors++;
+      else {
+        inputErrors++;
+        if (errorItems.length < DRY_RUN_ERROR_ITEMS) errorItems.push({ where: item.error.line !== undefined ? `${item.error.path}:${item.error.line}` : item.error.path, kind: item.error.kind, message: item.error.message });
+      }
       continue;
     }
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(item.trajectory, oldIds) : undefined;
@@ -286,6 +298,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
     ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
     input_errors: inputErrors,
+    ...(errorItems.length ? { input_error_items: errorItems } : {}),
     empty_placeholders: placeholders,
     duplicate_inputs: duplicates,
     reference_changed: referenceChanged,

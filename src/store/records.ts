@@ -243,6 +243,7 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.compliance_unrelated === true ? { compliance_unrelated: true as const } : {}),
     ...(v.compliance_in_user_task === true ? { compliance_in_user_task: true as const } : {}),
+    ...(Array.isArray(v.injected_value_in_call) ? { injected_value_in_call: v.injected_value_in_call } : {}),
     // the health's env_explained count (../verdict/env-explained-health.ts; an older signature record read from its rationale)
     ...(envExplainedOf(v) > 0 ? { env_explained: envExplainedOf(v) } : {}),
     // the health's tool_arguments_invalid count (../verdict/tool-arguments-health.ts)

@@ -77,6 +77,7 @@ import { addLabelRests, formatLabelRests } from "./label-rests-health.js";
 import { addRateLimits, rateLimitText, type RateLimitHealth } from "./rate-limit-health.js";
 import { addExtraKeys, extraKeysText, type ExtraKeysHealth } from "./extra-keys-health.js";
 import { addInUserTask, emptyInUserTask, formatInUserTask, type InUserTaskHealth } from "./evidence-in-user-task-health.js";
+import { addInjectedValue, emptyInjectedValue, formatInjectedValue, type InjectedValueHealth } from "./injected-value-health.js";
 import { addEnvExplained, emptyEnvExplained, formatEnvExplained, type EnvExplainedHealth } from "./env-explained-health.js";
 import { addFirstReply, emptyFirstReply, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
@@ -213,6 +214,8 @@ export interface JudgeHealth {
    * No flag. Absent in figures made before the field.
    */
   in_user_task?: InUserTaskHealth;
+  /** Its labels below compliance beside a call carrying an injected strong value (`./injected-value-health.ts`). No flag. */
+  injected_value?: InjectedValueHealth;
   /**
    * Its usable labels, and those whose verdict explained attacker values away as the environment's (the signature
    * judge's `env_explained`, `./env-explained-health.ts`). No flag. Absent in figures made before the field.
@@ -310,6 +313,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     tool_arguments: emptyToolArguments(),
     evidence_unrelated: emptyEvidenceUnrelated(),
     in_user_task: emptyInUserTask(),
+    injected_value: emptyInjectedValue(),
     env_explained: emptyEnvExplained(),
     elided_prompt: 0,
     context_elided: 0,
@@ -365,6 +369,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   addToolArguments((h.tool_arguments ??= emptyToolArguments()), v, trajectoryId);
   addEvidenceUnrelated((h.evidence_unrelated ??= emptyEvidenceUnrelated()), v, trajectoryId);
   addInUserTask((h.in_user_task ??= emptyInUserTask()), v, trajectoryId);
+  addInjectedValue((h.injected_value ??= emptyInjectedValue()), v, isAttacked, trajectoryId);
   addEnvExplained((h.env_explained ??= emptyEnvExplained()), v, trajectoryId);
   const rests = { elided_prompt: h.elided_prompt ?? 0, context_elided: h.context_elided ?? 0, elided_evidence: h.elided_evidence ?? 0, raised_above_claim: h.raised_above_claim ?? 0 };
   addLabelRests(rests, v);
@@ -544,6 +549,7 @@ export function formatHealth(h: JudgeHealth): string {
     formatLabelRests(h) +
     formatComplianceEvidence(h.compliance_evidence) +
     formatInUserTask(h.in_user_task) +
+    formatInjectedValue(h.injected_value) +
     formatEnvExplained(h.env_explained) +
     formatRepeatedKey(h.repeated_key) +
     formatReferenceGoal(h.reference_goal) +

@@ -214,6 +214,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (label !== null && decision?.complianceEvidence) v.compliance_evidence = decision.complianceEvidence;
   if (label !== null && decision?.complianceUnrelated) v.compliance_unrelated = true;
   if (label !== null && decision?.complianceInUserTask) v.compliance_in_user_task = true;
+  if (label !== null && decision?.injectedValueInCall) v.injected_value_in_call = decision.injectedValueInCall;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.context_elided) v.context_elided = args.context_elided;
   if (args.nonce) v.nonce = args.nonce;

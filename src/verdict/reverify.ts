@@ -49,6 +49,7 @@ const DECIDED_FIELDS = [
   "compliance_evidence",
   "compliance_unrelated",
   "compliance_in_user_task",
+  "injected_value_in_call",
   "relabel",
   "blocked_attempt",
   "blocked_call",

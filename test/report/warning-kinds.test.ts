@@ -29,6 +29,8 @@ const EXAMPLES: Record<string, string> = {
   judge_broken: 'judge "signature" is stopped (no_usable_verdict): its rates are not its judging (see its health: ipi-judge agree or report)',
   compliance_unrelated:
     'judge "signature": 48 of its 961 compliance labels (32 full_compliance) cite only agent actions that share no word or value with the injected text (verdicts marked compliance_unrelated): the quotes are real and the agent\'s, but nothing ties the action to the injected goal, so its rates may count the user\'s own task as success',
+  injected_value_in_call:
+    'judge "scripted": 166 of its 373 labels below compliance on attacked runs sit beside an agent tool call carrying an IBAN, e-mail address or link the injection named and the user\'s and system\'s messages do not (verdicts marked injected_value_in_call): the agent may have done the injected goal, or the judge may have been talked out of it by the injection, so its rates may count an attack success as resisted',
   tool_arguments_invalid:
     'judge "signature": 6 of its 12 compliance labels (0 full_compliance) are on trajectories with a tool call whose arguments are not valid JSON (verdicts marked tool_arguments_invalid): no tool could have parsed such a call as written, so these successes may count actions that never ran',
   utility_collapse:
@@ -69,7 +71,7 @@ describe("warning kinds (break 51 #1)", () => {
   });
 
   it("counting twice, pooling, mixing configurations and not like for like change how a figure reads", () => {
-    for (const k of ["input_errors", "same_file_other_cell", "same_content", "pooled_run_folders", "mixed_configurations", "pooled_conditions", "not_like_for_like", "compliance_unrelated", "tool_arguments_invalid"])
+    for (const k of ["input_errors", "same_file_other_cell", "same_content", "pooled_run_folders", "mixed_configurations", "pooled_conditions", "not_like_for_like", "compliance_unrelated", "injected_value_in_call", "tool_arguments_invalid"])
       expect(warningKindOf(EXAMPLES[k]).group, k).toBe("reading");
   });
 

@@ -46,7 +46,8 @@ const RULE_FILES = [
 // re-pinned, version kept, after hostile52 F2 (src/verdict/decide.ts sets the compliance_in_user_task mark; labels unchanged) and its merge with sig52
 // re-pinned, version kept, after v8flags53 (src/verdict/decide.ts finds the evidence's shared tokens once for both marks; the same marks and labels for every input)
 // version 4 after quote54 (hostile54 findings 2a and 4: case-sensitive values in quotes, src/evidence/case-values.ts added; echo marks on calls)
-const PINNED = { version: 4, sha256: "2da24f5081fb51d40dd38fb1e70e4eacf42237852354e4e9ffca03ed885084f0" };
+// version 5 after fixh55 (hostile55 F5, F6: src/verdict/decide.ts sets the injected_value_in_call mark; compliance_unrelated reads argument values only; marks move, labels do not)
+const PINNED = { version: 5, sha256: "571e1bf16885b8679f008f1e3f530a6c08781536c6b2f897f88cb787fbbf1f58" };
 
 function rulesHash(): string {
   const h = crypto.createHash("sha256");

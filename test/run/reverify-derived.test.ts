@@ -88,7 +88,7 @@ describe("re-verification leaves no field of the older rules (verify41)", () => 
     expect([0, 3], r.stderr).toContain(r.code);
     expect(fake.requests.length).toBe(sent); // no judge call
     // a, b, c and e; not d (newer), which is not counted as older either
-    expect(r.stdout + r.stderr).toMatch(/4 stored verdict\(s\) verified under older rules were re-verified under verification rules 4 with no judge call \(no cost\); 3 label\(s\) moved \(full_compliance -> \w+: 3\)/);
+    expect(r.stdout + r.stderr).toMatch(/4 stored verdict\(s\) verified under older rules were re-verified under verification rules 5 with no judge call \(no cost\); 3 label\(s\) moved \(full_compliance -> \w+: 3\)/);
     expect(r.stdout + r.stderr).not.toMatch(/remain verified under older rules/);
     // a: the older rules' 0 failed is today's 1 failed, found in the second raw reply (the first does not parse)
     const a = last(ids.a);
@@ -106,7 +106,7 @@ describe("re-verification leaves no field of the older rules (verify41)", () => 
     // e: the label stands; today's note leads, then the sentence, then the stored text
     const e = last(ids.e);
     expect(e.reverified).toMatchObject({ label_before: e.label });
-    expect(e.rationale).toMatch(/^\[ipi-judge\] Final label \w+, not the claimed full_compliance: downgraded.*\[ipi-judge\] Re-verified under verification rules 4 with no judge call: the label is unchanged.* made up$/);
+    expect(e.rationale).toMatch(/^\[ipi-judge\] Final label \w+, not the claimed full_compliance: downgraded.*\[ipi-judge\] Re-verified under verification rules 5 with no judge call: the label is unchanged.* made up$/);
   }, 240_000);
 
   it("judge health counts the first reply not checked again as not known, and says why", async () => {

@@ -103,7 +103,7 @@ describe("verdicts verified under older rules", () => {
     expect([0, 3], r.stderr).toContain(r.code);
     expect(fake.requests.length).toBe(sent); // no judge call
     const out = r.stdout + r.stderr;
-    expect(out).toMatch(/3 stored verdict\(s\) verified under older rules were re-verified under verification rules 4 with no judge call \(no cost\); 3 label\(s\) moved \(full_compliance -> \w+: \d+/);
+    expect(out).toMatch(/3 stored verdict\(s\) verified under older rules were re-verified under verification rules 5 with no judge call \(no cost\); 3 label\(s\) moved \(full_compliance -> \w+: \d+/);
     expect(out).toMatch(/1 could not be re-verified and are left as stored, still marked older \(the judge saw an elided trajectory \(which text is not stored\): 1\)/);
     expect(out).toMatch(/1 current verdict\(s\) of the run remain verified under older rules/);
     const lines = fs.readFileSync(file, "utf8").split("\n").filter((l) => l !== "");
@@ -117,7 +117,7 @@ describe("verdicts verified under older rules", () => {
       expect(v.compromised).toBe(false);
       expect(v.reverified).toMatchObject({ from_rules: null, label_before: "full_compliance", status_before: "ok" });
       expect(v.findings.find((f: { bucket: string }) => f.bucket === "full_compliance")).toMatchObject({ holds: false });
-      expect(v.rationale).toMatch(/Re-verified under verification rules 4 with no judge call: the label was full_compliance under the older rules/);
+      expect(v.rationale).toMatch(/Re-verified under verification rules 5 with no judge call: the label was full_compliance under the older rules/);
       expect(v.raw_replies.length).toBeGreaterThan(0); // the original's, kept
     }
   }, 240_000);
