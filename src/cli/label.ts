@@ -288,7 +288,7 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
       (res.metadataChanged > 0 ? `, ${res.metadataChanged} trajectories with changed metadata (index rows re-written, not judged again)` : "") +
       // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
-      (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
+      (res.rejudge.verdicts > 0 ? `; ${res.rejudge.may_carry ? `up to ${res.rejudge.verdicts} verdicts stored before were set to be judged again before the read (${reasonsText(res.rejudge.by_reason)}), those whose content moved to another id carried over instead, not judged (the changed counts above)` : `${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})`}` : "") +
       `\n` +
       `stored in ${displayPath(res.runDir)}/\n` +
       (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +

@@ -286,7 +286,7 @@ export function allRowCsv(a: CalibratedAll, header: readonly string[], where?: s
     const b = /^benchmark_asr_goal(?:_(lower|upper|n|reason))?$/.exec(h);
     if (b) return benchmarkCsv(a.benchmark_asr_goal, b[1] ?? "");
     // the judge figure's DISPUTED range (a committee), as the rows' (./table-csv-disputed.ts)
-    const dis = disputedCsvCell({ asr_goal: "group" in a.asr_goal ? a.asr_goal.group.judge.disputed : undefined, asr_behaviour: a.asr_behaviour.group.judge.disputed }, h);
+    const dis = disputedCsvCell({ asr_goal: "group" in a.asr_goal ? a.asr_goal.group.judge.disputed : undefined, asr_behaviour: a.asr_behaviour.group.judge.disputed, asr_behaviour_point: a.asr_behaviour.group.judge.asr }, h);
     if (dis !== undefined) return dis;
     const m = /^(calibrated|judge)_(asr_goal|asr_behaviour)(?:_(lower|upper|n|coverage|reason))?$/.exec(h);
     if (!m) return "";

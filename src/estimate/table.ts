@@ -526,7 +526,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string; broken?: { judge
       if (c.key.startsWith("calibrated")) out.push(...unstableCsvCells(p, hide)); // UNSTABLE and its weight check (./table-csv-unstable.ts)
     }
     // a committee's DISPUTED range, as the text's note (./table-csv-disputed.ts)
-    out.push(...disputedCsvCells({ asr_goal: r.judge_asr_goal.disputed, asr_behaviour: r.judge_asr_behaviour.disputed }));
+    out.push(...disputedCsvCells({ asr_goal: r.judge_asr_goal.disputed, asr_behaviour: r.judge_asr_behaviour.disputed, asr_behaviour_point: r.judge_asr_behaviour.value }));
     out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []), ...likeForLikeCsvCells(r), ...populationCsvCells(t, r), attacksCsv(r.attacks ?? {}), marksText(r), ...runErrorCsvCells(r), "false");
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);

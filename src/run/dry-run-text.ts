@@ -33,8 +33,12 @@ export function formatDryRun(r: DryRunResult): string {
     if (j.rejudge.verdicts > 0)
       lines.push(
         builtIn
-          ? `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}); built-in judge, no cost`
-          : `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
+          ? `  judged AGAIN: ${j.may_carry?.rejudged ? `up to ${j.rejudge.verdicts} stored verdict(s), ${j.may_carry.rejudged} of them of content now stored under another id (carried over instead where its row moved)` : `${j.rejudge.verdicts} stored verdict(s)`} (${reasonsText(j.rejudge.by_reason)}); built-in judge, no cost`
+          : `  judged AGAIN: ${j.may_carry?.rejudged ? "up to " : ""}${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${j.may_carry?.rejudged ? "at most " : ""}${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
+      );
+    if (j.may_carry && !builtIn)
+      lines.push(
+        `  UPPER BOUND: ${j.may_carry.requests} of the ${j.requests} requests${j.may_carry.rejudged ? ` (${j.may_carry.rejudged} of the judged AGAIN)` : ""} are of content now stored under another id: label carries that id's verdicts over instead (no request) where its row moved (a row deleted or inserted above it), so as few as ${j.requests - j.may_carry.requests} may be sent, and the requests, tokens and cost here are at most`,
       );
     if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {
       lines.push("  built-in judge: no requests, no cost");

@@ -30,6 +30,7 @@ import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge } from "./rejudge.js";
+import { mayCarry } from "./carry-candidates.js";
 import { inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import type { BatchEntry } from "./batch-types.js";
 import { readDone, storedBatchEntries, storedKeyVersions, type ObservedTurns } from "./dry-run-stored.js";
@@ -59,6 +60,12 @@ export interface DryRunJudge {
    * without a price).
    */
   rejudge: { verdicts: number; by_reason: Partial<Record<RejudgeReason, number>>; estimated_cost_usd: number | null };
+  /**
+   * Of the repeats to judge (`requests` for an LLM judge), those of content now stored under another id that covers it (`./carry-candidates.ts`): label
+   * carries that id's verdicts over instead (no request) where its row moved, so `requests`, `rejudge` and the cost
+   * are upper bounds. Absent when none.
+   */
+  may_carry?: { requests: number; rejudged: number };
   prompt_tokens: number;
   /** How `prompt_tokens` was counted: a real encoding, or `estimated` (characters / 4). */
   tokenizer: TokenizerName;
@@ -283,7 +290,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       for (const p of per) tallyRequests(p, { ...t, id: from }, sha, { repeats, ledger, planChange, opts, cap });
       continue;
     }
-    for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts, cap });
+    const others = storedIdsOf(storedRows, sha, t.id);
+    for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts, cap, others });
   }
   const totals = costTotals(per);
   return {
@@ -405,7 +413,7 @@ function tallyRequests(
   p: JudgeTally,
   t: Trajectory,
   sha: string,
-  ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions; cap?: DryRunCap },
+  ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions; cap?: DryRunCap; others?: readonly string[] },
 ): void {
   const { repeats, ledger, planChange, opts } = ctx;
   const planned = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals });
@@ -413,8 +421,12 @@ function tallyRequests(
   // in a Batch API chunk in flight: awaited by label --batch, not sent again (as label-steps' `inBatch`)
   const todo = p.awaited ? planned.filter((x) => !p.awaited!.has(awaitedKey(t.id, x.repeat))) : planned;
   if (p.row.awaiting_batch !== undefined) p.row.awaiting_batch += planned.length - todo.length;
-  addRejudge(p.count, p.judge.id, todo);
-  const again = todo.filter((x) => x.reason !== "new").length;
+  const planOpts = { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals };
+  const againPlans = todo.filter((x) => x.reason !== "new");
+  const carry = { requests: mayCarry(ctx.others ?? [], sha, p.judge, repeats, ledger, planOpts, todo), rejudged: mayCarry(ctx.others ?? [], sha, p.judge, repeats, ledger, planOpts, againPlans) };
+  if (carry.requests > 0) p.row.may_carry = { requests: (p.row.may_carry?.requests ?? 0) + carry.requests, rejudged: (p.row.may_carry?.rejudged ?? 0) + carry.rejudged };
+  addRejudge(p.count, p.judge.id, todo, carry.rejudged);
+  const again = againPlans.length;
   p.row.rejudge.verdicts += again;
   if (!p.oj.begin || !p.oj.request || todo.length === 0) return;
   ctx.cap?.add(t, p.judge, todo.length); // --max-cost: reserved in label's order (./dry-run-cap.ts)
@@ -540,3 +552,14 @@ function costRange(r: DryRunJudge, prefix: number): void {
     ...(ob ? {} : { observed_reason: "this run holds no verdict of this judge with its usage yet" }),
   };
 }
+
+/** The stored ids other than `id` whose latest index row records content `sha` (built once per rows map). */
+function storedIdsOf(rows: ReadonlyMap<string, { sha: string }>, sha: string, id: string): string[] {
+  let by = BY_SHA.get(rows);
+  if (!by) {
+    BY_SHA.set(rows, (by = new Map()));
+    for (const [k, r] of rows) by.set(r.sha, [...(by.get(r.sha) ?? []), k]);
+  }
+  return (by.get(sha) ?? []).filter((x) => x !== id);
+}
+const BY_SHA = new WeakMap<ReadonlyMap<string, { sha: string }>, Map<string, string[]>>();

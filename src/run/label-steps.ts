@@ -566,6 +566,7 @@ export async function countRejudgingFirst(
     prepare: (raw) => preparer.prepare(raw),
     unchanged: ctx.unchanged,
     keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
+    othersOf: ctx.moved ? (id, sha) => ctx.moved!.idsHolding(sha, id) : undefined,
   });
   for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
   return rejudge;

@@ -331,7 +331,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     // issue 22 item 8: the verdicts to judge again, counted and said before any is sent, by one more read of the inputs
     // when the reading loop first finds a repeat to judge (a resume with nothing to judge reads its inputs once)
     const countFirst = async () => {
-      rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
+      rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged, moved });
     };
     read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, moved, beforeFirstSend: countFirst });
     for (const w of whereWarnings?.drain(opts.where!.text) ?? []) sayIngest(w);

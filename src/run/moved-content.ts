@@ -158,6 +158,16 @@ export class MovedContent {
     return undefined;
   }
 
+  /**
+   * The stored ids other than `id` that held content `sha` when the run was opened (before this read replaced any):
+   * the ids a trajectory of that content may be carried from (`./carry-candidates.ts`; the index built at the first call).
+   */
+  idsHolding(sha: string, id: string): string[] {
+    const code = this.store.hashes.pool.find(sha);
+    if (this.openSize === 0 || code === -1) return [];
+    return [...this.candidates(code)].map((s) => this.store.idSlots.id(s)).filter((x) => x !== id);
+  }
+
   /** What label says of the moves, or undefined for none: `moved N trajectories: verdicts carried over ...`. */
   statement(): string | undefined {
     const n = this.moves.length;

@@ -80,7 +80,12 @@ export function sayShiftedRemoved(
   const shiftedText =
     `${k} of them (${ids(shifted)}) ${k === 1 ? "is the old id of a row that" : "are old ids of rows that"} moved up in ${k === 1 ? "its" : "their"} file (a row deleted above: their content is counted under ` +
     `the new line ids, the verdicts carried over)`;
-  const lostText = lost.length
+  // more ids lost their labelled content than the file lost rows (rev2a55 #2: row 10 deleted and row 30 edited named
+  // both as gone): the rest were edited (their new content judged again), and which ones cannot be told from the content
+  const lostText = lost.length > k
+    ? `the ${k} row${k === 1 ? "" : "s"} no longer in the input ${k === 1 ? "is one" : "are among those"} of the ${lost.length} labelled as ${ids(lost)}: ${lost.length} ids lost their labelled content and the file holds ${k} row${k === 1 ? "" : "s"} fewer, ` +
+      `so ${lost.length - k} of them ${lost.length - k === 1 ? "was" : "were"} edited, not deleted (${lost.length - k === 1 ? "its" : "their"} new content judged again: the "changed since they were labelled (judged again)" count); which ${k === 1 ? "one was" : "ones were"} deleted cannot be told from the content; the verdicts of the content gone stay in verdicts.jsonl, superseded`
+    : lost.length
     ? `the row${lost.length === 1 ? "" : "s"} no longer in the input ${lost.length === 1 ? "is the one" : "are those"} labelled as ${ids(lost)} (${lost.length === 1 ? "that id now holds" : "those ids now hold"} a later row's content; the verdicts of the row gone stay in verdicts.jsonl, superseded)`
     : `which row left the input cannot be told from the moves`;
   const n = removed.count;

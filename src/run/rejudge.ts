@@ -9,6 +9,7 @@ import { readTrajectories, readTrajectoriesResuming, type ReadOptions, type Unch
 import type { VerdictLedger } from "../store/ledger.js";
 import type { RejudgeReason, RepeatPlan, StoredChatIds } from "./resume.js";
 import { contentSha256, indexRow, keepStoredChatId, planRepeats, REJUDGE_REASONS } from "./resume.js";
+import { mayCarry } from "./carry-candidates.js";
 import { PreparationError, type PreparedTrajectory } from "./prepare.js";
 import type { Trajectory } from "../types.js";
 
@@ -23,6 +24,11 @@ export interface RejudgeJudge {
   replaced_unknown_cost: number;
   /** Rubric versions of the replaced verdicts made with another prompt (what they were made under). */
   rubric_versions_before: string[];
+  /**
+   * Of `verdicts`, those whose content now is stored under another id that covers it (`./carry-candidates.ts`):
+   * label carries them over from that id (no request) when that id's row moved, so `verdicts` is an upper bound.
+   */
+  may_carry?: number;
 }
 
 /** The stored verdicts an invocation judges again, per judge and in all. */
@@ -30,6 +36,8 @@ export interface RejudgeCount {
   verdicts: number;
   by_reason: Partial<Record<RejudgeReason, number>>;
   judges: RejudgeJudge[];
+  /** Of `verdicts`, those another stored id of the same content covers (`RejudgeJudge.may_carry`); absent when none. */
+  may_carry?: number;
 }
 
 /** An empty count. */
@@ -37,12 +45,21 @@ export function emptyRejudge(): RejudgeCount {
   return { verdicts: 0, by_reason: {}, judges: [] };
 }
 
-/** Add the re-judged repeats of one (trajectory, judge) to a count (`new` repeats add nothing). */
-export function addRejudge(count: RejudgeCount, judgeId: string, plans: readonly RepeatPlan[]): void {
+/**
+ * Add the re-judged repeats of one (trajectory, judge) to a count (`new` repeats add nothing).
+ * @param carryable of these repeats, how many another stored id of the same content covers (`./carry-candidates.ts`).
+ */
+export function addRejudge(count: RejudgeCount, judgeId: string, plans: readonly RepeatPlan[], carryable = 0): void {
+  let carry = carryable;
   for (const p of plans) {
     if (p.reason === "new") continue;
     let j = count.judges.find((x) => x.judge === judgeId);
     if (!j) count.judges.push((j = { judge: judgeId, verdicts: 0, by_reason: {}, replaced_cost_usd: 0, replaced_unknown_cost: 0, rubric_versions_before: [] }));
+    if (carry > 0) {
+      carry--;
+      j.may_carry = (j.may_carry ?? 0) + 1;
+      count.may_carry = (count.may_carry ?? 0) + 1;
+    }
     j.verdicts++;
     j.by_reason[p.reason] = (j.by_reason[p.reason] ?? 0) + 1;
     count.verdicts++;
@@ -81,9 +98,10 @@ export function formatRejudge(count: RejudgeCount, current: ReadonlyMap<string, 
     const rubric = j.rubric_versions_before.length ? ` (rubric ${j.rubric_versions_before.join(", ")} -> ${current.get(j.judge) ?? "?"})` : "";
     const cost =
       j.replaced_cost_usd > 0 || j.replaced_unknown_cost > 0
-        ? `; the verdicts they replace cost ${usd(j.replaced_cost_usd)}${j.replaced_unknown_cost ? ` (+ ${j.replaced_unknown_cost} of unknown cost)` : ""}, about what judging them again costs`
+        ? `; the verdicts they replace cost ${usd(j.replaced_cost_usd)}${j.replaced_unknown_cost ? ` (+ ${j.replaced_unknown_cost} of unknown cost)` : ""}, ${j.may_carry ? "at most" : "about"} what judging them again costs`
         : "";
-    return `judge ${j.judge}: ${j.verdicts} stored verdict(s) will be judged again: ${reasonsText(j.by_reason)}${rubric}${cost}`;
+    const carry = j.may_carry ? `; ${j.may_carry} of them hold content now stored under another id, whose verdicts label carries over instead (no request) where that id's row moved (a row deleted or inserted above it), so fewer may be sent` : "";
+    return `judge ${j.judge}: ${j.may_carry ? "up to " : ""}${j.verdicts} stored verdict(s) will be judged again: ${reasonsText(j.by_reason)}${rubric}${carry}${cost}`;
   });
 }
 
@@ -118,6 +136,8 @@ export async function countRejudging(opts: {
   keep?: (p: PreparedTrajectory) => boolean;
   /** The resume fast path's check (`./fast-resume.ts`): a file it passes over has nothing to judge again (counts for `limit`). */
   unchanged?: UnchangedFile;
+  /** The stored ids other than `id` whose recorded content hash is `sha` (`./carry-candidates.ts`); default none. */
+  othersOf?: (id: string, sha: string) => readonly string[];
 }): Promise<RejudgeCount> {
   const count = emptyRejudge();
   if (!opts.judges.some((j) => opts.ledger.hasJudge(j.id))) return count;
@@ -144,8 +164,10 @@ export async function countRejudging(opts: {
     const sha = p.row.content_sha256;
     for (const j of opts.judges) {
       if (!opts.ledger.hasJudge(j.id)) continue;
-      const plans = planRepeats(t, sha, j, opts.repeats, opts.ledger, { configSha: opts.configs.get(j.id)!.sha, onConfigChange: opts.onConfigChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals });
-      addRejudge(count, j.id, plans);
+      const planOpts = { configSha: opts.configs.get(j.id)!.sha, onConfigChange: opts.onConfigChange, retryErrors: opts.retryErrors, retryRefusals: opts.retryRefusals };
+      const plans = planRepeats(t, sha, j, opts.repeats, opts.ledger, planOpts);
+      const again = plans.filter((x) => x.reason !== "new");
+      addRejudge(count, j.id, plans, opts.othersOf && again.length ? mayCarry(opts.othersOf(t.id, sha), sha, j, opts.repeats, opts.ledger, planOpts, again) : 0);
     }
   }
   return count;

@@ -37,6 +37,13 @@ describe("sayShiftedRemoved (runs55 #3)", () => {
     // f:3's earlier content was carried on (to another line); f:1's was not: the row gone
     expect(r.message).toContain('the row no longer in the input is the one labelled as "f:1"');
   });
+  it("more ids lost their content than the file lost rows (row 10 deleted, row 30 edited: rev2a55 #2): the count and the ids agree, the edit said", () => {
+    const r = removed(1);
+    sayShiftedRemoved(r, new Set(["f:40"]), [{ from: "f:40", swapped: true }], ["f:10", "f:30"]);
+    expect(r.message).toContain('the 1 row no longer in the input is one of the 2 labelled as "f:10", "f:30": 2 ids lost their labelled content and the file holds 1 row fewer, so 1 of them was edited, not deleted');
+    expect(r.message).toContain("which one was deleted cannot be told from the content");
+    expect(r.message).not.toContain("the rows no longer in the input are");
+  });
   it("some removed ids shifted: said after the message; none or a move between folders: unchanged", () => {
     const r = removed(2);
     sayShiftedRemoved(r, new Set(["f:4", "g"]), [{ from: "f:4", swapped: true }], []);
