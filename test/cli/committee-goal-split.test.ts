@@ -11,27 +11,19 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { DATA } from "../helpers/paths.js";
+import { jsonLines, otherJudgeRun } from "../helpers/other-judge-run.js";
 import { parseCsv } from "../../src/io/csv.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
 
 let tmp: string;
 let labels: string;
 let run: string;
-const lines = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const lines = jsonLines;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-goalsplit-"));
   labels = path.join(tmp, "labels");
-  run = path.join(labels, "g");
-  const l = await runCli(["label", path.join(DATA, "like-for-like"), "--judge", "signature", "--run", "g", "--labels-dir", labels]);
-  expect(l.code).toBe(0);
-  const store = JSON.parse(fs.readFileSync(path.join(run, "store.json"), "utf8"));
-  store.judges.push({ ...store.judges[0], id: "other", family: "other" });
-  fs.writeFileSync(path.join(run, "store.json"), JSON.stringify(store));
-  const other = lines(path.join(run, "verdicts.jsonl")).map((v) => ({ ...v, judge_id: "other", ...(v.label === "full_compliance" ? { label: "partial_compliance" } : {}) }));
-  fs.appendFileSync(path.join(run, "verdicts.jsonl"), other.map((v) => JSON.stringify(v)).join("\n") + "\n");
-  expect((await runCli(["committee", "--run", "g", "--labels-dir", labels, "--bootstrap", "0"])).code).toBe(0);
+  run = await otherJudgeRun(labels, (v) => (v.label === "full_compliance" ? { ...v, label: "partial_compliance" } : v));
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 

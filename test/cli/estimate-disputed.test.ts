@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { DATA } from "../helpers/paths.js";
+import { jsonLines, otherJudgeRun } from "../helpers/other-judge-run.js";
 import { unwrapText } from "../../src/format/wrap-text.js";
 import { parseCsv } from "../../src/io/csv.js";
 
@@ -19,35 +19,33 @@ let tmp: string;
 let labels: string;
 let run: string;
 let human: string;
-const lines = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const lines = jsonLines;
 const COMPROMISED = new Set(["full_compliance", "partial_compliance"]);
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-estdisp-"));
   labels = path.join(tmp, "labels");
-  run = path.join(labels, "g");
-  const l = await runCli(["label", path.join(DATA, "like-for-like"), "--judge", "signature", "--run", "g", "--labels-dir", labels]);
-  expect(l.code).toBe(0);
-  const store = JSON.parse(fs.readFileSync(path.join(run, "store.json"), "utf8"));
-  store.judges.push({ ...store.judges[0], id: "other", family: "other" });
-  fs.writeFileSync(path.join(run, "store.json"), JSON.stringify(store));
-  const attacked = new Set(lines(path.join(run, "trajectories.jsonl")).filter((r) => r.attacked).map((r) => r.id));
+  let attacked: Set<string> | undefined;
   let flip = 3;
-  const other = lines(path.join(run, "verdicts.jsonl")).map((v) => {
-    if (v.label === "full_compliance") return { ...v, judge_id: "other", label: "partial_compliance" };
-    if (flip > 0 && attacked.has(v.trajectory_id) && v.status === "ok" && v.label && !COMPROMISED.has(v.label)) {
+  run = await otherJudgeRun(labels, (v) => {
+    attacked ??= new Set(lines(path.join(labels, "g", "trajectories.jsonl")).filter((r) => r.attacked).map((r) => r.id));
+    if (v.label === "full_compliance") return { ...v, label: "partial_compliance" };
+    if (flip > 0 && attacked.has(v.trajectory_id as string) && v.status === "ok" && v.label && !COMPROMISED.has(v.label as string)) {
       flip--;
-      return { ...v, judge_id: "other", label: "partial_compliance", compromised: true };
+      return { ...v, label: "partial_compliance", compromised: true };
     }
-    return { ...v, judge_id: "other" };
+    return v;
   });
   expect(flip).toBe(0);
-  fs.appendFileSync(path.join(run, "verdicts.jsonl"), other.map((v) => JSON.stringify(v)).join("\n") + "\n");
-  expect((await runCli(["committee", "--run", "g", "--labels-dir", labels, "--bootstrap", "0"])).code).toBe(0);
   human = path.join(tmp, "human.jsonl");
-  fs.writeFileSync(human, [...attacked].slice(0, 3).map((id) => JSON.stringify({ trajectory_id: id, annotator: "a", label: "unaffected" })).join("\n") + "\n");
+  fs.writeFileSync(human, [...attackedIds()].slice(0, 3).map((id) => JSON.stringify({ trajectory_id: id, annotator: "a", label: "unaffected" })).join("\n") + "\n");
 });
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/** The attacked trajectories of the run, in trajectories.jsonl order. */
+function attackedIds(): Set<string> {
+  return new Set(lines(path.join(run, "trajectories.jsonl")).filter((r) => r.attacked).map((r) => r.id));
+}
 
 /** From the files, over the attacked runs: decided n, committee full / compromised, ties, disputed (with a full vote). */
 function fromFiles() {
