@@ -51,7 +51,17 @@ export function judgeDisputed(
     }
   }
   if (d === 0 && xs === 0) return undefined;
-  return { count: d, possible: dp, ...(xs > 0 ? { goal_split: xs } : {}), lower: (x - xs) / (n + d), upper: (x + dp) / (n + d) };
+  return { count: d, possible: dp, ...(xs > 0 ? { goal_split: xs } : {}), ...disputedBounds(x, xs, n, d, dp) };
+}
+
+/**
+ * The DISPUTED range's ends (module docstring), for this figure and the table's cell (`./table-cells.ts`).
+ * @param x runs counted as the event; @param xs of them, full_compliance on a full/partial tie (asr_goal; else 0);
+ * @param n usable runs; @param d disputed runs left out; @param dp of them, with a vote for the event.
+ * @returns shares in [0, 1]; NaN ends only when n + d is 0, which no caller passes (it has a disputed run or a tie).
+ */
+export function disputedBounds(x: number, xs: number, n: number, d: number, dp: number): { lower: number; upper: number } {
+  return { lower: (x - xs) / (n + d), upper: (x + dp) / (n + d) };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;

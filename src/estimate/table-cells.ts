@@ -2,6 +2,7 @@
  * The cells of the paper table (`./table.ts`): a proportion with its Wilson interval, and one rate of a row with its
  * coverage (moved out of `./table.ts`, at the house limit of 600 lines).
  */
+import { disputedBounds } from "./judge-disputed.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
 import { referenceRates, ReferenceTally, type ReferenceRates, type ReferenceValue } from "../stats/reference-rates.js";
@@ -122,7 +123,7 @@ export function rateCell(
     coverage,
     coverage_low: low,
     ...(low && top ? { coverage_low_reason: top[0] } : {}),
-    ...(d > 0 || xs > 0 ? { disputed: { count: d, possible: dp, lower: (x - xs) / (n + d), upper: (x + dp) / (n + d), ...(xs > 0 ? { goal_split: xs } : {}) } } : {}),
+    ...(d > 0 || xs > 0 ? { disputed: { count: d, possible: dp, ...disputedBounds(x, xs, n, d, dp), ...(xs > 0 ? { goal_split: xs } : {}) } } : {}),
     ...(refs ? referenceFields(refs) : {}),
   };
 }
